@@ -1,0 +1,28 @@
+"""Errors meant for people: one line naming the file, the entry and the fix.
+
+The CLI prints a ``LabError`` as a single line and exits with code 2; it never shows a traceback
+for one. Code that finds bad input raises ``LabError``; code that finds a bug raises anything else.
+"""
+
+from __future__ import annotations
+
+
+class LabError(Exception):
+    """A problem with the user's input (a file, a key, a value) that the user can fix."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, source: str | None = None):
+        self.source = source
+        super().__init__(f"{source}: {message}" if source else message)
+
+
+def closest(name: str, candidates, n: int = 3) -> list[str]:
+    """The candidates nearest to ``name``, for 'did you mean' hints (works on Japanese names)."""
+    import difflib
+
+    cands = list(candidates)
+    found = difflib.get_close_matches(name, cands, n=n, cutoff=0.4)
+    if not found:
+        found = [c for c in cands if name and (name in c or c in name)][:n]
+    return found
