@@ -99,6 +99,12 @@ class RuleSet:
                 data = tomllib.load(f)
         except FileNotFoundError:
             raise LabError("file not found", source=src) from None
+        except IsADirectoryError:
+            raise LabError("is a directory; give the path of a .toml file", source=src) from None
+        except OSError as e:
+            raise LabError(f"cannot read the file: {e.strerror}", source=src) from None
+        except UnicodeDecodeError:
+            raise LabError("not valid TOML: the file is not UTF-8 text", source=src) from None
         except tomllib.TOMLDecodeError as e:
             raise LabError(f"not valid TOML: {e}", source=src) from None
         if "rules" in data and isinstance(data["rules"], dict):
@@ -203,8 +209,8 @@ def _build(values: dict, source) -> RuleSet:
 
 
 def _check(rs: RuleSet, source) -> None:
-    for f in fields(rs):
-        _coerce(f.name, getattr(rs, f.name), source)
+    for f in fields(rs):  # store the coerced value: RuleSet(walls="10") == RuleSet(walls=10)
+        object.__setattr__(rs, f.name, _coerce(f.name, getattr(rs, f.name), source))
     if rs.odawara == "fortify" and not rs.logistics:
         raise LabError("odawara = \"fortify\" needs logistics = true (the 総構え action pays "
                        "兵站 cards); set logistics = true or odawara = \"draw\"", source=source)

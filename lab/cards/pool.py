@@ -151,6 +151,12 @@ def _load_toml(path: Path) -> dict:
             return tomllib.load(f)
     except FileNotFoundError:
         raise LabError("file not found", source=str(path)) from None
+    except IsADirectoryError:
+        raise LabError("is a directory; give the path of a .toml file", source=str(path)) from None
+    except OSError as e:
+        raise LabError(f"cannot read the file: {e.strerror}", source=str(path)) from None
+    except UnicodeDecodeError:
+        raise LabError("not valid TOML: the file is not UTF-8 text", source=str(path)) from None
     except tomllib.TOMLDecodeError as e:
         raise LabError(f"not valid TOML: {e}", source=str(path)) from None
 
@@ -180,7 +186,7 @@ def _parse_abilities(data: dict, source: str, known: dict[str, Ability]) -> dict
                 raise LabError(f"{w}: unknown key(s) {', '.join(sorted(unknown))} "
                                "(allowed: trigger, effect, amount, condition)", source=source)
             amount = r.get("amount", 0)
-            if not isinstance(amount, int) or amount < 0:
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
                 raise LabError(f"{w}: amount must be a whole number ≥ 0, got {amount!r}",
                                source=source)
             rows.append(EffectRow(_code(r, "trigger", TRIGGER_NAMES, None, source, w),
@@ -219,7 +225,7 @@ def _parse_cards(data: dict, source: str, abilities: dict[str, Ability], start: 
         if is_unit:
             if raw == "inf" or raw == "∞":
                 strength = INF
-            elif isinstance(raw, int) and 1 <= raw <= 10:
+            elif isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 10:
                 strength = raw
             else:
                 raise LabError(f"{where}: strength must be 1–10 or \"inf\", got {raw!r}",
@@ -231,6 +237,10 @@ def _parse_cards(data: dict, source: str, abilities: dict[str, Ability], start: 
                 raise LabError(f"{where}: a {c['kind']} has no strength; remove `strength`",
                                source=source)
             strength = 0
+        cost = c.get("cost", 0)
+        if isinstance(cost, bool) or not isinstance(cost, int) or cost < 0:
+            raise LabError(f"{where}: cost must be a whole number ≥ 0, got {cost!r}",
+                           source=source)
         person = c.get("person", "")
         if kind in (Kind.WARLORD, Kind.GENERAL) and not person:
             person = c["id"]
@@ -242,7 +252,7 @@ def _parse_cards(data: dict, source: str, abilities: dict[str, Ability], start: 
                 raise LabError(f"{where}: unknown ability \"{aid}\"{did}", source=source)
             abil.append(abilities[aid])
         card = Card(start + len(cards), c["id"], c["name"], kind, strength, person,
-                    int(c.get("cost", 0)), tuple(abil))
+                    cost, tuple(abil))
         if len(card.rows()) > MAX_ABILITY_ROWS:
             raise LabError(f"{where}: at most {MAX_ABILITY_ROWS} effect rows per card",
                            source=source)

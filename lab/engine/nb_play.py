@@ -1,0 +1,160 @@
+"""Set-up (R3) and whole-game loops with the compiled random bot.
+
+``setup`` deals a game from the context's deck lists with the deal stream; ``play_random`` plays
+it out choosing uniformly among the distinct legal decisions with the play stream; ``run_random``
+plays a batch and fills preallocated result rows. Only ``@njit`` kernels; no I/O.
+"""
+
+import numpy as np
+from numba import njit
+
+from lab.engine.layout import *  # noqa: F403
+from lab.engine.nb_actions import WK_SIZE, legal_actions
+from lab.engine.nb_core import pb, rand_below, stat, wall_total
+from lab.engine.nb_resolve import apply, begin_turn, next_mulligan, shuffle_deck
+from lab.rules import R_FIRST, R_INITIAL_HAND, R_LOGISTICS, R_MULLIGAN, R_WALLS
+
+
+@njit(cache=True)
+def _deal_stack(s, c, p, at, count, aside, n_aside):
+    """Deal ``count`` non-castle cards from the deck top onto the stack at ``at`` (walls or
+    logistics); castles met on the way are set aside (R3.1). Returns the new aside count."""
+    b = pb(p)
+    dealt = 0
+    while dealt < count and s[b + PB_DECK_N] > 0:
+        k = s[b + PB_DECK_N] - 1
+        s[b + PB_DECK_N] = k
+        i = s[b + PB_DECK + k]
+        if c[C_FLAGS + i] & F_CASTLE:
+            aside[n_aside] = i
+            n_aside += 1
+        else:
+            s[at + dealt] = i
+            dealt += 1
+    return dealt, n_aside
+
+
+@njit(cache=True)
+def setup(s, c, lg, seeds):
+    """A new game: shuffle, deal walls (and legacy logistics), opening hands, first player,
+    then the mulligan decisions if the rule is on. ``seeds``: 4 deal words, 4 play words."""
+    log_on = s[G_LOG_ON]
+    s[:] = 0
+    s[G_LOG_ON] = log_on
+    s[G_WINNER] = -1
+    s[G_TOP_KUR] = -1
+    s[G_TOP_OWNER] = -1
+    for k in range(4):
+        s[G_DRNG + k] = seeds[k]
+        s[G_RNG + k] = seeds[4 + k]
+    aside = np.empty(DECK_CAP, dtype=np.int64)
+    for p in range(2):
+        b = pb(p)
+        s[b + PB_CASTLE] = -1
+        n = c[C_DECK_N + p]
+        for k in range(n):
+            s[b + PB_DECK + k] = c[C_DECK + p * DECK_CAP + k]
+        s[b + PB_DECK_N] = n
+        shuffle_deck(s, p, G_DRNG)
+        n_aside = 0
+        walls, n_aside = _deal_stack(s, c, p, b + PB_WALLS, c[C_RULES + R_WALLS], aside, n_aside)
+        s[b + PB_WALL_N] = walls
+        if c[C_RULES + R_LOGISTICS] != 0:
+            logi, n_aside = _deal_stack(s, c, p, b + PB_LOGI, 3, aside, n_aside)
+            s[b + PB_LOGI_N] = logi
+        if n_aside > 0:
+            for k in range(n_aside):
+                d = s[b + PB_DECK_N]
+                s[b + PB_DECK + d] = aside[k]
+                s[b + PB_DECK_N] = d + 1
+            shuffle_deck(s, p, G_DRNG)
+        for _ in range(c[C_RULES + R_INITIAL_HAND] + c[C_EXTRA_OPEN + p]):
+            k = s[b + PB_DECK_N]
+            if k == 0:
+                break
+            k -= 1
+            s[b + PB_DECK_N] = k
+            i = s[b + PB_DECK + k]
+            s[b + PB_HAND + i] += 1
+            s[b + PB_HAND_N] += 1
+            s[b + PB_HAND_MASK] |= (1 << i)
+            stat(s, ST_OPENING, i, 1)
+    first = c[C_RULES + R_FIRST]
+    if first < 0:
+        first = rand_below(s, G_DRNG, 2)
+    s[G_FIRST] = first
+    s[G_LEADER] = first
+    s[G_TO_MOVE] = first
+    if c[C_RULES + R_MULLIGAN] != 0:
+        next_mulligan(s, c, 0)
+    else:
+        s[G_PHASE] = PH_LEADER_START
+
+
+@njit(cache=True)
+def step_random(s, c, lg, acts, wk):
+    """One decision by the random bot (uniform over distinct legal steps). Returns False once
+    the game is over."""
+    if s[G_PHASE] == PH_OVER:
+        return False
+    if s[G_PHASE] == PH_LEADER_START:
+        begin_turn(s, c, lg)
+    n = legal_actions(s, c, acts, wk)
+    k = rand_below(s, G_RNG, n)
+    apply(s, c, lg, acts[k])
+    return s[G_PHASE] != PH_OVER
+
+
+@njit(cache=True)
+def play_random(s, c, lg, acts, wk):
+    while step_random(s, c, lg, acts, wk):
+        pass
+
+
+# per-game result row
+RES_WINNER = 0
+RES_END = 1
+RES_FIRST = 2
+RES_TURNS = 3
+RES_BATTLES = 4
+RES_DECISIONS = 5
+RES_WALLS_A = 6
+RES_WALLS_B = 7
+RES_DECK_A = 8
+RES_DECK_B = 9
+RES_DEFICIT_A = 10
+RES_DEFICIT_B = 11
+RES_ERROR = 12
+N_RES = 13
+
+
+@njit(cache=True)
+def record(s, out):
+    out[RES_WINNER] = s[G_WINNER]
+    out[RES_END] = s[G_END]
+    out[RES_FIRST] = s[G_FIRST]
+    out[RES_TURNS] = s[G_TURNS]
+    out[RES_BATTLES] = s[G_BATTLES]
+    out[RES_DECISIONS] = s[G_DECISIONS]
+    out[RES_WALLS_A] = wall_total(s, 0)
+    out[RES_WALLS_B] = wall_total(s, 1)
+    out[RES_DECK_A] = s[P0 + PB_DECK_N]
+    out[RES_DECK_B] = s[P1 + PB_DECK_N]
+    out[RES_DEFICIT_A] = s[G_MAX_DEFICIT]
+    out[RES_DEFICIT_B] = s[G_MAX_DEFICIT + 1]
+    out[RES_ERROR] = s[G_ERROR]
+
+
+@njit(cache=True)
+def run_random(c, seeds, results, stats):
+    """Play ``len(seeds)`` random games of one matchup; fill results[g] and stats[g]."""
+    s = np.zeros(S_SIZE, dtype=np.int64)
+    lg = np.zeros((1, LW), dtype=np.int64)
+    acts = np.zeros((MAXA, AW), dtype=np.int64)
+    wk = np.zeros(WK_SIZE, dtype=np.int64)
+    for g in range(seeds.shape[0]):
+        setup(s, c, lg, seeds[g])
+        play_random(s, c, lg, acts, wk)
+        record(s, results[g])
+        for k in range(N_ST * NL):
+            stats[g, k] = s[ST_BASE + k]
