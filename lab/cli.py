@@ -76,7 +76,7 @@ def command(name: str | None = None, **kwargs):
 
 
 def main() -> None:
-    """Console-script entry point: run the app; a LabError that escapes it still ends in one line."""
+    """Console-script entry point: run the app; a LabError escaping it still ends in one line."""
     try:
         app()
     except LabError as e:
