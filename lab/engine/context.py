@@ -98,6 +98,8 @@ def build_context(pool: CardPool, rules: RuleSet, types_a: list[int], types_b: l
             c[C_M_KURUMA] |= bit
         if flags & F_DECOY:
             c[C_M_DECOY] |= bit
+        if flags & (F_ASSASSIN | F_TENKA) and flags & F_UNIT:
+            c[C_M_SPECIAL] |= bit
     for i in range(n):
         for j in range(n):
             if j != i and gtypes[j] == gtypes[i]:

@@ -111,6 +111,7 @@ PB_WALL_N = PB_HAND_N + 5
 PB_CASTLE = PB_HAND_N + 6  # local id of the home castle, or -1
 PB_CASTLE_DMG = PB_HAND_N + 7
 PB_LOGI_N = PB_HAND_N + 8
+PB_FIELD_MASK = PB_HAND_N + 9
 P_SIZE = 480
 
 P0 = H_SIZE
@@ -128,7 +129,8 @@ ST_TRIGGERS = 6  # ability triggers that changed the state
 ST_DIED = 7
 ST_STOLEN = 8  # copies taken by the opponent's 謀聖
 N_ST = 9
-S_SIZE = ST_BASE + N_ST * NL
+SCRATCH = ST_BASE + N_ST * NL  # set-up's castles set aside while dealing
+S_SIZE = SCRATCH + 16
 
 # ---------------------------------------------------------------- context
 C_NLOC = 0
@@ -150,6 +152,7 @@ C_M_CASTLE = C_M_UNIT + 2
 C_M_KURUMA = C_M_UNIT + 3
 C_M_DECOY = C_M_UNIT + 4
 C_M_LOW = C_M_UNIT + 5  # units of strength ≤ 3 (mulligan)
+C_M_SPECIAL = C_M_UNIT + 6  # units that may answer an ∞ (暗殺, 天下布武)
 C_SL = C_M_UNIT + 8  # [2][12][SL_CAP] local ids of strength v a player may hold
 C_SL_N = C_SL + 2 * 12 * SL_CAP
 C_DECK = C_SL_N + 24  # [2][DECK_CAP] each player's deck list (set-up)

@@ -5,11 +5,11 @@ Each distinct step string of the scenario grammar appears exactly once, cards in
 so a uniform pick over the rows is a uniform pick over distinct steps. No state is changed.
 """
 
-from numba import njit
+from lab.engine.jit import hot, kernel
 
 from lab.cards.vocab import Condition, Effect, Trigger
 from lab.engine.layout import *  # noqa: F403
-from lab.engine.nb_core import castle_row, logi_limit, numval, pb, wall_total
+from lab.engine.nb_core import castle_row, logi_limit, low_index, numval, pb, wall_total
 from lab.rules import (R_LOGISTICS, R_ODAWARA_FORTIFY, R_PASS_ONLY_IF_NO_PLAY, R_WALLS)
 
 T_RESPONSE = int(Trigger.RESPONSE)
@@ -33,7 +33,7 @@ WK_CARDS = WK_IX + 5  # [5]: the set being emitted
 WK_SIZE = WK_CARDS + 8
 
 
-@njit(cache=True)
+@hot
 def _emit(acts, n, kind, k, wk, kur, fire, x):
     if n >= MAXA:
         return n
@@ -47,7 +47,7 @@ def _emit(acts, n, kind, k, wk, kur, fire, x):
     return n + 1
 
 
-@njit(cache=True)
+@hot
 def _emit_simple(acts, n, kind, card, x):
     if n >= MAXA:
         return n
@@ -62,7 +62,7 @@ def _emit_simple(acts, n, kind, card, x):
     return n + 1
 
 
-@njit(cache=True)
+@hot
 def _emit_set(c, acts, n, kind, k, wk, kur):
     """A set, plus its 鉄砲-fire twin (answers holding a gun) and 車懸り twins."""
     gun = False
@@ -80,7 +80,7 @@ def _emit_set(c, acts, n, kind, k, wk, kur):
     return n
 
 
-@njit(cache=True)
+@hot
 def gather_hand(s, c, p, wk):
     """Group the unit types in p's hand by strength (for set generation)."""
     b = pb(p)
@@ -97,7 +97,7 @@ def gather_hand(s, c, p, wk):
         wk[WK_N + v] = m
 
 
-@njit(cache=True)
+@hot
 def _multiset_ok(s, hb, wk, v, k):
     j = 0
     while j < k:
@@ -110,13 +110,20 @@ def _multiset_ok(s, hb, wk, v, k):
     return True
 
 
-@njit(cache=True)
+@hot
 def _emit_equal(s, c, p, acts, n, kind, v, k, kur, wk):
     """Every distinct set of ``k`` cards of strength ``v`` from p's hand."""
     m = wk[WK_N + v]
     if m == 0:
         return n
     hb = pb(p) + PB_HAND
+    if m == 1:
+        i = wk[WK_IDS + v * SL_CAP]
+        if s[hb + i] >= k:
+            for j in range(k):
+                wk[WK_CARDS + j] = i
+            n = _emit_set(c, acts, n, kind, k, wk, kur)
+        return n
     for j in range(k):
         wk[WK_IX + j] = 0
     while True:
@@ -134,7 +141,7 @@ def _emit_equal(s, c, p, acts, n, kind, v, k, kur, wk):
             wk[WK_IX + q] = nxt
 
 
-@njit(cache=True)
+@hot
 def _emit_runs(s, c, p, acts, n, kind, length, start, kur, wk):
     """Every distinct run of ``length`` consecutive strengths from ``start``."""
     for j in range(length):
@@ -155,19 +162,16 @@ def _emit_runs(s, c, p, acts, n, kind, length, start, kur, wk):
         wk[WK_IX + j] += 1
 
 
-@njit(cache=True)
+@hot
 def first_in(s, c, p, mask):
     """Lowest local id of p's hand within ``mask``, or -1."""
     m = s[pb(p) + PB_HAND_MASK] & mask
     if m == 0:
         return -1
-    for i in range(c[C_NLOC]):
-        if (m >> i) & 1:
-            return i
-    return -1
+    return low_index(m & -m)
 
 
-@njit(cache=True)
+@hot
 def response_row(c, i):
     for j in range(4):
         r = C_ROWS + i * 16 + j * 4
@@ -176,7 +180,7 @@ def response_row(c, i):
     return -1
 
 
-@njit(cache=True)
+@hot
 def shape_ok(cond, shape, tn):
     if cond == K_VS_ANY:
         return True
@@ -193,7 +197,7 @@ def shape_ok(cond, shape, tn):
     return False
 
 
-@njit(cache=True)
+@kernel
 def has_lead(s, c, p):
     """Can p lead any set (a single unit within the logistics limit is enough)?"""
     mask = s[pb(p) + PB_HAND_MASK]
@@ -204,7 +208,7 @@ def has_lead(s, c, p):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _leads(s, c, p, acts, n, kur, wk):
     lim = logi_limit(s, c, p)
     for v in range(1, 11):
@@ -225,7 +229,7 @@ def _leads(s, c, p, acts, n, kur, wk):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _answers(s, c, p, acts, n, kur, wk):
     lim = logi_limit(s, c, p)
     shape = s[G_TOP_SHAPE]
@@ -243,10 +247,11 @@ def _answers(s, c, p, acts, n, kur, wk):
             if start + tn - 1 <= lim:
                 n = _emit_runs(s, c, p, acts, n, A_ANSWER, tn, start, kur, wk)
     else:
-        mask = s[b + PB_HAND_MASK] & c[C_M_UNIT]
-        for i in range(c[C_NLOC]):
-            if (mask >> i) & 1 == 0:
-                continue
+        mask = s[b + PB_HAND_MASK] & c[C_M_SPECIAL]
+        while mask != 0:
+            low = mask & -mask
+            mask ^= low
+            i = low_index(low)
             f = c[C_FLAGS + i]
             if f & F_ASSASSIN and c[C_FLAGS + top] & F_IMMUNE == 0 and numval(c[C_STR + i]) <= lim:
                 wk[WK_CARDS] = i
@@ -263,7 +268,7 @@ def _answers(s, c, p, acts, n, kur, wk):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _tactics_and_sieges(s, c, p, acts, n):
     b = pb(p)
     shape = s[G_TOP_SHAPE]
@@ -274,9 +279,10 @@ def _tactics_and_sieges(s, c, p, acts, n):
     logistics = c[C_RULES + R_LOGISTICS] != 0
     logi = s[b + PB_LOGI_N]
     lim = logi_limit(s, c, p)
-    for t in range(c[C_NLOC]):
-        if (mask >> t) & 1 == 0:
-            continue
+    while mask != 0:
+        low = mask & -mask
+        mask ^= low
+        t = low_index(low)
         r = response_row(c, t)
         if r < 0 or not shape_ok(c[r + 3], shape, tn):
             continue
@@ -286,16 +292,19 @@ def _tactics_and_sieges(s, c, p, acts, n):
         if eff == E_SIEGE:
             n = _emit_simple(acts, n, A_SIEGE, -1, t)
         elif eff == E_SURPRISE:
-            units = s[b + PB_HAND_MASK] & c[C_M_UNIT]
-            for u in range(c[C_NLOC]):
-                if (units >> u) & 1 and c[C_STR + u] <= 10 and c[C_STR + u] <= lim:
+            units = s[b + PB_HAND_MASK] & c[C_M_UNIT] & ~c[C_M_STR + INF]
+            while units != 0:
+                lowu = units & -units
+                units ^= lowu
+                u = low_index(lowu)
+                if c[C_STR + u] <= lim:
                     n = _emit_simple(acts, n, A_TACTIC, u, t)
         elif c[C_FLAGS + t] & F_TACTIC:
             n = _emit_simple(acts, n, A_TACTIC, -1, t)
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, c, acts, wk):
     """Fill ``acts`` with the legal decisions of the player to move; returns their number.
     The leader's automatic draw must already have happened (``begin_turn``)."""
@@ -315,23 +324,28 @@ def legal_actions(s, c, acts, wk):
         n = _answers(s, c, p, acts, n, kur, wk)
         n = _tactics_and_sieges(s, c, p, acts, n)
     else:
-        if phase == PH_LEADER and s[b + PB_UP_MASK] != 0:
-            for i in range(c[C_NLOC]):
-                if s[b + PB_UP + i] > 0:
-                    n = _emit_simple(acts, n, A_RETURN, i, -1)
+        if phase == PH_LEADER:
+            m = s[b + PB_UP_MASK]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                n = _emit_simple(acts, n, A_RETURN, low_index(low), -1)
         n0 = n
         n = _leads(s, c, p, acts, n, kur, wk)
         if c[C_RULES + R_PASS_ONLY_IF_NO_PLAY] == 0 or n == n0:
             n = _emit_simple(acts, n, A_MIOKURI, -1, -1)
         if s[b + PB_CASTLE] < 0:
-            castles = s[b + PB_HAND_MASK] & c[C_M_CASTLE]
-            for i in range(c[C_NLOC]):
-                if (castles >> i) & 1:
-                    n = _emit_simple(acts, n, A_BUILD, -1, i)
+            m = s[b + PB_HAND_MASK] & c[C_M_CASTLE]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                n = _emit_simple(acts, n, A_BUILD, -1, low_index(low))
         if c[C_RULES + R_LOGISTICS] != 0 and s[b + PB_LOGI_N] < 10:
-            for i in range(c[C_NLOC]):
-                if s[b + PB_HAND + i] > 0:
-                    n = _emit_simple(acts, n, A_LOGISTICS, -1, i)
+            m = s[b + PB_HAND_MASK]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                n = _emit_simple(acts, n, A_LOGISTICS, -1, low_index(low))
         if (c[C_RULES + R_ODAWARA_FORTIFY] != 0 and s[b + PB_LOGI_N] >= 2
                 and s[b + PB_DECK_N] > 0 and wall_total(s, p) < c[C_RULES + R_WALLS]
                 and castle_row(s, c, p, T_STANDING, E_ODAWARA) >= 0):

@@ -5,7 +5,7 @@ Only ``@njit`` functions over the state ``s``, the context ``c`` and the log ``l
 Python objects, so the same code runs compiled and under NUMBA_DISABLE_JIT=1.
 """
 
-from numba import njit
+from lab.engine.jit import hot, kernel
 
 from lab.cards.vocab import Effect, Trigger
 from lab.engine.layout import *  # noqa: F403
@@ -20,12 +20,12 @@ E_HOLD_ONCE = int(Effect.HOLD_ONCE)
 
 
 # ------------------------------------------------------------------ generator (xoshiro128**)
-@njit(cache=True)
+@hot
 def _rotl32(x, k):
     return ((x << k) | (x >> (32 - k))) & M32
 
 
-@njit(cache=True)
+@hot
 def next32(s, at):
     """Next 32-bit output of the xoshiro128** generator whose four words start at ``s[at]``.
     Every intermediate stays below 2**40, so int64 arithmetic is exact compiled or not."""
@@ -48,14 +48,14 @@ def next32(s, at):
     return result
 
 
-@njit(cache=True)
+@hot
 def rand_below(s, at, n):
     """A uniform integer in [0, n) from the generator at ``s[at]`` (n < 2**31)."""
     return (next32(s, at) * n) >> 32
 
 
 # ------------------------------------------------------------------ log
-@njit(cache=True)
+@hot
 def log_ev(s, lg, code, p, card, amount, extra):
     if s[G_LOG_ON] != 0:
         k = s[G_LOG_N]
@@ -69,36 +69,36 @@ def log_ev(s, lg, code, p, card, amount, extra):
 
 
 # ------------------------------------------------------------------ basics
-@njit(cache=True)
+@hot
 def pb(p):
     return H_SIZE + p * P_SIZE
 
 
-@njit(cache=True)
+@hot
 def stat(s, which, i, n):
     s[ST_BASE + which * NL + i] += n
 
 
-@njit(cache=True)
+@hot
 def numval(st):
     """A strength as a number: ∞ counts as 10 (legacy logistics limit)."""
     return 10 if st == INF else st
 
 
-@njit(cache=True)
+@hot
 def logi_limit(s, c, p):
     if c[C_RULES + R_LOGISTICS] != 0:
         return s[pb(p) + PB_LOGI_N]
     return 99
 
 
-@njit(cache=True)
+@hot
 def wall_total(s, p):
     b = pb(p)
     return s[b + PB_WALL_N] + (1 if s[b + PB_CASTLE] >= 0 else 0)
 
 
-@njit(cache=True)
+@hot
 def castle_row(s, c, p, trigger, effect):
     """Index of the standing home castle's row with this trigger and effect, or -1."""
     cs = s[pb(p) + PB_CASTLE]
@@ -111,8 +111,47 @@ def castle_row(s, c, p, trigger, effect):
     return -1
 
 
+@hot
+def low_index(low):
+    """Index of the single set bit of ``low`` (a power of two below 2**63)."""
+    n = 0
+    if low & 0xFFFFFFFF == 0:
+        n += 32
+        low >>= 32
+    if low & 0xFFFF == 0:
+        n += 16
+        low >>= 16
+    if low & 0xFF == 0:
+        n += 8
+        low >>= 8
+    if low & 0xF == 0:
+        n += 4
+        low >>= 4
+    if low & 0x3 == 0:
+        n += 2
+        low >>= 2
+    if low & 0x1 == 0:
+        n += 1
+    return n
+
+
 # ------------------------------------------------------------------ zone moves
-@njit(cache=True)
+@hot
+def field_add(s, p, i):
+    b = pb(p)
+    s[b + PB_FIELD + i] += 1
+    s[b + PB_FIELD_MASK] |= (1 << i)
+
+
+@hot
+def field_remove(s, p, i):
+    b = pb(p)
+    s[b + PB_FIELD + i] -= 1
+    if s[b + PB_FIELD + i] == 0:
+        s[b + PB_FIELD_MASK] &= ~(1 << i)
+
+
+@hot
 def hand_add(s, p, i):
     b = pb(p)
     s[b + PB_HAND + i] += 1
@@ -120,7 +159,7 @@ def hand_add(s, p, i):
     s[b + PB_HAND_MASK] |= (1 << i)
 
 
-@njit(cache=True)
+@hot
 def hand_remove(s, p, i):
     b = pb(p)
     left = s[b + PB_HAND + i] - 1
@@ -133,7 +172,7 @@ def hand_remove(s, p, i):
         s[o] = left
 
 
-@njit(cache=True)
+@hot
 def camp_add(s, p, i, up):
     b = pb(p)
     if up:
@@ -144,7 +183,7 @@ def camp_add(s, p, i, up):
         s[b + PB_DOWN_MASK] |= (1 << i)
 
 
-@njit(cache=True)
+@hot
 def camp_remove(s, p, i, up):
     b = pb(p)
     if up:
@@ -157,7 +196,7 @@ def camp_remove(s, p, i, up):
             s[b + PB_DOWN_MASK] &= ~(1 << i)
 
 
-@njit(cache=True)
+@hot
 def draw(s, c, lg, p):
     """Draw the deck's top card into hand; -1 if the deck is empty."""
     b = pb(p)
@@ -175,7 +214,7 @@ def draw(s, c, lg, p):
     return i
 
 
-@njit(cache=True)
+@hot
 def draw_n(s, c, lg, p, n):
     got = 0
     for _ in range(n):
@@ -184,7 +223,7 @@ def draw_n(s, c, lg, p, n):
     return got
 
 
-@njit(cache=True)
+@hot
 def kill(s, c, lg, p, i):
     """Card ``i`` (already taken out of its zone) dies into the graveyard of ``p``, who
     controls it; 年貢-style on-death effects trigger wherever it died (R12)."""
@@ -199,7 +238,7 @@ def kill(s, c, lg, p, i):
                 log_ev(s, lg, EV_TRIGGER, p, i, j, 0)
 
 
-@njit(cache=True)
+@hot
 def pick_hand_random(s, c, p):
     """A uniformly random card (by copy) of p's hand, or -1 when it is empty."""
     b = pb(p)
@@ -208,14 +247,18 @@ def pick_hand_random(s, c, p):
         return -1
     r = rand_below(s, G_RNG, n)
     acc = 0
-    for i in range(c[C_NLOC]):
+    m = s[b + PB_HAND_MASK]
+    while m != 0:
+        low = m & -m
+        m ^= low
+        i = low_index(low)
         acc += s[b + PB_HAND + i]
         if r < acc:
             return i
     return -1
 
 
-@njit(cache=True)
+@hot
 def kill_hand_random(s, c, lg, p):
     i = pick_hand_random(s, c, p)
     if i >= 0:
@@ -224,42 +267,47 @@ def kill_hand_random(s, c, lg, p):
     return i
 
 
-@njit(cache=True)
-def strongest(s, c, at):
-    """The strongest card counted at ``s[at + i]`` (∞ strongest; ties: first in the card
-    data), or -1."""
+@hot
+def strongest(s, c, mask):
+    """The strongest card of ``mask`` (∞ strongest; ties: first in the card data), or -1."""
     best = -1
     key = -1
-    for i in range(c[C_NLOC]):
-        if s[at + i] > 0 and c[C_KEY + i] > key:
+    while mask != 0:
+        low = mask & -mask
+        mask ^= low
+        i = low_index(low)
+        if c[C_KEY + i] > key:
             key = c[C_KEY + i]
             best = i
     return best
 
 
-@njit(cache=True)
+@hot
 def flip_all(s, c, p, keep):
     """All of p's face-down camp units turn face up, but for one copy of ``keep`` (or -1)."""
     b = pb(p)
     if s[b + PB_DOWN_MASK] == 0:
         return 0
     flipped = 0
-    for i in range(c[C_NLOC]):
+    mask = s[b + PB_DOWN_MASK]
+    while mask != 0:
+        low = mask & -mask
+        mask ^= low
+        i = low_index(low)
         d = s[b + PB_DOWN + i]
-        if d > 0:
-            m = d - 1 if i == keep else d
-            if m > 0:
-                s[b + PB_DOWN + i] = d - m
-                s[b + PB_UP + i] += m
-                s[b + PB_UP_MASK] |= (1 << i)
-                flipped += m
-            if s[b + PB_DOWN + i] == 0:
-                s[b + PB_DOWN_MASK] &= ~(1 << i)
+        m = d - 1 if i == keep else d
+        if m > 0:
+            s[b + PB_DOWN + i] = d - m
+            s[b + PB_UP + i] += m
+            s[b + PB_UP_MASK] |= low
+            flipped += m
+        if s[b + PB_DOWN + i] == 0:
+            s[b + PB_DOWN_MASK] &= ~low
     return flipped
 
 
 # ------------------------------------------------------------------ walls
-@njit(cache=True)
+@hot
 def push_wall(s, p, i):
     b = pb(p)
     n = s[b + PB_WALL_N]
@@ -270,7 +318,7 @@ def push_wall(s, p, i):
     s[b + PB_WALL_N] = n + 1
 
 
-@njit(cache=True)
+@hot
 def repair(s, c, lg, p, amount):
     """Push up to ``amount`` deck-top cards onto p's walls, never above the rule's `walls`."""
     b = pb(p)
@@ -287,13 +335,13 @@ def repair(s, c, lg, p, amount):
     return done
 
 
-@njit(cache=True)
+@hot
 def wall_to_hand(s, p, i):
     hand_add(s, p, i)
     stat(s, ST_GAINED, i, 1)
 
 
-@njit(cache=True)
+@kernel
 def break_walls(s, c, lg, d, dmg, to_grave):
     """An attack breaks ``dmg`` walls of ``d`` from the top (R6, R11). Returns walls broken;
     sets the game over if the 天守 broke. 姫路城 holds once; 小田原城 (draw) draws per wall that
@@ -343,13 +391,13 @@ def break_walls(s, c, lg, d, dmg, to_grave):
     return broken, False
 
 
-@njit(cache=True)
+@hot
 def broken_to_grave_rule(c):
     return c[C_RULES + R_BROKEN_TO_GRAVE] != 0
 
 
 # ------------------------------------------------------------------ game end
-@njit(cache=True)
+@hot
 def end_game(s, lg, winner, reason):
     s[G_WINNER] = winner
     s[G_END] = reason
@@ -358,7 +406,7 @@ def end_game(s, lg, winner, reason):
     log_ev(s, lg, EV_END, winner, -1, reason, 0)
 
 
-@njit(cache=True)
+@kernel
 def judge(s, c, lg, reason):
     """More walls wins; equal walls: the legacy tie-break on logistics, else a draw (R13)."""
     wa = wall_total(s, 0)
@@ -374,7 +422,7 @@ def judge(s, c, lg, reason):
         end_game(s, lg, 2, reason)
 
 
-@njit(cache=True)
+@hot
 def has_live_unit(s, c, p):
     """Does p have a unit in hand, deck or camp (R13 exhaustion)?"""
     b = pb(p)

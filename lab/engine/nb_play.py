@@ -6,7 +6,7 @@ plays a batch and fills preallocated result rows. Only ``@njit`` kernels; no I/O
 """
 
 import numpy as np
-from numba import njit
+from lab.engine.jit import hot, kernel
 
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import WK_SIZE, legal_actions
@@ -15,8 +15,8 @@ from lab.engine.nb_resolve import apply, begin_turn, next_mulligan, shuffle_deck
 from lab.rules import R_FIRST, R_INITIAL_HAND, R_LOGISTICS, R_MULLIGAN, R_WALLS
 
 
-@njit(cache=True)
-def _deal_stack(s, c, p, at, count, aside, n_aside):
+@kernel
+def _deal_stack(s, c, p, at, count, n_aside):
     """Deal ``count`` non-castle cards from the deck top onto the stack at ``at`` (walls or
     logistics); castles met on the way are set aside (R3.1). Returns the new aside count."""
     b = pb(p)
@@ -26,7 +26,7 @@ def _deal_stack(s, c, p, at, count, aside, n_aside):
         s[b + PB_DECK_N] = k
         i = s[b + PB_DECK + k]
         if c[C_FLAGS + i] & F_CASTLE:
-            aside[n_aside] = i
+            s[SCRATCH + n_aside] = i
             n_aside += 1
         else:
             s[at + dealt] = i
@@ -34,7 +34,7 @@ def _deal_stack(s, c, p, at, count, aside, n_aside):
     return dealt, n_aside
 
 
-@njit(cache=True)
+@kernel
 def setup(s, c, lg, seeds):
     """A new game: shuffle, deal walls (and legacy logistics), opening hands, first player,
     then the mulligan decisions if the rule is on. ``seeds``: 4 deal words, 4 play words."""
@@ -47,7 +47,6 @@ def setup(s, c, lg, seeds):
     for k in range(4):
         s[G_DRNG + k] = seeds[k]
         s[G_RNG + k] = seeds[4 + k]
-    aside = np.empty(DECK_CAP, dtype=np.int64)
     for p in range(2):
         b = pb(p)
         s[b + PB_CASTLE] = -1
@@ -57,15 +56,15 @@ def setup(s, c, lg, seeds):
         s[b + PB_DECK_N] = n
         shuffle_deck(s, p, G_DRNG)
         n_aside = 0
-        walls, n_aside = _deal_stack(s, c, p, b + PB_WALLS, c[C_RULES + R_WALLS], aside, n_aside)
+        walls, n_aside = _deal_stack(s, c, p, b + PB_WALLS, c[C_RULES + R_WALLS], n_aside)
         s[b + PB_WALL_N] = walls
         if c[C_RULES + R_LOGISTICS] != 0:
-            logi, n_aside = _deal_stack(s, c, p, b + PB_LOGI, 3, aside, n_aside)
+            logi, n_aside = _deal_stack(s, c, p, b + PB_LOGI, 3, n_aside)
             s[b + PB_LOGI_N] = logi
         if n_aside > 0:
             for k in range(n_aside):
                 d = s[b + PB_DECK_N]
-                s[b + PB_DECK + d] = aside[k]
+                s[b + PB_DECK + d] = s[SCRATCH + k]
                 s[b + PB_DECK_N] = d + 1
             shuffle_deck(s, p, G_DRNG)
         for _ in range(c[C_RULES + R_INITIAL_HAND] + c[C_EXTRA_OPEN + p]):
@@ -91,7 +90,7 @@ def setup(s, c, lg, seeds):
         s[G_PHASE] = PH_LEADER_START
 
 
-@njit(cache=True)
+@kernel
 def step_random(s, c, lg, acts, wk):
     """One decision by the random bot (uniform over distinct legal steps). Returns False once
     the game is over."""
@@ -105,7 +104,7 @@ def step_random(s, c, lg, acts, wk):
     return s[G_PHASE] != PH_OVER
 
 
-@njit(cache=True)
+@kernel
 def play_random(s, c, lg, acts, wk):
     while step_random(s, c, lg, acts, wk):
         pass
@@ -128,7 +127,7 @@ RES_ERROR = 12
 N_RES = 13
 
 
-@njit(cache=True)
+@kernel
 def record(s, out):
     out[RES_WINNER] = s[G_WINNER]
     out[RES_END] = s[G_END]
@@ -145,13 +144,17 @@ def record(s, out):
     out[RES_ERROR] = s[G_ERROR]
 
 
-@njit(cache=True)
 def run_random(c, seeds, results, stats):
     """Play ``len(seeds)`` random games of one matchup; fill results[g] and stats[g]."""
     s = np.zeros(S_SIZE, dtype=np.int64)
     lg = np.zeros((1, LW), dtype=np.int64)
     acts = np.zeros((MAXA, AW), dtype=np.int64)
     wk = np.zeros(WK_SIZE, dtype=np.int64)
+    _run_random(s, c, lg, acts, wk, seeds, results, stats)
+
+
+@kernel
+def _run_random(s, c, lg, acts, wk, seeds, results, stats):
     for g in range(seeds.shape[0]):
         setup(s, c, lg, seeds[g])
         play_random(s, c, lg, acts, wk)

@@ -6,12 +6,12 @@ damage and the resolution order (R6), special answers (R7, R8, R10, R12), tactic
 Only ``@njit`` kernels; no I/O.
 """
 
-from numba import njit
+from lab.engine.jit import hot, kernel
 
 from lab.cards.vocab import Condition, Effect, Trigger
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import has_lead, response_row
-from lab.engine.nb_core import (break_walls, broken_to_grave_rule, camp_add, camp_remove,
+from lab.engine.nb_core import (field_add, field_remove, low_index, break_walls, broken_to_grave_rule, camp_add, camp_remove,
                                 castle_row, draw, draw_n, end_game, flip_all, hand_add,
                                 hand_remove, has_live_unit, judge, kill, kill_hand_random,
                                 log_ev, pb, pick_hand_random, push_wall, rand_below, repair,
@@ -52,7 +52,7 @@ K_DMG3 = int(Condition.DAMAGE_AT_LEAST_3)
 K_BROKE2 = int(Condition.BROKE_AT_LEAST_2)
 
 
-@njit(cache=True)
+@hot
 def on_win_group(eff):
     """rules.md R6 step 5: repairs, flips, returns, kills, steals, draws (−1: not step 5)."""
     if eff == E_REPAIR:
@@ -71,7 +71,7 @@ def on_win_group(eff):
 
 
 # ------------------------------------------------------------------ small steps
-@njit(cache=True)
+@hot
 def row_of(c, i, trig, eff):
     """Index (0–3) of card i's effect row with this trigger and effect, or 0."""
     for q in range(4):
@@ -81,23 +81,28 @@ def row_of(c, i, trig, eff):
     return 0
 
 
-@njit(cache=True)
+@hot
 def trigger(s, lg, p, i, row):
     stat(s, ST_TRIGGERS, i, 1)
     log_ev(s, lg, EV_TRIGGER, p, i, row, 0)
 
 
-@njit(cache=True)
+@hot
 def kill_field(s, c, lg, p):
     """Every card p has on the field dies."""
-    b = pb(p) + PB_FIELD
-    for i in range(c[C_NLOC]):
-        while s[b + i] > 0:
-            s[b + i] -= 1
+    b = pb(p)
+    m = s[b + PB_FIELD_MASK]
+    s[b + PB_FIELD_MASK] = 0
+    while m != 0:
+        low = m & -m
+        m ^= low
+        i = low_index(low)
+        while s[b + PB_FIELD + i] > 0:
+            s[b + PB_FIELD + i] -= 1
             kill(s, c, lg, p, i)
 
 
-@njit(cache=True)
+@hot
 def close_battle(s):
     s[G_OPEN] = 0
     s[G_TOP_N] = 0
@@ -108,7 +113,7 @@ def close_battle(s):
     s[G_PLAYS + 1] = 0
 
 
-@njit(cache=True)
+@kernel
 def after_resolution(s, c, lg):
     """R13: once a battle or leader action has fully resolved, check exhaustion, the legacy
     stalemate and the turn limit; otherwise the next leader turn is due."""
@@ -131,7 +136,7 @@ def after_resolution(s, c, lg):
     s[G_TO_MOVE] = s[G_LEADER]
 
 
-@njit(cache=True)
+@kernel
 def begin_turn(s, c, lg):
     """The automatic start of a leader turn: count it, then 徴兵 (R4.1, hand_cap)."""
     p = s[G_LEADER]
@@ -146,7 +151,7 @@ def begin_turn(s, c, lg):
     s[G_PHASE] = PH_LEADER
 
 
-@njit(cache=True)
+@hot
 def flip_camp(s, c, lg, p):
     """表返し (R4.3)."""
     n = flip_all(s, c, p, -1)
@@ -154,18 +159,17 @@ def flip_camp(s, c, lg, p):
         log_ev(s, lg, EV_FLIP, p, -1, n, 0)
 
 
-@njit(cache=True)
+@hot
 def play_set(s, c, lg, p, a, code):
     """Move the set of action row ``a`` from hand to the field as the new top set."""
     k = a[AX_N]
-    fb = pb(p) + PB_FIELD
     top_str = 0
     same = True
     first_str = c[C_STR + a[AX_C0]]
     for j in range(k):
         i = a[AX_C0 + j]
         hand_remove(s, p, i)
-        s[fb + i] += 1
+        field_add(s, p, i)
         stat(s, ST_PLAYED, i, 1)
         s[G_TOP_CARDS + j] = i
         st = c[C_STR + i]
@@ -177,7 +181,7 @@ def play_set(s, c, lg, p, a, code):
     kur = a[AX_KUR]
     if kur >= 0:
         hand_remove(s, p, kur)
-        s[fb + kur] += 1
+        field_add(s, p, kur)
         stat(s, ST_PLAYED, kur, 1)
         log_ev(s, lg, code, p, kur, k, k)
     s[G_TOP_KUR] = kur
@@ -193,13 +197,13 @@ def play_set(s, c, lg, p, a, code):
     s[G_PLAYS + p] += 1
 
 
-@njit(cache=True)
+@hot
 def pass_turn(s, p):
     s[G_TO_MOVE] = 1 - p
     s[G_PHASE] = PH_RESPONSE
 
 
-@njit(cache=True)
+@kernel
 def pay_logistics(s, c, lg, p, n):
     """Legacy costs are paid with the most recently placed logistics cards, which die."""
     b = pb(p)
@@ -215,7 +219,7 @@ def pay_logistics(s, c, lg, p, n):
 
 
 # ------------------------------------------------------------------ on-win effects (R6.5)
-@njit(cache=True)
+@kernel
 def apply_on_win(s, c, lg, w, i, r):
     """One on-win effect row ``r`` of card ``i`` of winner ``w``; True if it changed the state."""
     d = 1 - w
@@ -227,7 +231,7 @@ def apply_on_win(s, c, lg, w, i, r):
         changed = repair(s, c, lg, w, amt) > 0
     elif eff == E_FLIP_STRONGEST:
         for _ in range(amt):
-            f = strongest(s, c, wb + PB_DOWN)
+            f = strongest(s, c, s[wb + PB_DOWN_MASK])
             if f >= 0:
                 camp_remove(s, w, f, False)
                 camp_add(s, w, f, True)
@@ -237,7 +241,7 @@ def apply_on_win(s, c, lg, w, i, r):
         changed = flip_all(s, c, w, keep) > 0
     elif eff == E_RETURN:
         for _ in range(amt):
-            f = strongest(s, c, wb + PB_UP)
+            f = strongest(s, c, s[wb + PB_UP_MASK])
             if f >= 0:
                 camp_remove(s, w, f, True)
                 hand_add(s, w, f)
@@ -250,7 +254,7 @@ def apply_on_win(s, c, lg, w, i, r):
     elif eff == E_KILL_CAMP:
         db = pb(d)
         for _ in range(amt):
-            f = strongest(s, c, db + PB_UP)
+            f = strongest(s, c, s[db + PB_UP_MASK])
             up = True
             if f < 0:
                 up = False
@@ -288,7 +292,7 @@ def apply_on_win(s, c, lg, w, i, r):
     return changed
 
 
-@njit(cache=True)
+@kernel
 def resolve_win(s, c, lg, w, reduction, siege):
     """R6: the battle is won by ``w`` with the top set; resolve in the rulebook's order."""
     d = 1 - w
@@ -300,11 +304,11 @@ def resolve_win(s, c, lg, w, reduction, siege):
     log_ev(s, lg, EV_WIN, w, -1, s[G_PLAYS + w], 0)
     # (1) every card on the field but the winning set dies (年貢 triggers)
     for j in range(tn):
-        s[wb + PB_FIELD + s[G_TOP_CARDS + j]] -= 1
+        field_remove(s, w, s[G_TOP_CARDS + j])
     kill_field(s, c, lg, w)
     kill_field(s, c, lg, d)
     for j in range(tn):
-        s[wb + PB_FIELD + s[G_TOP_CARDS + j]] += 1
+        field_add(s, w, s[G_TOP_CARDS + j])
     # (2) damage, then 墨俣一夜城's repair
     if not siege:
         if c[C_RULES + R_DAMAGE_LAST_SET] != 0:
@@ -377,7 +381,7 @@ def resolve_win(s, c, lg, w, reduction, siege):
     up = wheel or faceup
     for j in range(tn):
         i = s[G_TOP_CARDS + j]
-        s[wb + PB_FIELD + i] -= 1
+        field_remove(s, w, i)
         camp_add(s, w, i, up)
         stat(s, ST_WON, i, 1)
         log_ev(s, lg, EV_CAMP, w, i, 1 if up else 0, 0)
@@ -411,7 +415,7 @@ def resolve_win(s, c, lg, w, reduction, siege):
     after_resolution(s, c, lg)
 
 
-@njit(cache=True)
+@kernel
 def end_without_winner(s, c, lg, next_leader):
     close_battle(s)
     s[G_LEADER] = next_leader
@@ -419,7 +423,7 @@ def end_without_winner(s, c, lg, next_leader):
 
 
 # ------------------------------------------------------------------ special answers
-@njit(cache=True)
+@kernel
 def assassinate(s, c, lg, p, a):
     """R8: the assassin answers an ∞; it dies (or 影武者 saves it) and p wins at once."""
     q = 1 - p
@@ -428,7 +432,7 @@ def assassinate(s, c, lg, p, a):
     assassin = a[AX_C0]
     log_ev(s, lg, EV_ASSASSINATE, p, assassin, victim, 0)
     qb = pb(q)
-    s[qb + PB_FIELD + victim] -= 1
+    field_remove(s, q, victim)
     decoy = -1
     m = s[qb + PB_HAND_MASK] & c[C_M_DECOY]
     if m != 0:
@@ -450,7 +454,7 @@ def assassinate(s, c, lg, p, a):
     resolve_win(s, c, lg, p, 0, False)
 
 
-@njit(cache=True)
+@kernel
 def tenka_fubu(s, c, lg, p, a):
     """R12 天下布武: 信長 answers an ∞; exactly ``cost`` random other hand cards die first."""
     nobu = a[AX_C0]
@@ -464,18 +468,22 @@ def tenka_fubu(s, c, lg, p, a):
     pass_turn(s, p)
 
 
-@njit(cache=True)
+@kernel
 def fire(s, c, lg, p):
     """R10: the top set (p's, just played) fires; no damage, no win; p leads next."""
     tn = s[G_TOP_N]
-    pbase = pb(p)
     log_ev(s, lg, EV_FIRE, p, s[G_TOP_CARDS], tn, 0)
     for j in range(tn):
-        s[pbase + PB_FIELD + s[G_TOP_CARDS + j]] -= 1
+        field_remove(s, p, s[G_TOP_CARDS + j])
     if c[C_RULES + R_GUN_RETREAT] != 0:
         for q in range(2):
             fb = pb(q) + PB_FIELD
-            for i in range(c[C_NLOC]):
+            m = s[pb(q) + PB_FIELD_MASK]
+            s[pb(q) + PB_FIELD_MASK] = 0
+            while m != 0:
+                low = m & -m
+                m ^= low
+                i = low_index(low)
                 while s[fb + i] > 0:
                     s[fb + i] -= 1
                     if c[C_FLAGS + i] & F_UNIT:
@@ -498,7 +506,7 @@ def fire(s, c, lg, p):
     end_without_winner(s, c, lg, p)
 
 
-@njit(cache=True)
+@kernel
 def use_tactic(s, c, lg, p, a):
     """R9: a tactic instead of a response; it dies, then takes effect."""
     t = a[AX_X]
@@ -521,7 +529,7 @@ def use_tactic(s, c, lg, p, a):
         resolve_win(s, c, lg, attacker, c[r + 2], False)
     elif eff == E_STARVE:
         single = s[G_TOP_CARDS]
-        s[pb(attacker) + PB_FIELD + single] -= 1
+        field_remove(s, attacker, single)
         camp_add(s, attacker, single, False)
         log_ev(s, lg, EV_STARVE, attacker, single, 0, 0)
         kill_field(s, c, lg, attacker)
@@ -533,10 +541,10 @@ def use_tactic(s, c, lg, p, a):
         u = a[AX_C0]
         single = s[G_TOP_CARDS]
         hand_remove(s, p, u)
-        s[pb(p) + PB_FIELD + u] += 1
+        field_add(s, p, u)
         stat(s, ST_PLAYED, u, 1)
         log_ev(s, lg, EV_SURPRISE, p, u, single, 0)
-        s[pb(attacker) + PB_FIELD + single] -= 1
+        field_remove(s, attacker, single)
         kill(s, c, lg, attacker, single)
         s[G_TOP_CARDS] = u
         s[G_TOP_N] = 1
@@ -549,7 +557,7 @@ def use_tactic(s, c, lg, p, a):
 
 
 # ------------------------------------------------------------------ leader actions
-@njit(cache=True)
+@kernel
 def miokuri(s, c, lg, p):
     """R4 見送り: yield the lead; under wall_to_hand the top wall comes to hand (落城 if last)."""
     forced = not has_lead(s, c, p)
@@ -580,7 +588,7 @@ def miokuri(s, c, lg, p):
     after_resolution(s, c, lg)
 
 
-@njit(cache=True)
+@kernel
 def build(s, c, lg, p, cs):
     """R11 築城: the castle takes the 天守 slot; the 天守 card goes to hand; on-build effects."""
     b = pb(p)
@@ -625,7 +633,7 @@ def build(s, c, lg, p, cs):
     after_resolution(s, c, lg)
 
 
-@njit(cache=True)
+@kernel
 def logistics_action(s, c, lg, p, i):
     """Legacy 兵站 action: a hand card goes face up to logistics, draw 1, yield the lead."""
     b = pb(p)
@@ -640,7 +648,7 @@ def logistics_action(s, c, lg, p, i):
     after_resolution(s, c, lg)
 
 
-@njit(cache=True)
+@kernel
 def fortify(s, c, lg, p):
     """Legacy 小田原城 総構え: pay 2 logistics, push the deck's top card onto the walls."""
     b = pb(p)
@@ -658,13 +666,13 @@ def fortify(s, c, lg, p):
 
 
 # ------------------------------------------------------------------ mulligan (R3.4)
-@njit(cache=True)
+@kernel
 def mulligan_due(s, c, p):
     b = pb(p)
     return s[b + PB_HAND_N] > 0 and s[b + PB_HAND_MASK] & c[C_M_LOW] == 0
 
 
-@njit(cache=True)
+@kernel
 def next_mulligan(s, c, start):
     for p in range(start, 2):
         if mulligan_due(s, c, p):
@@ -676,7 +684,7 @@ def next_mulligan(s, c, start):
     s[G_TO_MOVE] = s[G_LEADER]
 
 
-@njit(cache=True)
+@kernel
 def shuffle_deck(s, p, at):
     b = pb(p)
     n = s[b + PB_DECK_N]
@@ -687,7 +695,7 @@ def shuffle_deck(s, p, at):
         s[b + PB_DECK + j] = t
 
 
-@njit(cache=True)
+@kernel
 def redraw(s, c, lg, p):
     b = pb(p)
     count = s[b + PB_HAND_N]
@@ -711,7 +719,7 @@ def redraw(s, c, lg, p):
 
 
 # ------------------------------------------------------------------ dispatch
-@njit(cache=True)
+@kernel
 def apply(s, c, lg, a):
     """Apply one legal action row ``a`` for the player to move."""
     kind = a[AX_KIND]
