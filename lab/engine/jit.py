@@ -1,13 +1,37 @@
-"""The two decorators every engine kernel uses.
+"""The two decorators every engine kernel uses, and where their compiled code is cached.
 
 Kernels are compiled without numba's reference-counting runtime (``_nrt=False``): they never
 allocate, they only read and write arrays the caller owns, and dropping the runtime removes an
-atomic increment and decrement around every call that would otherwise dominate the cost of a
-decision. Tiny helpers are also inlined at numba's IR level (``hot``). Under NUMBA_DISABLE_JIT=1
-both decorators return the plain Python function, so the same code runs uncompiled.
+atomic increment and decrement around calls that would otherwise dominate the cost of a decision.
+Tiny helpers are also inlined at numba's IR level (``hot``). Under NUMBA_DISABLE_JIT=1 both
+decorators return the plain Python function, so the same code runs uncompiled.
+
+numba invalidates a cached kernel only when *its own* file changes, not when a kernel it calls
+does; so the cache lives in a folder named after a hash of every source file the kernels read.
 """
 
+import hashlib
+import os
+from pathlib import Path
+
+import numba
 from numba import njit
+
+_SOURCES = sorted(Path(__file__).parent.glob("*.py")) + [
+    Path(__file__).parent.parent / "rules.py", Path(__file__).parent.parent / "cards" / "vocab.py"]
+
+
+def _cache_dir() -> str:
+    h = hashlib.sha256()
+    for p in _SOURCES:
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "daitenka-lab")
+    return os.path.join(base, "numba-" + h.hexdigest()[:16])
+
+
+numba.config.CACHE_DIR = _cache_dir()
 
 kernel = njit(cache=True, _nrt=False)
 hot = njit(cache=True, _nrt=False, inline="always")

@@ -654,8 +654,9 @@ def fortify(s, c, lg, p):
     b = pb(p)
     pay_logistics(s, c, lg, p, 2)
     n = s[b + PB_DECK_N] - 1
-    s[b + PB_DECK_N] = n
-    push_wall(s, p, s[b + PB_DECK + n])
+    if n >= 0:  # a 年貢 paid as cost may have drawn the last deck card (ruling T6)
+        s[b + PB_DECK_N] = n
+        push_wall(s, p, s[b + PB_DECK + n])
     cs = s[b + PB_CASTLE]
     log_ev(s, lg, EV_FORTIFY, p, cs, 0, 0)
     r = castle_row(s, c, p, T_STANDING, E_ODAWARA)

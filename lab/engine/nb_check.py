@@ -1,0 +1,142 @@
+"""Invariants checked after every step in debug runs (never in the fast path).
+
+``invariant_error`` returns 0 when the state is sound, else a code naming the first broken
+invariant (see ``INVARIANTS``). ``play_random_checked`` plays random games checking after every
+step and counts the kinds of action taken and the end reasons reached, for the conformance test.
+"""
+
+from lab.engine.jit import kernel
+from lab.engine.layout import *  # noqa: F403
+from lab.engine.nb_actions import legal_actions
+from lab.engine.nb_core import pb, rand_below, wall_total
+from lab.engine.nb_play import setup
+from lab.engine.nb_resolve import apply, begin_turn
+from lab.rules import R_MAX_TURNS, R_WALLS
+
+INVARIANTS = {
+    1: "a zone count is negative",
+    2: "a player's cards do not add up (card conservation, steals included)",
+    3: "the cards of both players do not add up",
+    4: "walls outside [0, start]",
+    5: "the field is malformed (open battle without a proper top set, or cards left outside one)",
+    6: "the player to move has no legal action",
+    7: "a zone mask disagrees with its counts",
+    8: "a finished game changed",
+    9: "an internal limit was hit (action buffer or stack capacity)",
+}
+
+
+@kernel
+def player_cards(s, c, p):
+    b = pb(p)
+    n = 0
+    for i in range(c[C_NLOC]):
+        n += (s[b + PB_HAND + i] + s[b + PB_UP + i] + s[b + PB_DOWN + i] + s[b + PB_GRAVE + i]
+              + s[b + PB_FIELD + i])
+    n += s[b + PB_DECK_N] + s[b + PB_WALL_N] + s[b + PB_LOGI_N]
+    if s[b + PB_CASTLE] >= 0:
+        n += 1
+    return n
+
+
+@kernel
+def _mask_ok(s, c, base, mask_at):
+    m = 0
+    for i in range(c[C_NLOC]):
+        if s[base + i] > 0:
+            m |= (1 << i)
+    return m == s[mask_at]
+
+
+@kernel
+def invariant_error(s, c, total0, total1, acts, wk):
+    if s[G_ERROR] != 0:
+        return 9
+    for p in range(2):
+        b = pb(p)
+        for i in range(c[C_NLOC]):
+            for z in (PB_HAND, PB_UP, PB_DOWN, PB_GRAVE, PB_FIELD, PB_KNOWN):
+                if s[b + z + i] < 0:
+                    return 1
+        for z in (PB_HAND_N, PB_DECK_N, PB_WALL_N, PB_LOGI_N):
+            if s[b + z] < 0:
+                return 1
+        if not (_mask_ok(s, c, b + PB_HAND, b + PB_HAND_MASK)
+                and _mask_ok(s, c, b + PB_UP, b + PB_UP_MASK)
+                and _mask_ok(s, c, b + PB_DOWN, b + PB_DOWN_MASK)
+                and _mask_ok(s, c, b + PB_FIELD, b + PB_FIELD_MASK)):
+            return 7
+        hn = 0
+        for i in range(c[C_NLOC]):
+            hn += s[b + PB_HAND + i]
+        if hn != s[b + PB_HAND_N]:
+            return 7
+        if wall_total(s, p) > c[C_RULES + R_WALLS]:
+            return 4
+    d0 = s[G_STEALS] - s[G_STEALS + 1]
+    if player_cards(s, c, 0) != total0 + d0 or player_cards(s, c, 1) != total1 - d0:
+        return 2
+    if player_cards(s, c, 0) + player_cards(s, c, 1) != total0 + total1:
+        return 3
+    field = 0
+    for p in range(2):
+        for i in range(c[C_NLOC]):
+            field += s[pb(p) + PB_FIELD + i]
+    if s[G_OPEN] != 0:
+        tn = s[G_TOP_N]
+        o = s[G_TOP_OWNER]
+        if tn < 1 or tn > 5 or o < 0 or o > 1 or field < tn:
+            return 5
+        for j in range(tn):
+            if s[pb(o) + PB_FIELD + s[G_TOP_CARDS + j]] <= 0:
+                return 5
+    elif s[G_PHASE] != PH_OVER and field != 0:
+        return 5
+    if s[G_PHASE] != PH_OVER and s[G_PHASE] != PH_LEADER_START:
+        if legal_actions(s, c, acts, wk) == 0:
+            return 6
+    return 0
+
+
+@kernel
+def play_random_checked(s, c, lg, acts, wk, seeds, max_turn_override, kinds, ends, errors,
+                        fired, special):
+    """Random games with every invariant checked after every step. ``kinds[k]`` counts actions
+    of kind k, ``ends[r]`` end reasons, ``fired`` 鉄砲 fire, ``special`` assassinations
+    and 天下布武; ``errors[g]`` holds the first violation of game g (0 = none)."""
+    preset_turns = c[C_RULES + R_MAX_TURNS]
+    for g in range(seeds.shape[0]):
+        c[C_RULES + R_MAX_TURNS] = max_turn_override[g] if max_turn_override[g] > 0 else preset_turns
+        setup(s, c, lg, seeds[g])
+        t0 = player_cards(s, c, 0)
+        t1 = player_cards(s, c, 1)
+        err = invariant_error(s, c, t0, t1, acts, wk)
+        while err == 0 and s[G_PHASE] != PH_OVER:
+            if s[G_PHASE] == PH_LEADER_START:
+                begin_turn(s, c, lg)
+                err = invariant_error(s, c, t0, t1, acts, wk)
+                if err != 0:
+                    break
+            n = legal_actions(s, c, acts, wk)
+            if n == 0:
+                err = 6
+                break
+            k = rand_below(s, G_RNG, n)
+            kind = acts[k, AX_KIND]
+            kinds[kind] += 1
+            if kind == A_ANSWER:
+                if acts[k, AX_FIRE] != 0:
+                    fired[0] += 1
+                if s[G_TOP_SHAPE] == SHAPE_INF:
+                    special[0] += 1
+            apply(s, c, lg, acts[k])
+            err = invariant_error(s, c, t0, t1, acts, wk)
+        if err == 0:
+            snapshot = s[G_WINNER] * 100 + s[G_END] * 10 + s[G_PHASE]
+            if legal_actions(s, c, acts, wk) != 0 or snapshot != (
+                    s[G_WINNER] * 100 + s[G_END] * 10 + s[G_PHASE]):
+                err = 8
+        errors[g] = err
+        ends[s[G_END]] += 1
+    c[C_RULES + R_MAX_TURNS] = preset_turns
+
