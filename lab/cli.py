@@ -347,5 +347,99 @@ def rules_table(rs: RuleSet, base: RuleSet, base_name: str) -> Table:
     return table
 
 
+# ------------------------------------------------------------------------------- engine commands
+
+def _rules_for(preset: str, config: Path | None) -> RuleSet:
+    if config is not None:
+        return RuleSet.from_toml(config, preset=preset)
+    return RuleSet.preset(preset)
+
+
+@command("match")
+def match_command(
+    army_a: Annotated[str, typer.Argument(help="Army of seat A: key (oda), name (織田) or deck file.")],
+    army_b: Annotated[str, typer.Argument(help="Army of seat B.")],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
+    config: Annotated[Path | None, typer.Option("--config", help="Rules TOML on top of the preset.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the deal and of the bots' choices.")] = 0,
+    log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event of the game.")] = True,
+) -> None:
+    """Play one game between two random bots and print its log and result."""
+    from lab.engine.api import play_random_game
+
+    pool = load_pool()
+    game = play_random_game(_rules_for(rules, config), load_army(army_a, pool),
+                            load_army(army_b, pool), seed=seed, log=log, pool=pool)
+    if log:
+        for line in game.log_lines():
+            out.print(line)
+    out.print(Text(f"result: {game.summary()} ({game.decisions} decisions, rules "
+                   f"{game.rules.id}, seed {seed})", style="bold"))
+
+
+@command("scenario")
+def scenario_command(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print each failing game's log.")] = False,
+) -> None:
+    """Run rules scenarios (scenarios.md): one line per scenario, exit 1 if any fails."""
+    from lab import scenario as sc
+
+    failed = total = 0
+    for path in paths:
+        files = sorted(path.glob("*.toml")) if path.is_dir() else [path]
+        for f in files:
+            for s in sc.load(f):
+                total += 1
+                try:
+                    o = sc.run(s, log=verbose)
+                except LabError as e:
+                    o = sc.Outcome(s, False, str(e))
+                if o.passed:
+                    out.print(Text("pass ", style="green") + Text(f"{s.name}  ({f.name})"))
+                else:
+                    failed += 1
+                    out.print(Text("FAIL ", style="bold red") + Text(f"{s.name}  ({f.name}): "
+                                                                     f"{o.message}"))
+                    if verbose and o.game is not None:
+                        for line in o.game.log_lines():
+                            out.print("     " + line)
+    out.print(f"{total - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+@command("bench")
+def bench_command(
+    games: Annotated[int, typer.Option(help="Games per preset and run.")] = 20_000,
+    runs: Annotated[int, typer.Option(help="Runs per figure (the median is shown).")] = 3,
+    compile_runs: Annotated[int, typer.Option(help="Fresh processes timed for compile and cached start (0 = skip).")] = 3,
+    preset: Annotated[list[str] | None, typer.Option("--preset", help="Only these presets.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Engine speed: random-vs-random games on one core, all nine armies, per preset."""
+    import json
+
+    from lab import bench
+
+    for p in preset or []:
+        RuleSet.preset(p)
+    result = bench.run(preset, games=games, runs=runs, compile_runs=compile_runs,
+                       progress=None if as_json else (lambda m: err.print(m)))
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    table = Table(title=f"engine speed, one core, median of {runs} runs", title_justify="left")
+    for col in ("preset", "games/s", "decisions/s", "decisions/game", "cold compile s",
+                "cached start s"):
+        table.add_column(col, justify="right" if col != "preset" else "left")
+    for name, r in result.items():
+        fmt = (lambda v: "—" if v is None else f"{v:.2f}")
+        table.add_row(name, f"{r['games_per_s']:,.0f}", f"{r['decisions_per_s']:,.0f}",
+                      f"{r['decisions_per_game']:.1f}", fmt(r["compile_s"]),
+                      fmt(r["cached_start_s"]))
+    out.print(table)
+
+
 if __name__ == "__main__":
     main()

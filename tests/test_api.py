@@ -13,7 +13,7 @@ import pytest
 
 from lab.cards.pool import ARMIES, load_pool
 from lab.engine.api import Action, Game, IllegalAction, play_random_game
-from lab.engine.layout import END_NAMES, G_ERROR, G_PHASE, PH_MULLIGAN
+from lab.engine.layout import END_NAMES, G_ERROR, G_LOG_N, G_LOG_ON, G_PHASE, PH_MULLIGAN
 from lab.engine.text import parse_step, row_to_step
 from lab.errors import LabError
 from lab.rules import PRESETS, RuleSet
@@ -167,6 +167,7 @@ def test_illegal_step_raises_and_lists_the_legal_steps(pool, bad):
 def test_illegal_index_or_row_raises(pool, bad):
     """An action number out of range, or a row that is not legal now, raises IllegalAction."""
     g = _leader_position(pool)
+    assert len(g.legal_actions()) < 50
     before = g.s.copy()
     with pytest.raises(IllegalAction):
         g.step(bad)
@@ -242,17 +243,17 @@ def test_known_hand_holds_returned_card_not_drawn_ones(pool):
 
 def test_observation_shows_public_zones(pool):
     """R1: logistics, castles, graveyards and the field are public."""
-    g = position(pool, {"A": {"hand": ["足軽3"], "walls": walls(n=9), "castle": "姫路城",
+    g = position(pool, {"A": {"hand": ["足軽1"], "walls": walls(n=9), "castle": "姫路城",
                               "graveyard": ["足軽4"], "logistics": ["足軽6", "足軽7"],
                               "deck": ["足軽1"]},
                         "B": {"hand": ["足軽5"], "walls": walls(n=10), "deck": ["足軽1"]}},
                  rules=RuleSet.preset("legacy_testlab"))
-    g.step("A lead 足軽3")
+    g.step("A lead 足軽1")
     ob = g.observation("B")["players"]["A"]
     assert ob["castle"] == "姫路城" and ob["wall_count"] == 10
     assert ob["graveyard"] == {"足軽4": 1}
     assert ob["logistics"] == ["足軽6", "足軽7"]
-    assert g.observation("B")["field"]["top"] == ["足軽3"]
+    assert g.observation("B")["field"]["top"] == ["足軽1"]
 
 
 # ------------------------------------------------------------------ event log
@@ -268,10 +269,28 @@ def test_event_log_off_by_default(pool):
     assert r.is_over and r.events().shape[0] == 0 and r.log_lines() == []
 
 
+@pytest.mark.xfail(strict=True, reason="engine bug: Game.from_position writes all 8 seed words "
+                   "to s[G_DRNG + k] (k = 0..7), but G_DRNG has 4 slots: words 4-7 overwrite "
+                   "G_LOG_ON, G_LOG_N, G_FIRST, G_MULL_NEXT, so a position's log starts at a "
+                   "random count (nothing is ever recorded with log=True; log=False reports one "
+                   "zero event)")
+@pytest.mark.parametrize("log", [False, True])
+def test_position_event_log_honours_log_flag(pool, log):
+    """A game from an explicit position logs exactly like a dealt one: nothing when log=False,
+    every event from the first one when log=True."""
+    g = _known_hand_position(pool, log=log)
+    assert int(g.s[G_LOG_ON]) == int(log) and int(g.s[G_LOG_N]) == 0
+    g.step("A lead 足軽3")
+    assert (len(g.events()) > 0) == log
+    assert (g.log_lines()[:1] == ["── 第1手番 A の先手 ──"]) == log
+
+
 def test_event_log_on_in_japanese(pool):
     """With log=True the log has one Japanese line per event, naming cards by their Japanese
     names: the leader turn, the draw, the lead, the battle and the damage."""
     g = _known_hand_position(pool, log=True)
+    # work around the from_position bug pinned by test_position_event_log_honours_log_flag
+    g.s[G_LOG_ON], g.s[G_LOG_N] = 1, 0
     g.step("A return 足軽5")
     g.step("A lead 足軽5")
     g.step("B answer 足軽6")

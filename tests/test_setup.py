@@ -15,7 +15,8 @@ import pytest
 from lab.cards.pool import ARMIES, load_army, load_deck, load_pool
 from lab.cards.vocab import Kind
 from lab.engine.api import Game
-from lab.engine.layout import G_FIRST, PH_LEADER_START, PH_MULLIGAN, G_PHASE
+from lab.engine.layout import (G_FIRST, G_PHASE, NL, PH_LEADER_START, PH_MULLIGAN, ST_BASE,
+                               ST_OPENING)
 from lab.rules import PRESETS, RuleSet
 
 SEATS = ("A", "B")
@@ -149,6 +150,24 @@ def test_r3_1_set_aside_castles_are_shuffled_back_not_stacked(pool, decks):
     assert 0.12 < pos_hits[11] / games < 0.36, pos_hits[11]
 
 
+def test_r3_deal_order_walls_then_logistics_then_hand(pool, decks):
+    """R3.1–3.3 dealing order, read off one shuffle (a castle-free deck, so the shuffle does not
+    depend on the toggles): the first card dealt is the 天守 (listed first, broken last), the
+    walls take the next cards in order, then the 3 logistics cards, then the hand."""
+    d = decks["distinct"]
+    for seed in range(10):
+        ref = deal(pool, rules(walls=1, initial_hand=0), d, d, seed)
+        order = {s: ref.zone(s, "walls") + ref.zone(s, "deck") for s in SEATS}  # top first
+        g = deal(pool, rules(walls=7, initial_hand=5, logistics=True), d, d, seed)
+        for seat in SEATS:
+            o = order[seat]
+            assert len(o) == DECK_SIZE
+            assert g.zone(seat, "walls") == o[:7]  # o[0], the first dealt, is the 天守
+            assert g.zone(seat, "logistics") == o[7:10]
+            assert g.zone(seat, "hand") == dict(Counter(o[10:15]))
+            assert g.zone(seat, "deck") == o[15:]
+
+
 # ------------------------------------------------------------------ wall count and hand size
 
 @pytest.mark.parametrize("preset,walls", [("second_edition", 7), ("sekigahara_trial", 6),
@@ -268,6 +287,31 @@ def test_r3_4_mulligan_redraws_same_count_from_reshuffled_deck(pool, decks):
         assert int(g.s[G_PHASE]) != PH_MULLIGAN
     assert changed >= 35
     assert came_back >= 15  # ≈75% expected; 0 if the old hand were set aside
+
+
+def test_r3_4_opening_statistics_follow_the_mulligan(pool, decks):
+    """ST_OPENING (copies in the opening hand) counts the dealt hand, and the redrawn hand
+    after a mulligan."""
+    r = rules(mulligan=True)
+
+    def opening(g, seat):
+        base = ST_BASE + ST_OPENING * NL
+        out = Counter()
+        lo = 0 if seat == "A" else len(g.decks[0].entries)
+        for i in range(lo, lo + len(g.decks[SEATS.index(seat)].entries)):
+            if g.s[base + i]:
+                out[g.names[i]] += int(g.s[base + i])
+        return out
+
+    for seed in range(10):
+        g = deal(pool, r, decks["distinct"], decks["high"], seed)
+        for seat in SEATS:
+            assert opening(g, seat) == Counter(g.zone(seat, "hand"))
+        g.step("A mulligan")
+        g.step("B mulligan")
+        for seat in SEATS:
+            assert opening(g, seat) == Counter(g.zone(seat, "hand"))
+            assert sum(opening(g, seat).values()) == 5
 
 
 def test_r3_4_mulligan_keeps_miyoshi_count(pool, decks):

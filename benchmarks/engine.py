@@ -1,0 +1,19 @@
+"""Engine benchmark: `python benchmarks/engine.py [--games N] [--runs R] [--compile-runs K]`.
+
+The same measurement as `lab bench` (lab/bench.py): random-vs-random full games per preset on one
+core, all nine armies round robin; medians of R runs; cold compile and cached start of a fresh
+process, medians of K runs. Prints JSON.
+"""
+
+import argparse
+import json
+
+from lab.bench import run
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--compile-runs", type=int, default=3)
+    a = ap.parse_args()
+    print(json.dumps(run(games=a.games, runs=a.runs, compile_runs=a.compile_runs), indent=2))

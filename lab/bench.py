@@ -1,0 +1,91 @@
+"""Engine speed: random-vs-random full games per preset on one core (issue: lab bench).
+
+Measures games/s, decisions/s and decisions per game over all nine armies round robin, and the
+cold compile and cached start times of a fresh process; each figure is the median of several runs.
+A decision is one step of the scenario grammar applied by the engine. It reports; it asserts
+nothing (targets live in the closing notes, not in tests).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from lab.cards.pool import load_armies, load_pool
+from lab.engine import nb_play
+from lab.engine.context import matchup_context
+from lab.engine.layout import N_ST, NL
+from lab.rules import PRESETS
+
+_STARTUP = ("import time; t = time.perf_counter(); "
+            "from lab.engine.api import play_random_game; "
+            "play_random_game('second_edition', 'oda', 'seigun', seed=1); "
+            "print(time.perf_counter() - t)")
+
+
+def _contexts(preset: str):
+    pool = load_pool()
+    armies = load_armies(pool)
+    rules = PRESETS[preset]
+    return [matchup_context(pool, rules, a, b) for a in armies for b in armies]
+
+
+def time_games(preset: str, games: int, seed: int = 0) -> tuple[float, int, int]:
+    """Seconds, games and decisions for ``games`` random games spread over all army pairs."""
+    ctxs = _contexts(preset)
+    rng = np.random.default_rng(seed)
+    per = -(-games // len(ctxs))
+    batches = [(c, rng.integers(1, 2**32, size=(per, 8)).astype(np.int64)) for c in ctxs]
+    res = np.zeros((per, nb_play.N_RES), np.int64)
+    stats = np.zeros((per, N_ST * NL), np.int64)
+    nb_play.run_random(ctxs[0], batches[0][1][:1], res[:1], stats[:1])  # compiled or loaded
+    decisions = 0
+    t = time.perf_counter()
+    for c, seeds in batches:
+        nb_play.run_random(c, seeds, res, stats)
+        decisions += int(res[:, nb_play.RES_DECISIONS].sum())
+    return time.perf_counter() - t, per * len(ctxs), decisions
+
+
+def startup_seconds(cold: bool) -> float:
+    """Time for a fresh process to import the engine and play one game, with an empty numba cache
+    (cold: everything compiles) or with the cache the previous run left (cached start)."""
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    if cold:
+        env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="lab-bench-cache-")
+    out = subprocess.run([sys.executable, "-c", _STARTUP], env=env, capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run(presets=None, games: int = 20_000, runs: int = 3, compile_runs: int = 3,
+        progress=None) -> dict:
+    presets = list(presets or PRESETS)
+    out: dict = {}
+    for preset in presets:
+        rows = []
+        for r in range(runs):
+            secs, n, dec = time_games(preset, games, seed=r)
+            rows.append((n / secs, dec / secs, dec / n))
+            if progress:
+                progress(f"{preset} run {r + 1}/{runs}: {n / secs:,.0f} games/s")
+        out[preset] = {"games_per_s": statistics.median(x[0] for x in rows),
+                       "decisions_per_s": statistics.median(x[1] for x in rows),
+                       "decisions_per_game": statistics.median(x[2] for x in rows)}
+    if compile_runs > 0:
+        compile_s = statistics.median(startup_seconds(cold=True) for _ in range(compile_runs))
+        startup_seconds(cold=False)  # make sure the shared cache is warm
+        cached_s = statistics.median(startup_seconds(cold=False) for _ in range(compile_runs))
+    else:
+        compile_s = cached_s = None
+    for preset in presets:
+        out[preset]["compile_s"] = compile_s
+        out[preset]["cached_start_s"] = cached_s
+    return out
