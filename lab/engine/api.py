@@ -303,8 +303,10 @@ class Game:
             s[G_WINNER] = -1
             s[G_TOP_KUR] = -1
             s[G_TOP_OWNER] = -1
-            for k, w in enumerate(seed_words(seed)):
-                s[G_DRNG + k] = w
+            words = seed_words(seed)
+            for k in range(4):
+                s[G_DRNG + k] = words[k]
+                s[G_RNG + k] = words[4 + k]
             for p, seat in enumerate(SEATS):
                 z = zones.get(seat, {})
                 b = H_SIZE + p * P_SIZE
@@ -352,8 +354,6 @@ class Game:
                                        source=source)
                     s[b + PB_CASTLE] = cs
                     s[b + PB_CASTLE_DMG] = int(bool(z.get("castle_damaged", False)))
-            for k, w in enumerate(seed_words(seed)[4:]):
-                s[G_RNG + k] = w
             p0 = SEATS.index(first)
             s[G_FIRST] = p0
             s[G_LEADER] = p0

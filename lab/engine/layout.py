@@ -125,10 +125,10 @@ ST_FIRST_DRAW = 2  # leader turn of the first such draw (0 = never)
 ST_GAINED = 3  # copies that came to hand from the walls (broken, 見送り, 築城 swap)
 ST_PLAYED = 4  # copies put on the field or used (tactics, castles)
 ST_WON = 5  # copies in a winning set
-ST_TRIGGERS = 6  # ability triggers that changed the state
-ST_DIED = 7
-ST_STOLEN = 8  # copies taken by the opponent's 謀聖
-N_ST = 9
+ST_TRIG = 6  # 4 slots: triggers of effect row 0–3 that changed the state
+ST_DIED = 10
+ST_STOLEN = 11  # copies taken by the opponent's 謀聖
+N_ST = 12
 SCRATCH = ST_BASE + N_ST * NL  # set-up's castles set aside while dealing
 S_SIZE = SCRATCH + 16
 
@@ -153,6 +153,7 @@ C_M_KURUMA = C_M_UNIT + 3
 C_M_DECOY = C_M_UNIT + 4
 C_M_LOW = C_M_UNIT + 5  # units of strength ≤ 3 (mulligan)
 C_M_SPECIAL = C_M_UNIT + 6  # units that may answer an ∞ (暗殺, 天下布武)
+C_M_ASSASSIN = C_M_UNIT + 7
 C_SL = C_M_UNIT + 8  # [2][12][SL_CAP] local ids of strength v a player may hold
 C_SL_N = C_SL + 2 * 12 * SL_CAP
 C_DECK = C_SL_N + 24  # [2][DECK_CAP] each player's deck list (set-up)

@@ -234,7 +234,7 @@ def kill(s, c, lg, p, i):
         r = C_ROWS + i * 16 + j * 4
         if c[r] == T_ON_DEATH and c[r + 1] == E_DRAW:
             if draw_n(s, c, lg, p, c[r + 2]) > 0:
-                stat(s, ST_TRIGGERS, i, 1)
+                stat(s, ST_TRIG + j, i, 1)
                 log_ev(s, lg, EV_TRIGGER, p, i, j, 0)
 
 
@@ -366,17 +366,19 @@ def break_walls(s, c, lg, d, dmg, to_grave):
                 if odawara >= 0:
                     if draw_n(s, c, lg, d, c[odawara + 2]) > 0:
                         cs = s[b + PB_CASTLE]
-                        stat(s, ST_TRIGGERS, cs, 1)
-                        log_ev(s, lg, EV_TRIGGER, d, cs, (odawara - C_ROWS - cs * 16) // 4, 0)
+                        row = (odawara - C_ROWS - cs * 16) // 4
+                        stat(s, ST_TRIG + row, cs, 1)
+                        log_ev(s, lg, EV_TRIGGER, d, cs, row, 0)
             if n == 0 and s[b + PB_CASTLE] < 0:
                 return broken, True
         else:
             cs = s[b + PB_CASTLE]
             if cs < 0:
                 return broken, True
-            if castle_row(s, c, d, T_STANDING, E_HOLD_ONCE) >= 0 and s[b + PB_CASTLE_DMG] == 0:
+            hold = castle_row(s, c, d, T_STANDING, E_HOLD_ONCE)
+            if hold >= 0 and s[b + PB_CASTLE_DMG] == 0:
                 s[b + PB_CASTLE_DMG] = 1
-                stat(s, ST_TRIGGERS, cs, 1)
+                stat(s, ST_TRIG + (hold - C_ROWS - cs * 16) // 4, cs, 1)
                 log_ev(s, lg, EV_HOLD, d, cs, 0, 0)
                 return broken, False
             s[b + PB_CASTLE] = -1

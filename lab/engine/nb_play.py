@@ -10,8 +10,9 @@ from lab.engine.jit import hot, kernel
 
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import WK_SIZE, legal_actions
-from lab.engine.nb_core import pb, rand_below, stat, wall_total
+from lab.engine.nb_core import log_ev, pb, rand_below, stat, wall_total
 from lab.engine.nb_resolve import apply, begin_turn, next_mulligan, shuffle_deck
+from lab.cards.vocab import Effect, Trigger
 from lab.rules import R_FIRST, R_INITIAL_HAND, R_LOGISTICS, R_MULLIGAN, R_WALLS
 
 
@@ -32,6 +33,23 @@ def _deal_stack(s, c, p, at, count, n_aside):
             s[at + dealt] = i
             dealt += 1
     return dealt, n_aside
+
+
+T_SETUP = int(Trigger.SETUP)
+E_EXTRA_OPENING = int(Effect.EXTRA_OPENING)
+
+
+@kernel
+def _credit_setup_ability(s, c, lg, p):
+    """Count the 畿内の覇者-style card whose set-up effect gave p a larger opening hand."""
+    for k in range(c[C_DECK_N + p]):
+        i = c[C_DECK + p * DECK_CAP + k]
+        for q in range(4):
+            r = C_ROWS + i * 16 + q * 4
+            if c[r] == T_SETUP and c[r + 1] == E_EXTRA_OPENING:
+                stat(s, ST_TRIG + q, i, 1)
+                log_ev(s, lg, EV_TRIGGER, p, i, q, 0)
+                return
 
 
 @kernel
@@ -78,6 +96,8 @@ def setup(s, c, lg, seeds):
             s[b + PB_HAND_N] += 1
             s[b + PB_HAND_MASK] |= (1 << i)
             stat(s, ST_OPENING, i, 1)
+        if c[C_EXTRA_OPEN + p] > 0:
+            _credit_setup_ability(s, c, lg, p)
     first = c[C_RULES + R_FIRST]
     if first < 0:
         first = rand_below(s, G_DRNG, 2)

@@ -26,6 +26,8 @@ T_ON_ATTACKED = int(Trigger.ON_ATTACKED)
 T_STANDING = int(Trigger.STANDING)
 T_RESPONSE = int(Trigger.RESPONSE)
 T_AUTOMATIC = int(Trigger.AUTOMATIC)
+T_ATTACHED = int(Trigger.ATTACHED)
+T_PASSIVE = int(Trigger.PASSIVE)
 E_FACEUP = int(Effect.WIN_SET_FACE_UP)
 E_DRAW = int(Effect.DRAW)
 E_EXTRA_DAMAGE = int(Effect.EXTRA_DAMAGE)
@@ -83,7 +85,7 @@ def row_of(c, i, trig, eff):
 
 @hot
 def trigger(s, lg, p, i, row):
-    stat(s, ST_TRIGGERS, i, 1)
+    stat(s, ST_TRIG + row, i, 1)
     log_ev(s, lg, EV_TRIGGER, p, i, row, 0)
 
 
@@ -390,6 +392,9 @@ def resolve_win(s, c, lg, w, reduction, siege):
             i = s[G_TOP_CARDS + j]
             if c[C_FLAGS + i] & F_FACEUP:
                 trigger(s, lg, w, i, row_of(c, i, T_ON_WIN, E_FACEUP))
+    if wheel and not faceup:
+        kur = s[G_TOP_KUR]
+        trigger(s, lg, w, kur, row_of(c, kur, T_ATTACHED, 0))
     # (5) the winner's other on-win effects, by kind, then in set order
     has_on_win = False
     for j in range(tn):
@@ -735,6 +740,11 @@ def apply(s, c, lg, a):
         next_mulligan(s, c, s[G_MULL_NEXT])
         return
     s[G_DECISIONS] += 1
+    if phase == PH_RESPONSE and s[G_TOP_SHAPE] == SHAPE_INF:
+        top = s[G_TOP_CARDS]
+        if c[C_FLAGS + top] & F_IMMUNE and s[pb(p) + PB_HAND_MASK] & c[C_M_ASSASSIN]:
+            # 毘沙門天 kept an assassin in this hand from answering
+            trigger(s, lg, 1 - p, top, row_of(c, top, T_PASSIVE, 0))
     if kind == A_RETURN:
         i = a[AX_C0]
         camp_remove(s, p, i, True)
