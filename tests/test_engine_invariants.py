@@ -57,7 +57,7 @@ def run_checked(preset: str, games: int, seed: int):
         da = tiny if a < 0 else armies[a]
         db = tiny if b < 0 else armies[b]
         c = matchup_context(pool, rules, da, db)
-        seeds = rng.integers(1, 2**32, size=(per_pair, 8)).astype(np.int64)
+        seeds = rng.integers(1, 2**32, size=(per_pair, 12)).astype(np.int64)
         turns = np.where(rng.random(per_pair) < 0.25, rng.integers(3, 60, per_pair), 0)
         errors = np.zeros(per_pair, np.int64)
         play_random_checked(s, c, lg, acts, wk, seeds, turns.astype(np.int64), kinds, ends,

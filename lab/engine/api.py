@@ -37,10 +37,11 @@ class Action:
 
 
 def seed_words(seed) -> np.ndarray:
-    """Eight 32-bit words (4 deal, 4 play) from an int seed or a SeedSequence."""
+    """Twelve 32-bit words (seat A's deal, seat B's deal, play; 4 each) from an int seed or a
+    SeedSequence."""
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    w = ss.generate_state(8, dtype=np.uint32).astype(np.int64)
-    for k in (0, 4):
+    w = ss.generate_state(N_SEED_WORDS, dtype=np.uint32).astype(np.int64)
+    for k in (0, 4, 8):
         if not w[k:k + 4].any():
             w[k] = 1
     return w
@@ -306,7 +307,8 @@ class Game:
             words = seed_words(seed)
             for k in range(4):
                 s[G_DRNG + k] = words[k]
-                s[G_RNG + k] = words[4 + k]
+                s[G_DRNG_B + k] = words[4 + k]
+                s[G_RNG + k] = words[8 + k]
             for p, seat in enumerate(SEATS):
                 z = zones.get(seat, {})
                 b = H_SIZE + p * P_SIZE

@@ -17,8 +17,9 @@ from pathlib import Path
 import numba
 from numba import njit
 
-_SOURCES = sorted(Path(__file__).parent.glob("*.py")) + [
-    Path(__file__).parent.parent / "rules.py", Path(__file__).parent.parent / "cards" / "vocab.py"]
+_LAB = Path(__file__).parent.parent
+_SOURCES = sorted(_LAB.glob("engine/*.py")) + sorted(_LAB.glob("bots/*.py")) + [
+    _LAB / "rules.py", _LAB / "cards" / "vocab.py"]
 
 
 def _cache_dir() -> str:

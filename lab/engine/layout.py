@@ -71,7 +71,7 @@ G_DECISIONS = 7
 G_STALEMATE = 8  # consecutive forced 見送り (legacy stalemate)
 G_TURN_LIMIT = 9  # the max_turns-th leader turn has begun
 G_RNG = 10  # 4 words: play stream (xoshiro128**)
-G_DRNG = 14  # 4 words: deal stream (shuffles, mulligan redraws)
+G_DRNG = 14  # 4 words: seat A's deal stream (shuffles, mulligan redraw, random first player)
 G_LOG_ON = 18
 G_LOG_N = 19
 G_FIRST = 20  # who took the first leader turn
@@ -90,6 +90,8 @@ G_LAST_MIOKURI_FORCED = 38
 G_WIN_RECORDED = 39  # battle wins (not fire) per player: 2 slots
 G_MIN_WALLS = 41  # 2 slots: fewest walls each player had (comeback statistics)
 G_MAX_DEFICIT = 43  # 2 slots: the most walls each player was behind by
+G_DRNG_B = 45  # 4 words: seat B's deal stream
+N_SEED_WORDS = 12  # seat A deal ×4, seat B deal ×4, play ×4
 H_SIZE = 64
 
 # ---------------------------------------------------------------- per-player block

@@ -55,7 +55,8 @@ def _credit_setup_ability(s, c, lg, p):
 @kernel
 def setup(s, c, lg, seeds):
     """A new game: shuffle, deal walls (and legacy logistics), opening hands, first player,
-    then the mulligan decisions if the rule is on. ``seeds``: 4 deal words, 4 play words."""
+    then the mulligan decisions if the rule is on. ``seeds``: 4 deal words for each seat's deck
+    (so a seat swap can give each army the same shuffle), then 4 play words."""
     log_on = s[G_LOG_ON]
     s[:] = 0
     s[G_LOG_ON] = log_on
@@ -64,7 +65,8 @@ def setup(s, c, lg, seeds):
     s[G_TOP_OWNER] = -1
     for k in range(4):
         s[G_DRNG + k] = seeds[k]
-        s[G_RNG + k] = seeds[4 + k]
+        s[G_DRNG_B + k] = seeds[4 + k]
+        s[G_RNG + k] = seeds[8 + k]
     for p in range(2):
         b = pb(p)
         s[b + PB_CASTLE] = -1
@@ -72,7 +74,8 @@ def setup(s, c, lg, seeds):
         for k in range(n):
             s[b + PB_DECK + k] = c[C_DECK + p * DECK_CAP + k]
         s[b + PB_DECK_N] = n
-        shuffle_deck(s, p, G_DRNG)
+        stream = G_DRNG if p == 0 else G_DRNG_B
+        shuffle_deck(s, p, stream)
         n_aside = 0
         walls, n_aside = _deal_stack(s, c, p, b + PB_WALLS, c[C_RULES + R_WALLS], n_aside)
         s[b + PB_WALL_N] = walls
@@ -84,7 +87,7 @@ def setup(s, c, lg, seeds):
                 d = s[b + PB_DECK_N]
                 s[b + PB_DECK + d] = s[SCRATCH + k]
                 s[b + PB_DECK_N] = d + 1
-            shuffle_deck(s, p, G_DRNG)
+            shuffle_deck(s, p, stream)
         for _ in range(c[C_RULES + R_INITIAL_HAND] + c[C_EXTRA_OPEN + p]):
             k = s[b + PB_DECK_N]
             if k == 0:
@@ -110,7 +113,7 @@ def setup(s, c, lg, seeds):
         s[G_PHASE] = PH_LEADER_START
 
 
-@kernel
+@hot
 def step_random(s, c, lg, acts, wk):
     """One decision by the random bot (uniform over distinct legal steps). Returns False once
     the game is over."""
@@ -124,7 +127,7 @@ def step_random(s, c, lg, acts, wk):
     return s[G_PHASE] != PH_OVER
 
 
-@kernel
+@hot
 def play_random(s, c, lg, acts, wk):
     while step_random(s, c, lg, acts, wk):
         pass
@@ -147,7 +150,7 @@ RES_ERROR = 12
 N_RES = 13
 
 
-@kernel
+@hot
 def record(s, out):
     out[RES_WINNER] = s[G_WINNER]
     out[RES_END] = s[G_END]

@@ -712,7 +712,7 @@ def redraw(s, c, lg, p):
             k = s[b + PB_DECK_N]
             s[b + PB_DECK + k] = i
             s[b + PB_DECK_N] = k + 1
-    shuffle_deck(s, p, G_DRNG)
+    shuffle_deck(s, p, G_DRNG if p == 0 else G_DRNG_B)
     for _ in range(count):
         k = s[b + PB_DECK_N]
         if k == 0:

@@ -1,0 +1,79 @@
+"""Python facade of the compiled match loop: play a batch of one matchup between two bots.
+
+``play_batch`` takes a matchup context (``lab.engine.context``), per-game seed words and the two
+seats' bot specs and returns the result rows and per-card statistics the runner turns into
+records. It holds no rule and writes no file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lab.bots import nb_match
+from lab.bots.nb_policy import BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_SIZE
+from lab.engine import nb_play
+from lab.engine.layout import AW, LW, MAXA, N_ST, NL, S_SIZE
+from lab.engine.nb_actions import WK_SIZE
+from lab.errors import LabError
+
+KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC, "search": BOT_SEARCH}
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    kind: str = "random"
+    params: tuple = field(default_factory=tuple)  # (name, value) pairs, see lab.bots docs
+
+    @property
+    def label(self) -> str:
+        if not self.params:
+            return self.kind
+        return self.kind + "(" + ",".join(f"{k}={v}" for k, v in self.params) + ")"
+
+    def pack(self) -> np.ndarray:
+        a = np.zeros(BP_SIZE, np.int64)
+        a[0] = KINDS[self.kind]
+        return a
+
+
+def parse_bot(spec, source: str | None = None) -> BotSpec:
+    """A bot named in a config: "random", "heuristic", or { kind = "search", simulations = 400 }."""
+    if isinstance(spec, BotSpec):
+        return spec
+    if isinstance(spec, str):
+        spec = {"kind": spec}
+    if not isinstance(spec, dict) or "kind" not in spec:
+        raise LabError(f"a bot is a name ({', '.join(KINDS)}) or a table with `kind`; got "
+                       f"{spec!r}", source=source)
+    kind = spec["kind"]
+    if kind not in KINDS:
+        raise LabError(f"unknown bot kind \"{kind}\"; allowed: {', '.join(KINDS)}", source=source)
+    if kind == "random" and len(spec) > 1:
+        raise LabError("the random bot takes no parameters", source=source)
+    return BotSpec(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")))
+
+
+class Batch:
+    """Reusable buffers for playing batches on one worker."""
+
+    def __init__(self, log: bool = False):
+        self.s = np.zeros(S_SIZE, np.int64)
+        self.lg = np.zeros((1, LW), np.int64)
+        self.acts = np.zeros((MAXA, AW), np.int64)
+        self.wk = np.zeros(WK_SIZE, np.int64)
+
+    def play(self, ctx: np.ndarray, seeds: np.ndarray, bot_a: BotSpec, bot_b: BotSpec):
+        """Play len(seeds) games; returns (results[n, N_RES], stats[n, N_ST, NL])."""
+        n = len(seeds)
+        bots = np.stack([bot_a.pack(), bot_b.pack()])
+        results = np.zeros((n, nb_play.N_RES), np.int64)
+        stats = np.zeros((n, N_ST * NL), np.int64)
+        nb_match.run_batch(self.s, ctx, self.lg, self.acts, self.wk,
+                           np.ascontiguousarray(seeds, dtype=np.int64), bots, results, stats)
+        return results, stats.reshape(n, N_ST, NL)
+
+
+def play_batch(ctx, seeds, bot_a="random", bot_b="random"):
+    return Batch().play(ctx, seeds, parse_bot(bot_a), parse_bot(bot_b))

@@ -1,0 +1,32 @@
+"""Compiled match loop: play a batch of games of one matchup between two bot specs and fill
+preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds and records.
+"""
+
+from lab.bots.nb_policy import choose
+from lab.engine.jit import kernel
+from lab.engine.layout import *  # noqa: F403
+from lab.engine.nb_actions import legal_actions
+from lab.engine.nb_play import record, setup
+from lab.engine.nb_resolve import apply, begin_turn
+
+
+@kernel
+def play_game(s, c, lg, acts, wk, bots):
+    """Play the set-up game in ``s`` to its end; ``bots[p]`` is seat p's bot spec."""
+    while s[G_PHASE] != PH_OVER:
+        if s[G_PHASE] == PH_LEADER_START:
+            begin_turn(s, c, lg)
+        n = legal_actions(s, c, acts, wk)
+        k = choose(s, c, lg, acts, n, wk, bots[s[G_TO_MOVE]])
+        apply(s, c, lg, acts[k])
+
+
+@kernel
+def run_batch(s, c, lg, acts, wk, seeds, bots, results, stats):
+    """Games g = 0…len(seeds)-1: set up from seeds[g] (see lab.engine.nb_play.setup), play, record."""
+    for g in range(seeds.shape[0]):
+        setup(s, c, lg, seeds[g])
+        play_game(s, c, lg, acts, wk, bots)
+        record(s, results[g])
+        for k in range(N_ST * NL):
+            stats[g, k] = s[ST_BASE + k]
