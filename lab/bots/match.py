@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lab.bots import nb_match
-from lab.bots.nb_policy import BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_SIZE
+from lab.bots.nb_search import SB_SIZE
+from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_KIND, BP_SIZE
+from lab.bots.personas import PARAMS, PERSONAS, SEARCH_DEFAULTS
 from lab.engine import nb_play
 from lab.engine.layout import AW, LW, MAXA, N_ST, NL, S_SIZE
 from lab.engine.nb_actions import WK_SIZE
@@ -32,9 +34,21 @@ class BotSpec:
             return self.kind
         return self.kind + "(" + ",".join(f"{k}={v}" for k, v in self.params) + ")"
 
+    def values(self) -> dict:
+        """Every parameter of this bot: its persona's, then the ones named in the spec."""
+        given = dict(self.params)
+        out = dict(PERSONAS[given.get("persona", "balanced")])
+        if self.kind == "search":
+            out.update(SEARCH_DEFAULTS)
+        out.update({k: v for k, v in given.items() if k != "persona"})
+        return out
+
     def pack(self) -> np.ndarray:
         a = np.zeros(BP_SIZE, np.int64)
-        a[0] = KINDS[self.kind]
+        a[BP_KIND] = KINDS[self.kind]
+        if self.kind != "random":
+            for name, value in self.values().items():
+                a[PARAMS[name]] = int(value)
         return a
 
 
@@ -52,6 +66,25 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
         raise LabError(f"unknown bot kind \"{kind}\"; allowed: {', '.join(KINDS)}", source=source)
     if kind == "random" and len(spec) > 1:
         raise LabError("the random bot takes no parameters", source=source)
+    allowed = {"persona"} | set(PARAMS)
+    if kind == "heuristic":
+        allowed -= {"simulations", "exploration"}
+    for key, value in spec.items():
+        if key == "kind":
+            continue
+        if key not in allowed:
+            raise LabError(f"bot \"{kind}\": unknown parameter \"{key}\"; allowed: "
+                           f"{', '.join(sorted(allowed))}", source=source)
+        if key == "persona":
+            if value not in PERSONAS:
+                raise LabError(f"bot \"{kind}\": persona = \"{value}\" is not one of: "
+                               f"{', '.join(PERSONAS)}", source=source)
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise LabError(f"bot \"{kind}\": {key} = {value!r} must be a whole number",
+                           source=source)
+        elif key == "simulations" and not 1 <= value <= 100_000:
+            raise LabError(f"bot \"{kind}\": simulations = {value} must be 1–100000",
+                           source=source)
     return BotSpec(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")))
 
 
@@ -63,6 +96,8 @@ class Batch:
         self.lg = np.zeros((1, LW), np.int64)
         self.acts = np.zeros((MAXA, AW), np.int64)
         self.wk = np.zeros(WK_SIZE, np.int64)
+        self.sb = np.zeros(SB_SIZE, np.int64)
+        self.sacts = np.zeros((MAXA, AW), np.int64)
 
     def play(self, ctx: np.ndarray, seeds: np.ndarray, bot_a: BotSpec, bot_b: BotSpec):
         """Play len(seeds) games; returns (results[n, N_RES], stats[n, N_ST, NL])."""
@@ -71,9 +106,20 @@ class Batch:
         results = np.zeros((n, nb_play.N_RES), np.int64)
         stats = np.zeros((n, N_ST * NL), np.int64)
         nb_match.run_batch(self.s, ctx, self.lg, self.acts, self.wk,
-                           np.ascontiguousarray(seeds, dtype=np.int64), bots, results, stats)
+                           np.ascontiguousarray(seeds, dtype=np.int64), bots, self.sb,
+                           self.sacts, results, stats)
         return results, stats.reshape(n, N_ST, NL)
 
 
 def play_batch(ctx, seeds, bot_a="random", bot_b="random"):
     return Batch().play(ctx, seeds, parse_bot(bot_a), parse_bot(bot_b))
+
+
+def finish(game, bot_a="random", bot_b="random"):
+    """Play an API ``Game`` to its end with two compiled bots (the same loop batch runs use, so a
+    game replayed from its seed words with log=True reproduces the recorded game)."""
+    bots = np.stack([parse_bot(bot_a).pack(), parse_bot(bot_b).pack()])
+    nb_match.play_game(game.s, game.c, game.lg, game._acts, game._wk, bots,
+                       np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64))
+    game._legal = None
+    return game

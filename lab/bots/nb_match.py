@@ -11,22 +11,22 @@ from lab.engine.nb_resolve import apply, begin_turn
 
 
 @kernel
-def play_game(s, c, lg, acts, wk, bots):
+def play_game(s, c, lg, acts, wk, bots, sb, sacts):
     """Play the set-up game in ``s`` to its end; ``bots[p]`` is seat p's bot spec."""
     while s[G_PHASE] != PH_OVER:
         if s[G_PHASE] == PH_LEADER_START:
             begin_turn(s, c, lg)
         n = legal_actions(s, c, acts, wk)
-        k = choose(s, c, lg, acts, n, wk, bots[s[G_TO_MOVE]])
+        k = choose(s, c, lg, acts, n, wk, bots[s[G_TO_MOVE]], sb, sacts)
         apply(s, c, lg, acts[k])
 
 
 @kernel
-def run_batch(s, c, lg, acts, wk, seeds, bots, results, stats):
+def run_batch(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
     """Games g = 0…len(seeds)-1: set up from seeds[g] (see lab.engine.nb_play.setup), play, record."""
     for g in range(seeds.shape[0]):
         setup(s, c, lg, seeds[g])
-        play_game(s, c, lg, acts, wk, bots)
+        play_game(s, c, lg, acts, wk, bots, sb, sacts)
         record(s, results[g])
         for k in range(N_ST * NL):
             stats[g, k] = s[ST_BASE + k]

@@ -3,19 +3,20 @@ move, by the bot spec of that seat. Only ``@kernel`` code; bots read the state o
 what their seat may see (rules.md R1) and draw randomness from the game's play stream.
 """
 
+from lab.bots.nb_heuristic import heuristic_choose
+from lab.bots.nb_search import search_choose
+from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_KIND, BP_SIZE  # noqa: F401
 from lab.engine.jit import kernel
 from lab.engine.layout import G_RNG
 from lab.engine.nb_core import rand_below
 
-# bot spec array: [kind, parameters…]
-BOT_RANDOM = 0
-BOT_HEURISTIC = 1
-BOT_SEARCH = 2
-BP_KIND = 0
-BP_SIZE = 16
-
 
 @kernel
-def choose(s, c, lg, acts, n, wk, bot):
+def choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     """Index of the chosen row among the ``n`` legal actions in ``acts``."""
+    kind = bot[BP_KIND]
+    if kind == BOT_HEURISTIC:
+        return heuristic_choose(s, c, acts, n, bot)
+    if kind == BOT_SEARCH:
+        return search_choose(s, c, lg, acts, n, wk, bot, sb, sacts)
     return rand_below(s, G_RNG, n)

@@ -39,6 +39,11 @@ class Action:
 def seed_words(seed) -> np.ndarray:
     """Twelve 32-bit words (seat A's deal, seat B's deal, play; 4 each) from an int seed or a
     SeedSequence."""
+    if isinstance(seed, (np.ndarray, list, tuple)):
+        w = np.asarray(seed, dtype=np.int64)
+        if w.shape != (N_SEED_WORDS,):
+            raise ValueError(f"seed words: expected {N_SEED_WORDS}, got {w.shape}")
+        return w.copy()
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     w = ss.generate_state(N_SEED_WORDS, dtype=np.uint32).astype(np.int64)
     for k in (0, 4, 8):

@@ -92,6 +92,15 @@ G_MIN_WALLS = 41  # 2 slots: fewest walls each player had (comeback statistics)
 G_MAX_DEFICIT = 43  # 2 slots: the most walls each player was behind by
 G_DRNG_B = 45  # 4 words: seat B's deal stream
 N_SEED_WORDS = 12  # seat A deal ×4, seat B deal ×4, play ×4
+G_CNT = 50  # [2][N_CNT] behaviour counters per seat (bot personas are compared on these)
+CNT_MIOKURI = 0
+CNT_TACTIC = 1
+CNT_INF = 2  # ∞ units put on the field
+CNT_FIRE = 3
+CNT_SIEGE = 4
+CNT_BUILD = 5
+CNT_RETURN = 6
+N_CNT = 7
 H_SIZE = 64
 
 # ---------------------------------------------------------------- per-player block

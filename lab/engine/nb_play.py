@@ -147,7 +147,8 @@ RES_DECK_B = 9
 RES_DEFICIT_A = 10
 RES_DEFICIT_B = 11
 RES_ERROR = 12
-N_RES = 13
+RES_CNT = 13  # [2][N_CNT] behaviour counters (layout CNT_*), seat A then B
+N_RES = RES_CNT + 2 * N_CNT
 
 
 @hot
@@ -165,6 +166,8 @@ def record(s, out):
     out[RES_DEFICIT_A] = s[G_MAX_DEFICIT]
     out[RES_DEFICIT_B] = s[G_MAX_DEFICIT + 1]
     out[RES_ERROR] = s[G_ERROR]
+    for k in range(2 * N_CNT):
+        out[RES_CNT + k] = s[G_CNT + k]
 
 
 def run_random(c, seeds, results, stats):

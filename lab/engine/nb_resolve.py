@@ -740,6 +740,22 @@ def apply(s, c, lg, a):
         next_mulligan(s, c, s[G_MULL_NEXT])
         return
     s[G_DECISIONS] += 1
+    cnt = G_CNT + p * N_CNT
+    if kind == A_MIOKURI:
+        s[cnt + CNT_MIOKURI] += 1
+    elif kind == A_TACTIC:
+        s[cnt + CNT_TACTIC] += 1
+    elif kind == A_SIEGE:
+        s[cnt + CNT_SIEGE] += 1
+    elif kind == A_BUILD:
+        s[cnt + CNT_BUILD] += 1
+    elif kind == A_RETURN:
+        s[cnt + CNT_RETURN] += 1
+    elif kind == A_LEAD or kind == A_ANSWER:
+        if a[AX_N] == 1 and c[C_STR + a[AX_C0]] == INF:
+            s[cnt + CNT_INF] += 1
+        if a[AX_FIRE] != 0:
+            s[cnt + CNT_FIRE] += 1
     if phase == PH_RESPONSE and s[G_TOP_SHAPE] == SHAPE_INF:
         top = s[G_TOP_CARDS]
         if c[C_FLAGS + top] & F_IMMUNE and s[pb(p) + PB_HAND_MASK] & c[C_M_ASSASSIN]:

@@ -1,0 +1,21 @@
+"""Offsets of the bot spec array (int64[BP_SIZE]) shared by the compiled bots and the Python
+persona tables. Weights are stored ×100."""
+
+BOT_RANDOM = 0
+BOT_HEURISTIC = 1
+BOT_SEARCH = 2
+BP_KIND = 0
+BP_WALL_GAIN = 1  # value of breaking one opponent wall
+BP_WALL_LOSS = 2  # value of keeping one own wall
+BP_CARD = 3  # value of one point of card strength
+BP_INF_RESERVE = 4  # ∞ is held back unless this many walls (×100) are at stake
+BP_TACTIC = 5  # eagerness for tactics and 籠城
+BP_MIOKURI = 6  # eagerness for 見送り
+BP_FIRE = 7  # eagerness for 鉄砲 fire
+BP_MULLIGAN = 8  # 1: redraw a hand with no unit of strength ≤3
+BP_RETURN_MIN = 9  # 帰陣 only units worth at least this
+BP_BUILD = 10  # eagerness for 築城
+BP_BIG = 11  # bonus per extra card in a led set
+BP_SIMS = 12  # search: simulations per decision
+BP_UCB = 13  # search: UCB1 exploration constant ×100
+BP_SIZE = 16

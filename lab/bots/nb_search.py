@@ -1,0 +1,141 @@
+"""The search bot: determinised Monte Carlo search over the seat's information set.
+
+Each simulation copies the game, re-deals everything the seat cannot see — the opponent's unknown
+hand cards together with both players' deck orders and wall stacks, each player's hidden cards
+shuffled among that player's hidden places — picks a root action by UCB1, and plays the game out
+with the heuristic policy. The action visited most is played. This is flat (one-level) IS-MCTS:
+statistics are kept for the root actions only. The budget is a number of simulations, so a seed
+gives the same decision on any machine. Hidden cards are gathered by card type, never by where
+they lie, so the decision depends only on what the seat may know (rules.md R1).
+"""
+
+import math
+
+from lab.bots.nb_heuristic import heuristic_choose
+from lab.bots.nb_params import BP_SIMS, BP_UCB
+from lab.engine.jit import kernel
+from lab.engine.layout import *  # noqa: F403
+from lab.engine.nb_actions import legal_actions
+from lab.engine.nb_core import hand_add, hand_remove, next32, pb, rand_below
+from lab.engine.nb_resolve import apply, begin_turn
+
+MAX_ROOT = 512
+SB_STATE = 0
+SB_RNG = S_SIZE  # 4 words: the search's own generator
+SB_VISITS = SB_RNG + 4
+SB_VALUE = SB_VISITS + MAX_ROOT
+SB_POOL = SB_VALUE + MAX_ROOT  # hidden cards of one player, by type
+SB_SIZE = SB_POOL + 128
+PLAYOUT_LIMIT = 2000
+
+
+@kernel
+def _redeal(t, c, sb, q, observer):
+    """Shuffle player q's hidden cards (deck, walls, and — if q is not the observer — the hand
+    cards the observer does not know) among those same places."""
+    b = pb(q)
+    nl = c[C_NLOC]
+    m = 0
+    deck_n = t[b + PB_DECK_N]
+    wall_n = t[b + PB_WALL_N]
+    for k in range(deck_n):
+        i = t[b + PB_DECK + k]
+        sb[SB_POOL + m] = i
+        m += 1
+    for k in range(wall_n):
+        sb[SB_POOL + m] = t[b + PB_WALLS + k]
+        m += 1
+    hidden_hand = 0
+    if q != observer:
+        ob = pb(observer)
+        for i in range(nl):
+            unknown = t[b + PB_HAND + i] - t[ob + PB_KNOWN + i]
+            for _ in range(unknown):
+                sb[SB_POOL + m] = i
+                m += 1
+                hidden_hand += 1
+                hand_remove(t, q, i)
+    # canonical order (by type) so the result depends on the multiset alone
+    for x in range(1, m):
+        v = sb[SB_POOL + x]
+        y = x - 1
+        while y >= 0 and sb[SB_POOL + y] > v:
+            sb[SB_POOL + y + 1] = sb[SB_POOL + y]
+            y -= 1
+        sb[SB_POOL + y + 1] = v
+    for x in range(m - 1, 0, -1):
+        y = rand_below(sb, SB_RNG, x + 1)
+        v = sb[SB_POOL + x]
+        sb[SB_POOL + x] = sb[SB_POOL + y]
+        sb[SB_POOL + y] = v
+    k = 0
+    for x in range(deck_n):
+        t[b + PB_DECK + x] = sb[SB_POOL + k]
+        k += 1
+    for x in range(wall_n):
+        t[b + PB_WALLS + x] = sb[SB_POOL + k]
+        k += 1
+    for _ in range(hidden_hand):
+        hand_add(t, q, sb[SB_POOL + k])
+        k += 1
+
+
+@kernel
+def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
+    p = s[G_TO_MOVE]
+    if n <= 1:
+        return 0
+    if n > MAX_ROOT:
+        return heuristic_choose(s, c, acts, n, bot)
+    for k in range(4):
+        sb[SB_RNG + k] = next32(s, G_RNG)
+    if sb[SB_RNG] == 0:
+        sb[SB_RNG] = 1
+    for k in range(n):
+        sb[SB_VISITS + k] = 0
+        sb[SB_VALUE + k] = 0
+    sims = bot[BP_SIMS]
+    ucb = bot[BP_UCB] / 100.0
+    t = sb[SB_STATE:SB_STATE + S_SIZE]
+    for sim in range(sims):
+        for x in range(S_SIZE):
+            t[x] = s[x]
+        t[G_LOG_ON] = 0
+        _redeal(t, c, sb, 1 - p, p)
+        _redeal(t, c, sb, p, p)
+        for x in range(4):
+            t[G_RNG + x] = next32(sb, SB_RNG)
+        # UCB1 over the root actions (first unvisited ones in order)
+        pick = -1
+        if sim < n:
+            pick = sim
+        else:
+            best = -1.0
+            lt = math.log(sim)
+            for k in range(n):
+                v = sb[SB_VISITS + k]
+                u = sb[SB_VALUE + k] / (2.0 * v) + ucb * math.sqrt(lt / v)
+                if u > best:
+                    best = u
+                    pick = k
+        apply(t, c, lg, acts[pick])
+        steps = 0
+        while t[G_PHASE] != PH_OVER and steps < PLAYOUT_LIMIT:
+            if t[G_PHASE] == PH_LEADER_START:
+                begin_turn(t, c, lg)
+            m = legal_actions(t, c, sacts, wk)
+            apply(t, c, lg, sacts[heuristic_choose(t, c, sacts, m, bot)])
+            steps += 1
+        w = t[G_WINNER]
+        sb[SB_VISITS + pick] += 1
+        if w == p:
+            sb[SB_VALUE + pick] += 2
+        elif w == 2 or w < 0:
+            sb[SB_VALUE + pick] += 1
+    best = 0
+    for k in range(1, n):
+        if (sb[SB_VISITS + k] > sb[SB_VISITS + best]
+                or (sb[SB_VISITS + k] == sb[SB_VISITS + best]
+                    and sb[SB_VALUE + k] > sb[SB_VALUE + best])):
+            best = k
+    return best

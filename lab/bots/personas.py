@@ -1,0 +1,37 @@
+"""Named parameter sets of the heuristic bot (and of the search bot's playouts).
+
+A persona is a dict of the parameters of ``lab.bots.nb_params`` by name. ``balanced`` is the
+default heuristic; ``aggressive`` values broken walls over cards, spends ∞ early and leads big
+sets; ``defensive`` guards its walls, holds ∞ back, and reaches for tactics, castles and 見送り.
+"""
+
+from lab.bots import nb_params as P
+
+PARAMS = {
+    "wall_gain": P.BP_WALL_GAIN,
+    "wall_loss": P.BP_WALL_LOSS,
+    "card": P.BP_CARD,
+    "inf_reserve": P.BP_INF_RESERVE,
+    "tactic": P.BP_TACTIC,
+    "miokuri": P.BP_MIOKURI,
+    "fire": P.BP_FIRE,
+    "mulligan": P.BP_MULLIGAN,
+    "return_min": P.BP_RETURN_MIN,
+    "build": P.BP_BUILD,
+    "big": P.BP_BIG,
+    "simulations": P.BP_SIMS,
+    "exploration": P.BP_UCB,
+}
+
+PERSONAS = {
+    "balanced": {"wall_gain": 300, "wall_loss": 300, "card": 25, "inf_reserve": 200,
+                 "tactic": 150, "miokuri": -250, "fire": 50, "mulligan": 1, "return_min": 5,
+                 "build": 120, "big": 40},
+    "aggressive": {"wall_gain": 500, "wall_loss": 200, "card": 15, "inf_reserve": 0,
+                   "tactic": 0, "miokuri": -800, "fire": -100, "mulligan": 0, "return_min": 3,
+                   "build": 0, "big": 120},
+    "defensive": {"wall_gain": 200, "wall_loss": 500, "card": 35, "inf_reserve": 400,
+                  "tactic": 400, "miokuri": 100, "fire": 200, "mulligan": 1, "return_min": 6,
+                  "build": 300, "big": 0},
+}
+SEARCH_DEFAULTS = {"simulations": 200, "exploration": 70}
