@@ -34,4 +34,4 @@ PERSONAS = {
                   "tactic": 400, "miokuri": 100, "fire": 200, "mulligan": 1, "return_min": 6,
                   "build": 300, "big": 0},
 }
-SEARCH_DEFAULTS = {"simulations": 200, "exploration": 70}
+SEARCH_DEFAULTS = {"simulations": 400, "exploration": 70}
