@@ -82,19 +82,22 @@ def _emit_set(c, acts, n, kind, k, wk, kur):
 
 @hot
 def gather_hand(s, c, p, wk):
-    """Group the unit types in p's hand by strength (for set generation)."""
+    """Group the unit types in p's hand by strength (local-id order within a strength) and
+    return the bitmask of strengths present (bit v; 11 = ∞)."""
     b = pb(p)
-    mask = s[b + PB_HAND_MASK]
     for v in range(1, 12):
-        m = 0
-        if mask & c[C_M_STR + v] != 0:
-            base = C_SL + (p * 12 + v) * SL_CAP
-            for j in range(c[C_SL_N + p * 12 + v]):
-                i = c[base + j]
-                if s[b + PB_HAND + i] > 0:
-                    wk[WK_IDS + v * SL_CAP + m] = i
-                    m += 1
-        wk[WK_N + v] = m
+        wk[WK_N + v] = 0
+    pres = 0
+    m = s[b + PB_HAND_MASK] & c[C_M_UNIT]
+    while m != 0:
+        low = m & -m
+        m ^= low
+        i = low_index(low)
+        v = c[C_STR + i]
+        wk[WK_IDS + v * SL_CAP + wk[WK_N + v]] = i
+        wk[WK_N + v] += 1
+        pres |= 1 << v
+    return pres
 
 
 @hot
@@ -208,29 +211,69 @@ def has_lead(s, c, p):
     return False
 
 
+@hot
+def _run_starts(pres, length, lim):
+    """Bitmask of start strengths v with v … v+length-1 all present and the top ≤ min(10, lim)."""
+    nums = pres & 0x7FE
+    r = nums
+    for d in range(1, length):
+        r &= nums >> d
+    top = 10 if lim > 10 else lim
+    last = top - length + 1
+    if last < 1:
+        return 0
+    return r & ((1 << (last + 1)) - 1)
+
+
 @kernel
-def _leads(s, c, p, acts, n, kur, wk):
-    lim = logi_limit(s, c, p)
-    for v in range(1, 11):
-        if v > lim or wk[WK_N + v] == 0:
-            continue
-        tot = 0
-        hb = pb(p) + PB_HAND
-        for j in range(wk[WK_N + v]):
-            tot += s[hb + wk[WK_IDS + v * SL_CAP + j]]
-        for k in range(1, min(4, tot) + 1):
-            n = _emit_equal(s, c, p, acts, n, A_LEAD, v, k, kur, wk)
-    if lim >= 10:
-        n = _emit_equal(s, c, p, acts, n, A_LEAD, INF, 1, kur, wk)
-    for length in range(3, 6):
-        for start in range(1, 12 - length):
-            if start + length - 1 <= lim:
-                n = _emit_runs(s, c, p, acts, n, A_LEAD, length, start, kur, wk)
+def _equal_sets(s, c, p, acts, n, kind, v, k_lo, k_hi, kur, wk):
+    """Sets of k_lo…k_hi cards of strength v (the common one-type case without an odometer)."""
+    if wk[WK_N + v] == 1:
+        i = wk[WK_IDS + v * SL_CAP]
+        have = s[pb(p) + PB_HAND + i]
+        if k_hi > have:
+            k_hi = have
+        for k in range(k_lo, k_hi + 1):
+            for j in range(k):
+                wk[WK_CARDS + j] = i
+            n = _emit_set(c, acts, n, kind, k, wk, kur)
+        return n
+    for k in range(k_lo, k_hi + 1):
+        n = _emit_equal(s, c, p, acts, n, kind, v, k, kur, wk)
     return n
 
 
 @kernel
-def _answers(s, c, p, acts, n, kur, wk):
+def _all_runs(s, c, p, acts, n, kind, pres, lim, length, above, kur, wk):
+    """Runs of ``length`` whose top is above ``above``, in start order."""
+    starts = _run_starts(pres, length, lim)
+    starts &= ~((1 << (above - length + 2)) - 1) if above - length + 2 > 0 else -1
+    while starts != 0:
+        low = starts & -starts
+        starts ^= low
+        n = _emit_runs(s, c, p, acts, n, kind, length, low_index(low), kur, wk)
+    return n
+
+
+@kernel
+def _leads(s, c, p, acts, n, kur, wk, pres):
+    lim = logi_limit(s, c, p)
+    top = 10 if lim > 10 else lim
+    m = pres & ((1 << (top + 1)) - 1) & 0x7FE
+    while m != 0:
+        low = m & -m
+        m ^= low
+        n = _equal_sets(s, c, p, acts, n, A_LEAD, low_index(low), 1, 4, kur, wk)
+    if lim >= 10 and pres & (1 << INF):
+        n = _emit_equal(s, c, p, acts, n, A_LEAD, INF, 1, kur, wk)
+    if pres & (pres >> 1) & (pres >> 2) & 0x7FE:
+        for length in range(3, 6):
+            n = _all_runs(s, c, p, acts, n, A_LEAD, pres, lim, length, 0, kur, wk)
+    return n
+
+
+@kernel
+def _answers(s, c, p, acts, n, kur, wk, pres):
     lim = logi_limit(s, c, p)
     shape = s[G_TOP_SHAPE]
     tn = s[G_TOP_N]
@@ -238,14 +281,16 @@ def _answers(s, c, p, acts, n, kur, wk):
     top = s[G_TOP_CARDS]
     b = pb(p)
     if shape == SHAPE_SAME:
-        for v in range(ts + 1, min(10, lim) + 1):
-            n = _emit_equal(s, c, p, acts, n, A_ANSWER, v, tn, kur, wk)
-        if tn == 1 and lim >= 10:
+        top = 10 if lim > 10 else lim
+        m = pres & ((1 << (top + 1)) - 1) & ~((1 << (ts + 1)) - 1) & 0x7FE
+        while m != 0:
+            low = m & -m
+            m ^= low
+            n = _equal_sets(s, c, p, acts, n, A_ANSWER, low_index(low), tn, tn, kur, wk)
+        if tn == 1 and lim >= 10 and pres & (1 << INF):
             n = _emit_equal(s, c, p, acts, n, A_ANSWER, INF, 1, kur, wk)
     elif shape == SHAPE_RUN:
-        for start in range(ts - tn + 2, 12 - tn):
-            if start + tn - 1 <= lim:
-                n = _emit_runs(s, c, p, acts, n, A_ANSWER, tn, start, kur, wk)
+        n = _all_runs(s, c, p, acts, n, A_ANSWER, pres, lim, tn, ts, kur, wk)
     else:
         mask = s[b + PB_HAND_MASK] & c[C_M_SPECIAL]
         while mask != 0:
@@ -318,10 +363,10 @@ def legal_actions(s, c, acts, wk):
     if phase == PH_OVER or phase == PH_LEADER_START:
         return 0
     kur = first_in(s, c, p, c[C_M_KURUMA])
-    gather_hand(s, c, p, wk)
+    pres = gather_hand(s, c, p, wk)
     if phase == PH_RESPONSE:
         n = _emit_simple(acts, n, A_PASS, -1, -1)
-        n = _answers(s, c, p, acts, n, kur, wk)
+        n = _answers(s, c, p, acts, n, kur, wk, pres)
         n = _tactics_and_sieges(s, c, p, acts, n)
     else:
         if phase == PH_LEADER:
@@ -331,7 +376,7 @@ def legal_actions(s, c, acts, wk):
                 m ^= low
                 n = _emit_simple(acts, n, A_RETURN, low_index(low), -1)
         n0 = n
-        n = _leads(s, c, p, acts, n, kur, wk)
+        n = _leads(s, c, p, acts, n, kur, wk, pres)
         if c[C_RULES + R_PASS_ONLY_IF_NO_PLAY] == 0 or n == n0:
             n = _emit_simple(acts, n, A_MIOKURI, -1, -1)
         if s[b + PB_CASTLE] < 0:
