@@ -18,8 +18,10 @@ import numba
 from numba import njit
 
 _LAB = Path(__file__).parent.parent
-_SOURCES = sorted(_LAB.glob("engine/*.py")) + sorted(_LAB.glob("bots/*.py")) + [
-    _LAB / "rules.py", _LAB / "cards" / "vocab.py"]
+# every file a kernel is compiled from: the kernels themselves and the constants they fold in
+_SOURCES = sorted(_LAB.glob("engine/nb_*.py")) + sorted(_LAB.glob("bots/nb_*.py")) + [
+    _LAB / "engine" / "layout.py", _LAB / "engine" / "jit.py", _LAB / "rules.py",
+    _LAB / "cards" / "vocab.py"]
 
 
 def _cache_dir() -> str:

@@ -1,0 +1,69 @@
+"""Custom Python bots: any object with ``act(observation, legal_actions) -> action`` can play.
+
+The engine plays such a bot through its Python API (slower than the compiled bots; fine for
+trying an idea). ``observation`` is ``Game.observation(seat)`` — only what the seat may see
+(rules.md R1) — and ``legal_actions`` the list of ``Action``; the bot returns one of them, its
+step text (e.g. "A pass") or its index. Compiled bots (``BotSpec`` or a config spec such as
+"heuristic") can sit on the other side. See docs/bots.md for an example.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from lab.bots import nb_policy
+from lab.bots.match import BotSpec, parse_bot
+from lab.bots.nb_search import SB_SIZE
+from lab.engine import nb_actions
+from lab.engine.api import Action, Game
+from lab.engine.layout import AW, MAXA
+from lab.engine.text import SEATS
+from lab.errors import LabError
+
+
+@runtime_checkable
+class Bot(Protocol):
+    def act(self, observation: dict, legal_actions: list[Action]) -> Action | str | int: ...
+
+
+class _Compiled:
+    """A compiled bot driven one decision at a time through the API."""
+
+    def __init__(self, spec):
+        self.spec = parse_bot(spec)
+        self.packed = self.spec.pack()
+        self.sb = np.zeros(SB_SIZE, np.int64)
+        self.sacts = np.zeros((MAXA, AW), np.int64)
+
+    def choose(self, game: Game) -> tuple:
+        game.legal_actions()  # starts a due leader turn
+        n = nb_actions.legal_actions(game.s, game.c, game._acts, game._wk)
+        k = nb_policy.choose(game.s, game.c, game.lg, game._acts, n, game._wk, self.packed,
+                             self.sb, self.sacts)
+        game._legal = None
+        return tuple(int(x) for x in game._acts[k])
+
+
+def seat_player(bot):
+    """Wrap a Python bot or a compiled bot spec as ``(game) -> action``."""
+    if isinstance(bot, Bot) and not isinstance(bot, (str, dict, BotSpec)):
+        def act(game: Game):
+            seat = game.to_move
+            return bot.act(game.observation(seat), game.legal_actions())
+        return act
+    compiled = _Compiled(bot)
+    return compiled.choose
+
+
+def play(game: Game, bot_a, bot_b, max_steps: int = 100_000) -> Game:
+    """Play ``game`` to its end; each seat is a Python ``Bot`` or a compiled bot spec."""
+    players = (seat_player(bot_a), seat_player(bot_b))
+    for _ in range(max_steps):
+        if game.is_over:
+            return game
+        game.legal_actions()
+        seat = SEATS.index(game.to_move)
+        game.step(players[seat](game))
+    raise LabError(f"the game did not end within {max_steps} steps")
