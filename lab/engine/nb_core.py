@@ -5,9 +5,10 @@ Only ``@njit`` functions over the state ``s``, the context ``c`` and the log ``l
 Python objects, so the same code runs compiled and under NUMBA_DISABLE_JIT=1.
 """
 
-from lab.engine.jit import hot, kernel
+import numpy as np
 
 from lab.cards.vocab import Effect, Trigger
+from lab.engine.jit import hot, kernel
 from lab.engine.layout import *  # noqa: F403
 from lab.rules import (R_BROKEN_TO_GRAVE, R_LOGISTICS, R_ODAWARA_FORTIFY, R_WALLS)
 
@@ -111,28 +112,17 @@ def castle_row(s, c, p, trigger, effect):
     return -1
 
 
+# 2**k mod 67 differs for every k < 64, so a 67-entry table turns a single set bit into its index
+# without branches (a data-dependent branch per bit would be mispredicted half the time)
+_BIT_OF_MOD67 = np.full(67, -1, dtype=np.int64)
+for _k in range(63):
+    _BIT_OF_MOD67[(1 << _k) % 67] = _k
+
+
 @hot
 def low_index(low):
     """Index of the single set bit of ``low`` (a power of two below 2**63)."""
-    n = 0
-    if low & 0xFFFFFFFF == 0:
-        n += 32
-        low >>= 32
-    if low & 0xFFFF == 0:
-        n += 16
-        low >>= 16
-    if low & 0xFF == 0:
-        n += 8
-        low >>= 8
-    if low & 0xF == 0:
-        n += 4
-        low >>= 4
-    if low & 0x3 == 0:
-        n += 2
-        low >>= 2
-    if low & 0x1 == 0:
-        n += 1
-    return n
+    return _BIT_OF_MOD67[low % 67]
 
 
 # ------------------------------------------------------------------ zone moves
