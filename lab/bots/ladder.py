@@ -7,6 +7,7 @@ binomial GLM (statsmodels); it writes nothing.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -71,8 +72,10 @@ def bradley_terry(h2h: pd.DataFrame, bots: list[str], alpha: float = 0.05) -> pd
         if ib > 0:
             X[k, ib - 1] -= 1
     y = (h2h["a_wins"] + 0.5 * h2h["draws"]) / h2h["games"]
-    fit = sm.GLM(y.to_numpy(), X, family=sm.families.Binomial(),
-                 var_weights=h2h["games"].to_numpy()).fit()
+    with warnings.catch_warnings():  # a saturated fit (one pair) has no residual scale
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fit = sm.GLM(y.to_numpy(), X, family=sm.families.Binomial(),
+                     var_weights=h2h["games"].to_numpy()).fit()
     ci = np.asarray(fit.conf_int(alpha))
     rows = [{"bot": bots[0], "rating": 0.0, "low": 0.0, "high": 0.0}]
     for j, bot in enumerate(bots[1:]):
