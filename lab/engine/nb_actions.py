@@ -228,7 +228,13 @@ def _run_starts(pres, length, lim):
 @kernel
 def _equal_sets(s, c, p, acts, n, kind, v, k_lo, k_hi, kur, wk):
     """Sets of k_lo…k_hi cards of strength v (the common one-type case without an odometer)."""
-    if wk[WK_N + v] == 1:
+    m = wk[WK_N + v]
+    if k_lo == 1 and m > 1:
+        for j in range(m):
+            wk[WK_CARDS] = wk[WK_IDS + v * SL_CAP + j]
+            n = _emit_set(c, acts, n, kind, 1, wk, kur)
+        k_lo = 2
+    if m == 1:
         i = wk[WK_IDS + v * SL_CAP]
         have = s[pb(p) + PB_HAND + i]
         if k_hi > have:
