@@ -1,0 +1,162 @@
+"""Per-army statistics: win rates, the matchup matrix and Bradley–Terry ratings.
+
+Owns: ``army_table`` (win rate overall, going first and going second, draws), ``matchup_table``
+(win rate of each army against each other, long form) and ``matchup_matrix`` (its pivot), and
+``bradley_terry`` — a logistic regression (statsmodels GLM, binomial) of "seat A won" on
+army strengths coded sum-to-zero plus a first-player term (+1 when A went first, −1 when B did),
+so a rating is the log-odds against the average army and ``first_player`` is the log-odds edge of
+moving first between equal armies; intervals are Wald intervals of those linear combinations.
+
+Conventions: mirror games (an army against itself) are left out — they add one win and one loss
+whatever the army's strength; win rates count decisive games; cells counting fewer than
+``min_games`` games are marked ``thin``. Every table takes ``by`` (e.g. ``("variant", "tier")``).
+Reads records only; never simulates.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+from scipy.special import expit
+
+from lab.cards.pool import ARMIES
+from lab.stats.intervals import ALPHA, MIN_GAMES, rate, thin
+from lab.stats.records import as_records
+from lab.stats.views import group_columns, grouped, seat_rows
+
+
+def army_order(armies) -> list[str]:
+    """The nine armies in their canonical order (lab.cards.pool.ARMIES), then any others A–Z."""
+    armies = set(armies)
+    return [a for a in ARMIES if a in armies] + sorted(armies - set(ARMIES))
+
+
+def _seats(rec, keys):
+    rows = seat_rows(rec.games, keep=keys)
+    return rows[~rows["mirror"]]
+
+
+def army_table(records, by=("variant",), *, min_games: int = MIN_GAMES,
+               alpha: float = ALPHA) -> pd.DataFrame:
+    """Per army (and group): games, win rate, win rate going first / second, draw rate."""
+    rec = as_records(records)
+    keys = group_columns(rec.games, by)
+    rows = _seats(rec, keys)
+    rows = rows.assign(dec=rows["won"] | rows["lost"])
+    rows = rows.assign(won_first=rows["won"] & rows["went_first"],
+                       dec_first=rows["dec"] & rows["went_first"],
+                       won_second=rows["won"] & ~rows["went_first"],
+                       dec_second=rows["dec"] & ~rows["went_first"])
+    grp = rows.groupby([*keys, "army"], observed=True)
+    s = grp[["won", "dec", "draw", "won_first", "dec_first", "won_second", "dec_second"]].sum()
+    out = pd.DataFrame({"games": grp.size()})
+    for name, k, n in (("win_rate", s["won"], s["dec"]),
+                       ("win_rate_first", s["won_first"], s["dec_first"]),
+                       ("win_rate_second", s["won_second"], s["dec_second"]),
+                       ("draw", s["draw"], out["games"])):
+        for col, v in rate(k, n, name, alpha).items():
+            out[col] = v
+    out["thin"] = thin(out["win_rate_n"], min_games)
+    return out.reset_index()
+
+
+def matchup_table(records, by=("variant",), *, min_games: int = MIN_GAMES,
+                  alpha: float = ALPHA) -> pd.DataFrame:
+    """Per ordered pair (army, opponent) and group: the army's win rate in decisive games."""
+    rec = as_records(records)
+    keys = group_columns(rec.games, by)
+    rows = _seats(rec, keys)
+    grp = rows.groupby([*keys, "army", "opponent"], observed=True)
+    s = grp[["won", "lost", "draw"]].sum()
+    out = pd.DataFrame({"games": grp.size()})
+    for col, v in rate(s["won"], s["won"] + s["lost"], "win_rate", alpha).items():
+        out[col] = v
+    out["thin"] = thin(out["win_rate_n"], min_games)
+    return out.reset_index()
+
+
+def matchup_matrix(table: pd.DataFrame, value: str = "win_rate", **where) -> pd.DataFrame:
+    """Pivot a ``matchup_table`` to army × opponent (rows: the army whose win rate it is).
+
+    ``where`` selects one group, e.g. ``matchup_matrix(t, variant="base")``.
+    """
+    t = table
+    for col, v in where.items():
+        t = t[t[col] == v]
+    armies = army_order(set(t["army"]) | set(t["opponent"]))
+    m = t.pivot_table(index="army", columns="opponent", values=value, aggfunc="first")
+    return m.reindex(index=armies, columns=armies)
+
+
+def _fit_bt(part: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """One Bradley–Terry fit on the decisive, non-mirror games of one group."""
+    g = part[(part["winner"] != "draw") & (part["army_a"] != part["army_b"])]
+    armies = sorted(set(g["army_a"]) | set(g["army_b"]))
+    k = len(armies)
+    cols = ["term", "army", "rating", "rating_lo", "rating_hi", "se", "games",
+            "vs_average", "vs_average_lo", "vs_average_hi"]
+    if k < 2 or len(g) == 0:
+        return pd.DataFrame(columns=cols)
+    idx = {a: i for i, a in enumerate(armies)}
+    ia = g["army_a"].map(idx).to_numpy()
+    ib = g["army_b"].map(idx).to_numpy()
+    n = len(g)
+    d = np.zeros((n, k))
+    d[np.arange(n), ia] += 1.0
+    d[np.arange(n), ib] -= 1.0
+    contrast = np.vstack([np.eye(k - 1), -np.ones((1, k - 1))])  # sum-to-zero coding
+    x = np.column_stack([d @ contrast, np.where(g["first"] == "A", 1.0, -1.0)])
+    y = (g["winner"] == "A").to_numpy(dtype=float)
+    lmat = np.zeros((k + 1, k))
+    lmat[:k, :k - 1] = contrast
+    lmat[k, k - 1] = 1.0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = sm.GLM(y, x, family=sm.families.Binomial()).fit()
+            tt = res.t_test(lmat)
+        est = np.asarray(tt.effect, dtype=float)
+        se = np.asarray(tt.sd, dtype=float).ravel()
+        ci = np.asarray(tt.conf_int(alpha=alpha), dtype=float)
+        if not np.all(np.isfinite(se)) or np.any(se > 50):  # separation: no finite estimate
+            raise ValueError("no finite estimate")
+    except (ValueError, np.linalg.LinAlgError):
+        est = se = np.full(k + 1, np.nan)
+        ci = np.full((k + 1, 2), np.nan)
+    per_army = pd.concat([g["army_a"], g["army_b"]]).value_counts()
+    out = pd.DataFrame({
+        "term": ["army"] * k + ["first_player"],
+        "army": armies + [""],
+        "rating": est, "rating_lo": ci[:, 0], "rating_hi": ci[:, 1], "se": se,
+        "games": [int(per_army.get(a, 0)) for a in armies] + [n],
+    })
+    out["vs_average"] = expit(out["rating"])
+    out["vs_average_lo"] = expit(out["rating_lo"])
+    out["vs_average_hi"] = expit(out["rating_hi"])
+    return out
+
+
+def bradley_terry(records, by=("variant",), *, alpha: float = ALPHA) -> pd.DataFrame:
+    """Bradley–Terry ratings per group, with a first-player term and 95% Wald intervals.
+
+    ``rating``: log-odds of beating the average army (ratings sum to zero within a group);
+    ``vs_average``: that as a win probability. The row with ``term == "first_player"`` holds the
+    log-odds edge of moving first between equal armies (``vs_average``: the first player's win
+    probability then). ``games``: decisive non-mirror games the army played (all of them for the
+    first-player row). A group whose games separate perfectly gets NaN ratings.
+    """
+    rec = as_records(records)
+    keys = group_columns(rec.games, by)
+    parts = []
+    for key, part in grouped(rec.games, keys):
+        fit = _fit_bt(part, alpha)
+        if keys:
+            key = key if isinstance(key, tuple) else (key,)
+            for col, v in zip(keys, key):
+                fit.insert(keys.index(col), col, v)
+        parts.append(fit)
+    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    return out
