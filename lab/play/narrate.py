@@ -1,0 +1,93 @@
+"""Narration: the game's event log as one Japanese line per event, told from one seat.
+
+The engine's log is full information (``lab.engine.text.format_events``). Told to a player, the
+opponent's hidden cards stay hidden (rules.md R1): the opponent's draws say only that a card was
+drawn, a wall broken into the opponent's hand is not named, nor the 天守 card a 築城 puts in the
+opponent's hand. The viewer's own draws and walls that reach the viewer's hand are named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lab.engine.api import Game
+from lab.engine.layout import EV_BREAK, EV_BUILD, EV_DRAW, EV_WALL_TO_HAND, G_LOG_N
+from lab.engine.text import SEATS, format_events
+
+
+@dataclass(frozen=True)
+class Line:
+    seat: str  # "A", "B", or "" for a line about both (場は流れる)
+    text: str
+    kind: str = ""  # "turn" for a leader-turn header, "end" for the game's end
+
+
+class Narrator:
+    """Hands out the lines of the events logged since the last call."""
+
+    def __init__(self, game: Game, viewer: str | None):
+        self.game = game
+        self.viewer = viewer  # None = full information (a replay viewer)
+        self.cursor = 0
+
+    def _who(self, p: int) -> str:
+        army = self.game.armies[p]
+        return f"{SEATS[p]}（{army}）" if army not in "AB" else SEATS[p]
+
+    def _hidden(self, row) -> str | None:
+        """The line for an event whose card the viewer may not see, else None."""
+        code, p, card, amt, x = (int(v) for v in row)
+        if self.viewer is None or SEATS[p] == self.viewer:
+            return None
+        if code == EV_DRAW:
+            return f"{self._who(p)} 徴兵: 1枚引く（非公開）"
+        if code == EV_BREAK and amt == 0 and x == 0:
+            return f"{self._who(p)} の城壁が破られる（手札へ・非公開）"
+        if code == EV_BUILD and amt >= 0:
+            return f"{self._who(p)} 築城: {self.game.names[card]}（天守の札は手札へ・非公開）"
+        return None
+
+    def lines(self, rows) -> list[Line]:
+        g = self.game
+        out: list[Line] = []
+        segment: list = []
+
+        def flush():
+            if segment:
+                texts = format_events(segment, g.names, g.ability_names, g.armies)
+                out.extend(_tag(t) for t in texts)
+                segment.clear()
+
+        for row in rows:
+            code, p, card = int(row[0]), int(row[1]), int(row[2])
+            hidden = self._hidden(row)
+            if hidden is not None:
+                flush()
+                out.append(Line(SEATS[p], hidden))
+            elif code == EV_WALL_TO_HAND and card >= 0 and (
+                    self.viewer is None or SEATS[p] == self.viewer):
+                flush()
+                text = format_events([row], g.names, g.ability_names, g.armies)[0]
+                out.append(Line(SEATS[p], f"{text}: {g.names[card]}"))
+            else:
+                segment.append(row)
+        flush()
+        return out
+
+    def take(self) -> list[Line]:
+        g = self.game
+        n = min(int(g.s[G_LOG_N]), g.lg.shape[0])
+        rows = g.lg[self.cursor:n].copy()
+        self.cursor = n
+        return self.lines(rows)
+
+
+def _tag(text: str) -> Line:
+    if text.startswith("──"):
+        seat = next((s for s in SEATS if f" {s}（" in text or f" {s} " in text), "")
+        return Line(seat, text, "turn")
+    if text.startswith("終局"):
+        return Line("", text, "end")
+    if text[:1] in SEATS and (len(text) == 1 or text[1] in "（ の"):
+        return Line(text[0], text)
+    return Line("", text)

@@ -1,0 +1,167 @@
+"""What one `lab play` match is set up with, and reading it from the command line or the
+play-again prompt: armies, bot, rules preset and toggles, seed. One-line ``LabError``s only.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from lab.bots.match import KINDS, BotSpec, parse_bot
+from lab.bots.personas import PERSONAS
+from lab.cards.pool import ARMIES, Deck, load_army
+from lab.errors import LabError, closest
+from lab.rules import PRESETS, RuleSet
+
+DEFAULT_ARMY = "oda"
+DEFAULT_BOT = "heuristic"
+DEFAULT_PRESET = "second_edition"
+
+BOT_HELP = (
+    "The bot you play against: heuristic (default), search, random, or a heuristic persona "
+    "(aggressive, defensive, balanced); or KIND:KEY=VALUE,… to set parameters, e.g. "
+    "search:simulations=200 or heuristic:persona=defensive,card=30.")
+
+
+def parse_bot_option(text: str) -> BotSpec:
+    """A --bot value: a kind, a persona name, or ``kind:key=value,…``."""
+    raw = text.strip()
+    if not raw:
+        raise LabError(f"--bot is empty; {BOT_HELP}")
+    kind, _, rest = raw.partition(":")
+    kind = kind.strip().lower()
+    spec: dict = {}
+    if kind in PERSONAS:
+        spec = {"kind": "heuristic", "persona": kind}
+    elif kind in KINDS:
+        spec = {"kind": kind}
+    else:
+        names = list(KINDS) + list(PERSONAS)
+        hint = closest(kind, names)
+        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        raise LabError(f"--bot \"{text}\" is not a bot; {did}use one of {', '.join(names)} or "
+                       "KIND:KEY=VALUE,… (e.g. search:simulations=200)")
+    if rest.strip():
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if not eq or not key or not value:
+                raise LabError(f"--bot \"{text}\": \"{part.strip()}\" is not KEY=VALUE "
+                               "(e.g. search:simulations=200)")
+            if key == "kind":
+                raise LabError(f"--bot \"{text}\": give the kind before the colon, not as a key")
+            if key in spec and key != "persona":
+                raise LabError(f"--bot \"{text}\": {key} is given twice")
+            spec[key] = value if key == "persona" else _whole(value, key, text)
+    return parse_bot(spec, source=f"--bot \"{text}\"")
+
+
+def _whole(value: str, key: str, text: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise LabError(f"--bot \"{text}\": {key} = \"{value}\" must be a whole number") from None
+
+
+def bot_text(spec: BotSpec) -> str:
+    """The --bot form of a spec (parse_bot_option(bot_text(s)) == s)."""
+    if not spec.params:
+        return spec.kind
+    return spec.kind + ":" + ",".join(f"{k}={v}" for k, v in spec.params)
+
+
+def parse_assignments(items, what: str = "--set") -> dict[str, str]:
+    """KEY=VALUE strings (each may hold several, separated by spaces or commas) to a dict."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        for part in item.replace(",", " ").split():
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise LabError(f"{what} \"{part}\" is not KEY=VALUE (e.g. walls=10, "
+                               "logistics=on)")
+            out[key.strip()] = value.strip()
+    return out
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """One match's set-up. ``army`` is the human's (seat A), ``vs`` the bot's (seat B)."""
+
+    army: str = DEFAULT_ARMY
+    vs: str = ""  # "" = chosen at random (by the seed) among the other armies
+    bot: BotSpec = field(default_factory=lambda: parse_bot(DEFAULT_BOT))
+    preset: str = DEFAULT_PRESET
+    overrides: tuple[tuple[str, str], ...] = ()  # toggles on top of the preset, as typed
+    seed: int | None = None  # None = a fresh random seed for each match
+
+    @property
+    def rules(self) -> RuleSet:
+        return RuleSet.preset(self.preset).with_overrides(dict(self.overrides))
+
+    def check(self) -> "PlaySettings":
+        """Fail now (one line) on an unknown army, preset or toggle."""
+        self.rules  # noqa: B018 — validates preset and toggles
+        load_army(self.army)
+        if self.vs:
+            load_army(self.vs)
+        return self
+
+    def with_toggles(self, changes: dict[str, str]) -> "PlaySettings":
+        """Settings with toggles and/or session keys (army, vs, bot, rules, seed) changed.
+        A new ``rules`` preset drops the earlier toggles."""
+        changes = dict(changes)
+        new = self
+        if "rules" in changes or "preset" in changes:
+            name = changes.pop("rules", None) or changes.pop("preset")
+            changes.pop("preset", None)
+            RuleSet.preset(name)
+            new = replace(new, preset=name, overrides=())
+        for key in ("army", "vs"):
+            if key in changes:
+                value = changes.pop(key)
+                if key == "vs" and value in ("random", "?"):
+                    value = ""
+                if value:
+                    load_army(value)
+                new = replace(new, **{key: value})
+        if "bot" in changes:
+            new = replace(new, bot=parse_bot_option(changes.pop("bot")))
+        if "seed" in changes:
+            value = changes.pop("seed")
+            if value in ("random", "?"):
+                new = replace(new, seed=None)
+            else:
+                new = replace(new, seed=parse_seed(value))
+        if changes:
+            merged = dict(new.overrides) | changes
+            RuleSet.preset(new.preset).with_overrides(merged)  # validate before keeping
+            new = replace(new, overrides=tuple(merged.items()))
+        return new
+
+
+def parse_seed(value) -> int:
+    try:
+        seed = int(str(value).strip())
+    except ValueError:
+        raise LabError(f"seed = \"{value}\" must be a whole number ≥ 0 (or random)") from None
+    if seed < 0:
+        raise LabError(f"seed = {seed} must be a whole number ≥ 0 (or random)")
+    return seed
+
+
+def fresh_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+def pick_vs(army: Deck, seed: int) -> str:
+    """The bot's army when none is named: another of the nine, chosen by the seed."""
+    others = [a for a in ARMIES if a != army.key] or list(ARMIES)
+    return others[int(np.random.default_rng([seed, 0x5E1]).integers(len(others)))]
+
+
+SESSION_KEYS = ("army", "vs", "bot", "rules", "seed")
+
+__all__ = ["BOT_HELP", "PlaySettings", "parse_bot_option", "parse_assignments", "bot_text",
+           "parse_seed", "fresh_seed", "pick_vs", "SESSION_KEYS", "PRESETS"]
