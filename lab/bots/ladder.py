@@ -84,7 +84,7 @@ def bradley_terry(h2h: pd.DataFrame, bots: list[str], alpha: float = 0.05) -> pd
     return pd.DataFrame(rows)
 
 
-def run_ladder(bots=DEFAULT_BOTS, games: int = 162, rules: RuleSet | None = None,
+def run_ladder(bots=DEFAULT_BOTS, games: int = 324, rules: RuleSet | None = None,
                seed: int = 0, progress=None) -> LadderResult:
     specs = [parse_bot(b) for b in bots]
     labels = [s.label for s in specs]
