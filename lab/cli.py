@@ -441,5 +441,382 @@ def bench_command(
     out.print(table)
 
 
+# ---------------------------------------------------------------------------- run and replay
+
+@command("run")
+def run_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", metavar="N",
+        help="Deals per cell instead of the file's `games`, for a quick look (another "
+             "experiment: by default it goes to results/NAME-gamesN).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="Worker processes (default: every core). Records do not depend on it.")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+        help="Results folder (default results/NAME, NAME from the config; with --games N, "
+             "results/NAME-gamesN).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted run in --out: play only the chunks not yet "
+                         "written. A folder holding another experiment is refused.")] = False,
+    backend: Annotated[str, typer.Option(
+        "--backend", metavar="loky|dask",
+        help="loky: local worker processes; dask: a Dask cluster through joblib's dask "
+             "backend (without --scheduler, a local cluster of --jobs workers).")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS",
+        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; the "
+             "workers must see --out on a shared file system).")] = None,
+) -> None:
+    """Run an experiment: every variant × matchup × bot tier, games in parallel chunks.
+
+    Writes games/ and cards/ Parquet chunks and manifest.json to the results folder (see
+    docs/records.md), shows progress, and ends with a summary per variant and per army.
+    Interrupted runs keep every finished chunk; `--resume` completes them.
+    """
+    from lab.sim import config as sim_config, runner, summary
+
+    exp = sim_config.load_experiment(config, games=games)
+    out_path = out_dir or runner.default_out(exp, games_option=games is not None)
+    err.print(f"{exp.name}: {len(exp.variants)} variant(s) × {len(exp.matchups)} matchup(s) × "
+              f"{len(exp.tiers)} bot tier(s) × {exp.games} deal(s)"
+              f"{' × 2 seat orders' if exp.seat_swap else ''} = {exp.total_games:,} games → "
+              f"{out_path}", soft_wrap=True)
+    result = runner.run(exp, out_path, jobs=jobs, resume=resume, backend=backend,
+                        scheduler=scheduler, console=err)
+    if result.chunks_played:
+        err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+                  f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
+    else:
+        err.print("every chunk was already written; nothing to play")
+    if result.errors:
+        warn(f"{result.errors} game(s) hit an engine limit (column `error` in games records)")
+    for table in summary.tables(result.out, {a.key: a.name for a in exp.armies}):
+        out.print(table)
+    out.print(f"records: {result.out}/games, {result.out}/cards, {result.out}/manifest.json",
+              soft_wrap=True)
+
+
+@command("replay")
+def replay_command(
+    results: Annotated[Path, typer.Argument(
+        metavar="RESULTS_DIR|REPLAY_FILE",
+        help="A results folder written by `lab run`, or a replay file (.json) written by `lab play`.")],
+    game_id: Annotated[int | None, typer.Argument(
+        metavar="[GAME_ID]",
+        help="The game's id (column game_id of the games records); not with a replay file.")] = None,
+    log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event.")] = True,
+    save_scenario: Annotated[Path | None, typer.Option(
+        "--save-scenario", metavar="PATH",
+        help="With a `lab play` replay file: also write it as a scenario file.")] = None,
+) -> None:
+    """Replay a recorded game (or a `lab play` match) with its readable log, and check that it
+    reproduces the record.
+
+    Exit code 1 if the replay does not reproduce the recorded result.
+    """
+    if results.is_file():
+        if game_id is not None:
+            raise LabError(f"{results} is a replay file written by `lab play`; give no GAME_ID")
+        from lab.play import show_replay_file
+
+        code = show_replay_file(results, console=out, log=log, save_scenario=save_scenario)
+        if code:
+            raise typer.Exit(code)
+        return
+    if game_id is None:
+        raise LabError(f"give the GAME_ID of a game in {results}, or the path of a replay file "
+                       "written by `lab play`")
+    from lab.sim.replay import replay
+
+    r = replay(results, game_id)
+    row = r.record
+    out.print(Text(f"game {game_id}: {row['variant']}, {row['army_a_name']} ({row['army_a']}) vs "
+                   f"{row['army_b_name']} ({row['army_b']}), {row['tier']}, deal {row['deal']}"
+                   f"{', seats swapped' if row['swapped'] else ''}", style="bold"),
+              soft_wrap=True)
+    if log:
+        for line in r.game.log_lines():
+            out.print(line, soft_wrap=True)
+    out.print(Text(f"result: {r.game.summary()} ({r.game.decisions} decisions)", style="bold"),
+              soft_wrap=True)
+    for w in r.warnings:
+        warn(w)
+    if not r.reproduced:
+        err.print(Text("does not reproduce the record: ", style="bold red")
+                  + Text("; ".join(r.mismatches)), soft_wrap=True)
+        raise typer.Exit(1)
+    out.print(Text("reproduces the recorded game", style="green"))
+
+
+# --------------------------------------------------------------------------------- lab report
+
+@command("report")
+def report_command(
+    results: Annotated[Path, typer.Argument(
+        metavar="RESULTS",
+        help="A results folder written by `lab run`: manifest.json plus games and cards as "
+             "Parquet (chunk folders or merged files).")],
+    fmt: Annotated[str, typer.Option(
+        "--format", "-f", metavar="FORMAT",
+        help="html: one self-contained file, figures embedded; md: Markdown with its PNG "
+             "figures in a folder beside it.")] = "html",
+    out_path: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="PATH",
+        help="Where to write: a file, or a folder to hold report.html / report.md. "
+             "Default: inside RESULTS.")] = None,
+    base: Annotated[str | None, typer.Option(
+        "--base", metavar="VARIANT",
+        help="The variant the others are compared with on paired deals (default: "
+             "second_edition when the run has it, else the run's first).")] = None,
+    min_games: Annotated[int, typer.Option(
+        "--min-games", min=1,
+        help="Cells counting fewer games are greyed and never flagged.")] = 100,
+    tiers: Annotated[str | None, typer.Option(
+        "--tiers", metavar="T1,T2,…",
+        help="Bot tiers from weakest to strongest for the skill split (default: ranked by the "
+             "bots' win rates against each other, else random < heuristic < search).")] = None,
+) -> None:
+    """Write the balance report of a run: variants, paired variant changes, armies, cards and
+    dead abilities, every number with its 95% interval and sample size."""
+    from lab.report import build_report
+
+    order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
+    page = build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
+                        min_games=min_games, tier_order=order)
+    out.print(f"wrote {page}", soft_wrap=True)
+
+
+# ----------------------------------------------------------------------------------- lab play
+
+@command("play")
+def play_command(
+    army: Annotated[str, typer.Option(
+        "--army", "-a", metavar="ARMY",
+        help="Your army (seat A): a key (oda), a printed name (織田) or a deck file.")] = "oda",
+    vs: Annotated[str | None, typer.Option(
+        "--vs", metavar="ARMY",
+        help="The bot's army (seat B); default: another army chosen by the seed.")] = None,
+    bot: Annotated[str, typer.Option("--bot", metavar="BOT", help=(
+        "The bot you play against: heuristic (default), search, random, or a heuristic "
+        "persona (aggressive, defensive, balanced); KIND:KEY=VALUE,… sets parameters, e.g. "
+        "search:simulations=200 or heuristic:persona=defensive,card=30."))] = "heuristic",
+    rules: Annotated[str, typer.Option("--rules", "-r", metavar="PRESET",
+                                       help=PRESET_HELP)] = DEFAULT_PRESET,
+    toggles: Annotated[list[str] | None, typer.Option(
+        "--set", "-s", metavar="KEY=VALUE",
+        help="A rule toggle on top of the preset, e.g. --set walls=10 --set logistics=on "
+             "(repeatable; `lab rules` lists the keys).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, metavar="N",
+        help="Seed of the deal (and of the bot's own choices); kept for every match of the "
+             "session. Default: a fresh random seed per match, recorded in the replay.")] = None,
+    save_scenario: Annotated[Path | None, typer.Option(
+        "--save-scenario", metavar="PATH",
+        help="Also write the session's matches as a scenario file (position after set-up, "
+             "every step, final state as expectations) that `lab scenario PATH` passes.")] = None,
+    replay_dir: Annotated[Path, typer.Option(
+        "--replay-dir", metavar="DIR",
+        help="Where each finished or abandoned match is saved as a replay file (JSON), shown "
+             "by `lab replay PATH`.")] = Path("results/replays"),
+) -> None:
+    """Play 大天下 in the terminal against a bot, then again with the same or changed settings.
+
+    You play seat A. Each decision shows the board as you may see it, your legal actions
+    numbered and in the scenario step grammar — type either (the seat may be left out), or
+    help, g (graveyards), log, rules, info CARD, quit. The bot's moves and every automatic
+    event are narrated one line each. After a match, Enter plays again and KEY=VALUE … changes
+    toggles (walls=10 logistics=on) or army=, vs=, bot=, rules=, seed= first. Every match is
+    saved as a replay file; quit, Ctrl-C and end of input save it and leave cleanly (exit code
+    130 after Ctrl-C).
+    """
+    from lab.play import PlaySession, PlaySettings
+    from lab.play.options import parse_assignments, parse_bot_option
+
+    settings = PlaySettings(army=army, vs=vs or "", bot=parse_bot_option(bot), preset=rules,
+                            overrides=tuple(parse_assignments(toggles).items()), seed=seed)
+    code = PlaySession(settings, replay_dir=replay_dir, save_scenario=save_scenario,
+                       console=out).run()
+    if code:
+        raise typer.Exit(code)
+
+
+@command("ladder")
+def ladder_command(
+    bots: Annotated[list[str] | None, typer.Option("--bots", help="Bots to rate (repeat the option): random, heuristic, search, aggressive, defensive, or a TOML inline table such as '{ kind = \"search\", simulations = 100 }'.")] = None,
+    games: Annotated[int, typer.Option(help="Games per pair of bots (spread over all ordered army pairs, seats swapped).")] = 324,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
+    seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Rate bots against each other: Bradley–Terry ratings with 95% intervals and head-to-head."""
+    import json
+
+    from rich.progress import Progress
+
+    from lab.bots.ladder import DEFAULT_BOTS, run_ladder
+
+    specs = [_bot_arg(b) for b in (bots or DEFAULT_BOTS)]
+    pairs = len(specs) * (len(specs) - 1) // 2
+    with Progress(console=err, transient=True, disable=as_json) as bar:
+        task = bar.add_task("ladder games", total=pairs * max(games, 162))
+        result = run_ladder(specs, games=games, rules=RuleSet.preset(rules), seed=seed,
+                            progress=lambda n: bar.advance(task, n))
+    if as_json:
+        print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"bot ratings (Bradley–Terry log-odds vs {result.ratings.bot[0]}, 95% intervals)",
+                  title_justify="left")
+    for col in ("bot", "rating", "low", "high"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for r in result.ratings.sort_values("rating").itertuples():
+        table.add_row(r.bot, f"{r.rating:+.2f}", f"{r.low:+.2f}", f"{r.high:+.2f}")
+    out.print(table)
+    h2h = Table(title="head to head", title_justify="left")
+    for col in ("a", "b", "games", "a wins", "b wins", "draws", "a win rate"):
+        h2h.add_column(col, justify="left" if col in ("a", "b") else "right")
+    for r in result.head_to_head.itertuples():
+        h2h.add_row(r.a, r.b, str(r.games), str(r.a_wins), str(r.b_wins), str(r.draws),
+                    f"{(r.a_wins + 0.5 * r.draws) / r.games:.1%}")
+    out.print(h2h)
+
+
+_BOT_SHORTHANDS = {"aggressive": {"kind": "heuristic", "persona": "aggressive"},
+                   "defensive": {"kind": "heuristic", "persona": "defensive"},
+                   "balanced": {"kind": "heuristic", "persona": "balanced"}}
+
+
+def _bot_arg(text: str):
+    """A bot named on the command line: a kind, a persona, or a TOML inline table."""
+    from lab.bots.match import parse_bot
+
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            spec = tomllib.loads(f"bot = {text}")["bot"]
+        except tomllib.TOMLDecodeError as e:
+            raise LabError(f"--bots {text!r}: not a TOML inline table ({e})") from None
+    else:
+        spec = _BOT_SHORTHANDS.get(text, text)
+    return parse_bot(spec, source="--bots")
+
+
+# ------------------------------------------------------------------------------------ lab swap
+
+@command("swap")
+def swap_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    card: Annotated[str | None, typer.Option(
+        "--card", metavar="CARD",
+        help="The card to take out (printed name or id), e.g. 赤備え. Default: the config's "
+             "[swap] card.")] = None,
+    with_: Annotated[str | None, typer.Option(
+        "--with", metavar="CARD",
+        help="The card put in its place, copy for copy, e.g. 足軽7. Default: the config's "
+             "[swap] with.")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", metavar="N",
+        help="Deals per cell instead of the file's `games` (default folder gets -gamesN).")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="Worker processes (default: every core). Records do not depend on it.")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+        help="Folder for both arms, DIR/base and DIR/alt (default "
+             "results/NAME-swap-CARD-WITH, with --games …-gamesN).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Reuse the arms already in --out: play only the chunks not yet "
+                         "written (none when both are complete).")] = False,
+    min_games: Annotated[int, typer.Option(
+        "--min-games", min=1, help="Rows with fewer pairs are marked thin.")] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Card-swap test: the causal value of a card. Plays the config twice on the same deals —
+    as written (base) and with every copy of --card replaced by --with in every army that holds
+    it (alt) — and reports each affected army's win-rate change with a 95% paired interval.
+
+    The replacement takes the card's place in the deck list, so a deal shuffles both decks
+    alike and only the swapped positions differ; seeds, first players and bots are the same.
+    The swapped deck must stay legal (uniques, one general, ≤ 4 tactics and castles).
+    Score: win 1, draw ½, loss 0; change = alt − base (negative: the card was worth
+    something). Armies without the card keep their decks and are listed as unaffected. A
+    `[swap]` table (card = "…", with = "…") in the config gives the defaults. See
+    docs/stats.md, "Card swap".
+    """
+    import json
+
+    from lab.sim import config as sim_config, swap
+
+    table = swap.read_table(config) or {}
+    exp = sim_config.load_experiment(config, games=games)
+    card = card or table.get("card")
+    with_ = with_ or table.get("with")
+    if card is None:
+        raise LabError("missing --card: name the card to take out (e.g. --card 赤備え --with "
+                       "足軽7), or add a [swap] table to the config", source=str(config))
+    if with_ is None:
+        raise LabError(f"missing --with: name the card that replaces {card} copy for copy "
+                       f"(e.g. --with 足軽7), or add with = \"…\" to the config's [swap] table",
+                       source=str(config))
+    plan = swap.plan(exp, card, with_)
+    out_path = out_dir or swap.default_out(plan, games_option=games is not None)
+    names = {a.key: a.name for a in exp.armies}
+    err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
+              f"{', '.join(f'{names[k]} (×{n})' for k, n in plan.copies.items())}; "
+              f"2 arms × {exp.total_games:,} games → {out_path}/base, {out_path}/alt",
+              soft_wrap=True)
+    swap.run(plan, out_path, jobs=jobs, resume=resume, console=None if as_json else err)
+    rows = swap.effects(plan, out_path, min_games=min_games)
+    base_dir, alt_dir = swap.arms(out_path)
+    armies = rows[rows["kind"] == "army"]
+    if as_json:
+        def clean(r):
+            return {k: (None if isinstance(v, float) and v != v else
+                        v.item() if hasattr(v, "item") else v) for k, v in r.items()}
+
+        doc = {"config": str(config), "card": plan.card.name, "with": plan.replacement.name,
+               "base": str(base_dir), "alt": str(alt_dir),
+               "unaffected": list(plan.unaffected), "armies": []}
+        for r in armies.to_dict("records"):
+            sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")]
+            doc["armies"].append({**clean(r), "name": names.get(r["army"], r["army"]),
+                                  "copies": plan.copies[r["army"]],
+                                  "reading": swap.reading(plan, r, names),
+                                  "rows": [clean(x) for x in sub.to_dict("records")]})
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+    pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
+    for r in armies.to_dict("records"):
+        army = r["army"]
+        t = Table(title=f"{names.get(army, army)} ({army}): {plan.card.name} ×"
+                        f"{plan.copies[army]} → {plan.replacement.name}",
+                  caption="win rate (draw ½) on paired deals; change in points, 95% paired "
+                          "interval; dim: thin")
+        for col in ("", "pairs", "base", "swapped", "change", "interval"):
+            t.add_column(col, justify="left" if not col else "right", no_wrap=bool(col))
+        sub = rows[rows["army"] == army]
+        for x in sub.to_dict("records"):
+            label = {"army": "all opponents", "matchup": f"vs {names.get(x['opponent'], x['opponent'])}"
+                     }.get(x["kind"], x["item"])
+            style = "dim italic" if x["thin"] else ("bold" if x["kind"] == "army" else None)
+            t.add_row(label, f"{int(x['pairs']):,}", pct(x["base"]), pct(x["other"]),
+                      pts(x["change"]), f"[{pts(x['change_lo'])}, {pts(x['change_hi'])}]",
+                      style=style)
+        out.print(t)
+        out.print(swap.reading(plan, r, names), soft_wrap=True)
+    if plan.unaffected:
+        out.print(f"unaffected (no {plan.card.name} in the deck; decks unchanged): "
+                  f"{', '.join(names[k] for k in plan.unaffected)}", soft_wrap=True)
+    missing = [names[k] for k in plan.affected if k not in set(armies["army"])]
+    if missing:
+        out.print(f"not compared (mirror games only): {', '.join(missing)}", soft_wrap=True)
+    out.print(f"records: {base_dir}, {alt_dir}", soft_wrap=True)
+
+
 if __name__ == "__main__":
     main()

@@ -103,7 +103,10 @@ def setup(s, c, lg, seeds):
             _credit_setup_ability(s, c, lg, p)
     first = c[C_RULES + R_FIRST]
     if first < 0:
-        first = rand_below(s, G_DRNG, 2)
+        # a function of the deal alone, symmetric in the two seats' deal words: the same deal
+        # gives the same first seat under every variant, and a seat swap (the words exchanged)
+        # hands the first turn to the other army
+        first = (seeds[0] ^ seeds[4]) & 1
     s[G_FIRST] = first
     s[G_LEADER] = first
     s[G_TO_MOVE] = first

@@ -1,0 +1,16 @@
+"""Experiments at scale: a TOML experiment config becomes deterministic, chunked, resumable runs
+of the compiled engine whose records land in Parquet (docs/records.md).
+
+The modules, in data-path order: ``config`` (load and validate an experiment file), ``plan``
+(cells, game ids, chunks), ``seeding`` (the deal and play streams of architecture.md principle 5),
+``worker`` (play one chunk and write its records), ``records`` (the games/cards tables, atomic
+Parquet writes, readers), ``manifest`` (manifest.json, versions, the resume check), ``runner``
+(joblib dispatch, progress bar, timings), ``summary`` (the end-of-run tables) and ``replay`` (one
+recorded game again, with its log). The package knows no rule of the game: it hands contexts,
+seed words and bot specs to ``lab.bots.match`` and turns the arrays that come back into records.
+"""
+
+from lab.sim.config import Experiment, load_experiment
+from lab.sim.records import read_cards, read_games
+
+__all__ = ["Experiment", "load_experiment", "read_cards", "read_games"]

@@ -1,0 +1,363 @@
+"""Experiment configs: read a TOML file, validate it with one-line errors, resolve an Experiment.
+
+Owns the experiment file format (the keys below, documented for designers in configs/*.toml),
+its checks and the resolved, hashable ``Experiment`` the rest of ``lab.sim`` works from: the rule
+variants (presets × the product of the ``[grid]`` toggles, ``[overrides]`` applied to all), the
+armies and their matchups, the bot tiers, and the record-determining fingerprint that ``--resume``
+compares. It plays nothing and writes nothing.
+
+Keys: ``name`` (default: the file name), ``seed`` and ``games`` (deals per cell) are whole numbers;
+``rules`` is a preset or a list of presets; ``[overrides]`` and ``[grid]`` hold rules toggles (a
+grid value is a list); ``armies`` is "all", a list of armies (a round robin of ordered pairs,
+mirrors included) or a list of [seat A, seat B] pairs; ``bots`` is one bot for both seats or
+[seat A, seat B]; ``tiers`` is a list of such entries; ``seat_swap`` plays each deal twice with the
+armies exchanged; ``chunk_size`` is the most games one chunk (one Parquet file) holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from lab.bots.match import BotSpec, parse_bot
+from lab.cards.pool import ARMIES, CardPool, Deck, load_army, load_pool, validate_deck
+from lab.errors import LabError, closest
+from lab.rules import PRESETS, RuleSet
+
+KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
+        "seat_swap", "chunk_size", "swap")
+DEFAULT_PRESET = "second_edition"
+DEFAULT_BOTS = "heuristic"
+DEFAULT_CHUNK = 2000
+MAX_CHUNK = 1_000_000
+TOGGLES = tuple(f.name for f in fields(RuleSet))
+_NAME = re.compile(r"^[^/\\\s.][^/\\\s]*$")
+
+
+@dataclass(frozen=True)
+class Army:
+    key: str  # deck file stem: "oda"; the key records and seeds use
+    name: str  # printed name: "織田"
+    path: str  # the deck file
+    builtin: bool  # one of the nine armies shipped with the lab
+    digest: str  # hash of the deck's card list (an edited deck is another experiment)
+    # (card id, replacement id) pairs: every copy replaced in place, copy for copy (lab swap)
+    swaps: tuple[tuple[str, str], ...] = ()
+
+    def deck(self) -> Deck:
+        pool = load_pool()
+        return apply_swaps(load_army(self.key if self.builtin else self.path, pool), self.swaps,
+                           pool)
+
+
+def deck_digest(deck: Deck) -> str:
+    """A hash of a deck's card list, in order."""
+    return hashlib.sha256("|".join(f"{c.id}×{n}" for c, n in deck.entries).encode()
+                          ).hexdigest()[:16]
+
+
+def apply_swaps(deck: Deck, swaps, pool: CardPool | None = None) -> Deck:
+    """``deck`` with every copy of each swapped card replaced by its replacement, each entry
+    kept in its place in the list (so a deal's shuffle moves the same positions: only the
+    swapped cards differ). The result must still be a legal deck (one-line LabError if not)."""
+    if not swaps:
+        return deck
+    pool = pool or load_pool()
+    entries = list(deck.entries)
+    for old, new in swaps:
+        a, b = pool.get(old), pool.get(new)
+        entries = [(b if c.index == a.index else c, n) for c, n in entries]
+    swapped = replace(deck, entries=tuple(entries))
+    try:
+        validate_deck(swapped)
+    except LabError as e:
+        msg = str(e).removeprefix(f"{e.source}: ") if e.source else str(e)
+        what = ", ".join(f"{pool.get(o).name} → {pool.get(n).name}" for o, n in swaps)
+        raise LabError(f"swapping {what} makes the {deck.name} ({deck.key}) deck illegal: "
+                       f"{msg}") from None
+    return swapped
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A bot pairing: the bot in seat A and the bot in seat B (a seat swap moves the armies,
+    not the bots)."""
+
+    a: BotSpec
+    b: BotSpec
+
+    @property
+    def label(self) -> str:
+        return f"{self.a.label}-vs-{self.b.label}"
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    source: str
+    seed: int
+    games: int  # deals per cell; a cell holds 2 × games games when seat_swap is on
+    seat_swap: bool
+    chunk_size: int
+    variants: tuple[RuleSet, ...]
+    armies: tuple[Army, ...]
+    matchups: tuple[tuple[str, str], ...]  # (army in seat A, army in seat B) as listed
+    tiers: tuple[Tier, ...]
+
+    def army(self, key: str) -> Army:
+        return next(a for a in self.armies if a.key == key)
+
+    @property
+    def orders(self) -> int:
+        """Seat orders each deal is played in: 2 with seat_swap, else 1."""
+        return 2 if self.seat_swap else 1
+
+    @property
+    def total_games(self) -> int:
+        return (len(self.variants) * len(self.tiers) * len(self.matchups) * self.games
+                * self.orders)
+
+    def resolved(self) -> dict:
+        """The full resolved config, as manifest.json records it (JSON-ready)."""
+        return {
+            "name": self.name,
+            "source": self.source,
+            "seed": self.seed,
+            "games": self.games,
+            "seat_swap": self.seat_swap,
+            "chunk_size": self.chunk_size,
+            "variants": [{"id": v.id, "rules": v.as_dict()} for v in self.variants],
+            "armies": [{"key": a.key, "name": a.name, "path": None if a.builtin else a.path,
+                        "digest": a.digest,
+                        **({"swaps": [list(s) for s in a.swaps]} if a.swaps else {})}
+                       for a in self.armies],
+            "matchups": [list(m) for m in self.matchups],
+            "tiers": [{"label": t.label, "a": bot_dict(t.a), "b": bot_dict(t.b)}
+                      for t in self.tiers],
+        }
+
+    def fingerprint(self) -> str:
+        """A hash of everything that decides the records (not the name or the file path)."""
+        data = {k: v for k, v in self.resolved().items() if k not in ("name", "source")}
+        for a in data["armies"]:
+            a.pop("path")
+        return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False)
+                              .encode()).hexdigest()[:16]
+
+
+def bot_dict(spec: BotSpec) -> dict:
+    return {"kind": spec.kind, **dict(spec.params)}
+
+
+# ------------------------------------------------------------------------------------ loading
+
+def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
+    """Read and validate an experiment file; ``games`` (``--games``) overrides its ``games``."""
+    src = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise LabError("file not found", source=src) from None
+    except IsADirectoryError:
+        raise LabError("is a directory; give the path of an experiment .toml file",
+                       source=src) from None
+    except OSError as e:
+        raise LabError(f"cannot read the file: {e.strerror}", source=src) from None
+    except UnicodeDecodeError:
+        raise LabError("not valid TOML: the file is not UTF-8 text", source=src) from None
+    except tomllib.TOMLDecodeError as e:
+        raise LabError(f"not valid TOML: {e}", source=src) from None
+    return from_dict(data, src, games=games)
+
+
+def from_dict(data: dict, src: str, games: int | None = None) -> Experiment:
+    for key in data:
+        if key not in KEYS:
+            hint = closest(key, KEYS)
+            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            raise LabError(f"unknown key \"{key}\"; {did}allowed keys: {', '.join(KEYS)}",
+                           source=src)
+    name = data.get("name", Path(src).stem)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise LabError(f"name = {name!r} is not allowed; allowed values: a non-empty name "
+                       "without spaces or slashes that does not start with a dot (it names "
+                       "the results folder)", source=src)
+    for key in ("seed", "games"):
+        if key not in data:
+            raise LabError(f"missing key \"{key}\"; add {key} = <whole number>", source=src)
+    seed = _whole(data["seed"], "seed", 0, 2**63 - 1, src)
+    n_games = _whole(data["games"], "games", 1, 10**9, src)
+    if games is not None:
+        n_games = _whole(games, "--games", 1, 10**9, None)
+    seat_swap = data.get("seat_swap", False)
+    if not isinstance(seat_swap, bool):
+        raise LabError(f"seat_swap = {seat_swap!r} is not allowed; allowed values: true, false",
+                       source=src)
+    chunk = _whole(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", 1, MAX_CHUNK, src)
+    armies, matchups = _armies(data.get("armies", "all"), seat_swap, src)
+    return Experiment(name=name, source=src, seed=seed, games=n_games, seat_swap=seat_swap,
+                      chunk_size=chunk, variants=_variants(data, src), armies=armies,
+                      matchups=matchups, tiers=_tiers(data, src))
+
+
+def _whole(value, key: str, lo: int, hi: int, src: str | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise LabError(f"{key} = {value!r} is not allowed; allowed values: whole numbers "
+                       f"{lo}–{hi:,}", source=src)
+    return value
+
+
+# ----------------------------------------------------------------------------------- variants
+
+def _variants(data: dict, src: str) -> tuple[RuleSet, ...]:
+    presets = data.get("rules", DEFAULT_PRESET)
+    if isinstance(presets, str):
+        presets = [presets]
+    if not isinstance(presets, list) or not presets:
+        raise LabError(f"rules = {presets!r} is not allowed; allowed values: a preset "
+                       f"({', '.join(PRESETS)}) or a list of presets", source=src)
+    for p in presets:
+        if p not in PRESETS:
+            raise LabError(f"rules: \"{p}\" is not a preset; allowed values: "
+                           f"{', '.join(PRESETS)}", source=src)
+    overrides = _table(data, "overrides", src)
+    grid = _table(data, "grid", src)
+    for key, values in grid.items():
+        if key not in TOGGLES:
+            hint = closest(key, TOGGLES)
+            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            raise LabError(f"[grid] unknown rules key \"{key}\"; {did}valid keys: "
+                           f"{', '.join(TOGGLES)}", source=src)
+        if not isinstance(values, list) or not values:
+            raise LabError(f"[grid] {key} = {values!r}: a grid entry is a non-empty list of "
+                           f"values, e.g. {key} = [{_example(key)}]", source=src)
+        if key in overrides:
+            raise LabError(f"\"{key}\" is in both [overrides] and [grid]; keep it in one",
+                           source=src)
+    variants: list[RuleSet] = []
+    seen: dict[str, str] = {}
+    for preset in presets:
+        base = PRESETS[preset].with_overrides(overrides, source=f"{src} [overrides]")
+        for combo in itertools.product(*grid.values()):
+            toggles = dict(zip(grid, combo))
+            where = f"{src} variant rules = \"{preset}\"" + "".join(
+                f", {k} = {v!r}" for k, v in toggles.items())
+            rs = base.with_overrides(toggles, source=where)
+            if rs.id in seen:
+                raise LabError(f"two entries give the same rule set {rs.id} ({seen[rs.id]} and "
+                               f"{where.removeprefix(src + ' ')}); remove one", source=src)
+            seen[rs.id] = where.removeprefix(src + " ")
+            variants.append(rs)
+    return tuple(variants)
+
+
+def _table(data: dict, key: str, src: str) -> dict:
+    table = data.get(key, {})
+    if not isinstance(table, dict):
+        raise LabError(f"{key} must be a table ([{key}] with rules toggles); got {table!r}",
+                       source=src)
+    return table
+
+
+def _example(key: str) -> str:
+    return {"walls": "6, 7, 10", "logistics": "false, true", "hand_cap": "0, 7"}.get(
+        key, "…")
+
+
+# ------------------------------------------------------------------------------------- armies
+
+def _armies(spec, seat_swap: bool, src: str) -> tuple[tuple[Army, ...], tuple]:
+    allowed = ("allowed values: \"all\", a list of armies (e.g. [\"oda\", \"takeda\"]) or a list "
+               "of [seat A, seat B] pairs (e.g. [[\"tougun\", \"seigun\"]])")
+    if spec == "all":
+        spec = list(ARMIES)
+    if not isinstance(spec, list) or not spec:
+        raise LabError(f"armies = {spec!r} is not allowed; {allowed}", source=src)
+    base = Path(src).parent
+    loaded: dict[str, Army] = {}
+
+    def army(entry, where: str) -> str:
+        if not isinstance(entry, str) or not entry:
+            raise LabError(f"{where} = {entry!r} is not an army; {allowed}", source=src)
+        name = entry
+        if entry.endswith(".toml") and not Path(entry).is_absolute():
+            name = str(base / entry)  # a deck file next to the config
+        try:
+            deck = load_army(name, load_pool())
+        except LabError as e:
+            raise LabError(f"{where}: {e}", source=src) from None
+        a = Army(deck.key, deck.name, deck.path, deck.key in ARMIES and not entry.endswith(
+            ".toml"), deck_digest(deck))
+        if a.key in loaded and loaded[a.key] != a:
+            raise LabError(f"{where}: two different decks are named \"{a.key}\" "
+                           f"({loaded[a.key].path} and {a.path}); rename one file", source=src)
+        loaded[a.key] = a
+        return a.key
+
+    if all(isinstance(e, list) for e in spec):
+        matchups = []
+        for i, pair in enumerate(spec):
+            if len(pair) != 2:
+                raise LabError(f"armies[{i}] = {pair!r}: a matchup is [seat A, seat B]",
+                               source=src)
+            m = (army(pair[0], f"armies[{i}][0]"), army(pair[1], f"armies[{i}][1]"))
+            if m in matchups:
+                raise LabError(f"armies[{i}]: the matchup {m[0]} vs {m[1]} is listed twice",
+                               source=src)
+            if seat_swap and m[::-1] in matchups and m[0] != m[1]:
+                raise LabError(f"armies[{i}]: {m[0]} vs {m[1]} is the seat swap of "
+                               f"{m[1]} vs {m[0]}, which seat_swap = true already plays; "
+                               "list one of them", source=src)
+            matchups.append(m)
+    else:
+        keys = [army(e, f"armies[{i}]") for i, e in enumerate(spec)]
+        if len(set(keys)) != len(keys):
+            dup = next(k for k in keys if keys.count(k) > 1)
+            raise LabError(f"armies: \"{dup}\" is listed twice", source=src)
+        # ordered pairs, mirrors included; with seat_swap each unordered pair once (its seat
+        # swap is the other order, played on the same deals)
+        matchups = [(a, b) for i, a in enumerate(keys) for j, b in enumerate(keys)
+                    if not seat_swap or i <= j]
+    return tuple(loaded.values()), tuple(matchups)
+
+
+# --------------------------------------------------------------------------------------- bots
+
+def _tiers(data: dict, src: str) -> tuple[Tier, ...]:
+    if "bots" in data and "tiers" in data:
+        raise LabError("give bots = … (one tier) or tiers = [ … ] (several), not both",
+                       source=src)
+    if "tiers" in data:
+        entries = data["tiers"]
+        if not isinstance(entries, list) or not entries:
+            raise LabError(f"tiers = {entries!r} is not allowed; allowed values: a list of "
+                           "tiers, each a bot for both seats or [seat A bot, seat B bot], e.g. "
+                           "tiers = [[\"random\", \"random\"], [\"heuristic\", \"heuristic\"]]",
+                           source=src)
+        tiers = [_tier(e, f"tiers[{i}]", src) for i, e in enumerate(entries)]
+    else:
+        tiers = [_tier(data.get("bots", DEFAULT_BOTS), "bots", src)]
+    labels = [t.label for t in tiers]
+    for lab in labels:
+        if labels.count(lab) > 1:
+            raise LabError(f"tiers: the pairing {lab} is listed twice", source=src)
+    return tuple(tiers)
+
+
+def _tier(entry, where: str, src: str) -> Tier:
+    if isinstance(entry, list):
+        if len(entry) not in (1, 2):
+            raise LabError(f"{where} = {entry!r}: name one bot for both seats or two "
+                           "[seat A, seat B]; for several pairings use "
+                           "tiers = [[a, b], [c, d]]", source=src)
+        a = parse_bot(entry[0], source=f"{src} {where}[0]")
+        b = parse_bot(entry[-1], source=f"{src} {where}[{len(entry) - 1}]")
+        return Tier(a, b)
+    bot = parse_bot(entry, source=f"{src} {where}")
+    return Tier(bot, bot)

@@ -1,0 +1,79 @@
+"""Replay one recorded game: rebuild it from its record (rule toggles, armies, seed words) and
+the manifest (bot specs, deck files), play it again through the same compiled loop with the
+event log on, and check that it reproduces the recorded result.
+
+Reads a results folder; writes nothing. Presentation is the CLI's (``lab replay``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow.compute as pc
+
+from lab.bots.match import finish, parse_bot
+from lab.cards.pool import load_army, load_deck, load_pool
+from lab.engine.api import Game
+from lab.engine.layout import G_BATTLES, G_DECISIONS, G_TURNS
+from lab.errors import LabError
+from lab.rules import RuleSet
+from lab.sim import manifest, records
+from lab.sim.config import apply_swaps
+
+CHECKED = ("winner", "end_reason", "leader_turns", "battles", "decisions")
+
+
+@dataclass
+class Replay:
+    game: Game
+    record: dict  # the games row
+    mismatches: list[str]  # "leader_turns: recorded 12, replayed 13", …
+    warnings: list[str]  # e.g. a deck file changed since the run
+
+    @property
+    def reproduced(self) -> bool:
+        return not self.mismatches
+
+
+def load_record(out, game_id: int) -> tuple[dict, dict]:
+    """(manifest, games row) of one recorded game, with one-line errors."""
+    man = manifest.read(out)
+    if man is None:
+        raise LabError(f"{out} holds no {manifest.NAME}; give a results folder that `lab run` "
+                       "wrote")
+    table = records.read_table(out, records.GAMES, filter=pc.field("game_id") == game_id)
+    if table.num_rows == 0:
+        ids = records.read_table(out, records.GAMES, columns=["game_id"])["game_id"]
+        span = (f"its recorded game ids run {pc.min(ids).as_py()}–{pc.max(ids).as_py()}"
+                if len(ids) else "it holds no recorded game yet")
+        raise LabError(f"no game {game_id} in {out}; {span}")
+    return man, table.slice(0, 1).to_pylist()[0]
+
+
+def replay(out, game_id: int) -> Replay:
+    man, row = load_record(out, game_id)
+    rules = RuleSet(**{k: row[k] for k in records.TOGGLE_TYPES})
+    warnings = []
+    if rules.id != row["variant"]:
+        warnings.append(f"the toggles now give rule set {rules.id}, recorded {row['variant']}")
+    pool = load_pool()
+    armies = {a["key"]: a for a in man["config"]["armies"]}
+    decks = []
+    for key in (row["army_a"], row["army_b"]):
+        info = armies[key]
+        deck = load_deck(info["path"], pool) if info["path"] else load_army(key, pool)
+        decks.append(apply_swaps(deck, [tuple(s) for s in info.get("swaps", ())], pool))
+    tier = next(t for t in man["config"]["tiers"] if t["label"] == row["tier"])
+    game = Game(rules, decks[0], decks[1], seed=np.asarray(row["seed_words"], np.int64),
+                log=True, pool=pool)
+    finish(game, parse_bot(tier["a"]), parse_bot(tier["b"]))
+    replayed = {"winner": game.winner, "end_reason": game.end_reason,
+                "leader_turns": int(game.s[G_TURNS]), "battles": int(game.s[G_BATTLES]),
+                "decisions": int(game.s[G_DECISIONS])}
+    mismatches = [f"{k}: recorded {row[k]}, replayed {replayed[k]}" for k in CHECKED
+                  if row[k] != replayed[k]]
+    if mismatches and man.get("code_digest") != manifest.code_digest():
+        warnings.append("the engine, bot or card code changed since this run (digest "
+                        f"{man.get('code_digest')}, now {manifest.code_digest()})")
+    return Replay(game, row, mismatches, warnings)

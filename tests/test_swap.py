@@ -1,0 +1,176 @@
+"""lab swap: the card-swap test — two arms on the same deals, the swapped deck position for
+position, paired analysis per affected army, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import lab.cli as cli
+from _support.sim_cases import assert_same_records, records, write_config
+from lab.errors import LabError
+from lab.sim import swap
+from lab.sim.config import load_experiment
+from lab.sim.replay import replay
+
+CONFIG = """
+name = "swaptest"
+seed = 7
+games = 6
+rules = "second_edition"
+armies = ["oda", "takeda", "uesugi"]
+bots = "random"
+seat_swap = true
+"""
+
+PAIR_COLUMNS = ["game_id", "cell", "variant", "army_a", "army_b", "tier", "deal", "swapped",
+                "first", "seed_words"]
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory):
+    return write_config(tmp_path_factory.mktemp("swapcfg"), CONFIG)
+
+
+@pytest.fixture(scope="module")
+def real_swap(config, tmp_path_factory):
+    """赤備え → 足軽7 (武田 holds 3 赤備え and 2 足軽7), both arms played."""
+    out = tmp_path_factory.mktemp("real")
+    p = swap.plan(load_experiment(config), "赤備え", "足軽7")
+    swap.run(p, out, jobs=1)
+    return p, out
+
+
+def test_swap_for_itself_changes_nothing(config, tmp_path):
+    p = swap.plan(load_experiment(config), "赤備え", "赤備え")
+    assert p.alt.fingerprint() != p.base.fingerprint()  # another experiment, same games
+    swap.run(p, tmp_path, jobs=1)
+    base, alt = swap.arms(tmp_path)
+    assert_same_records(base, alt)
+    rows = swap.effects(p, tmp_path, min_games=1)
+    assert (rows["change"] == 0).all() and (rows["base"] == rows["other"]).all()
+
+
+def test_base_arm_is_the_config_as_written(config, real_swap):
+    p, _ = real_swap
+    assert p.base.fingerprint() == load_experiment(config).fingerprint()
+    assert "swaps" not in json.dumps(p.base.resolved())
+    assert p.alt.army("takeda").swaps == (("akazonae", "ashigaru7"),)
+    assert p.alt.army("oda") == p.base.army("oda")
+
+
+def test_arms_play_paired_deals(real_swap):
+    p, out = real_swap
+    base, alt = (records(d) for d in swap.arms(out))
+    gb, ga = base[0], alt[0]
+    assert len(gb) == len(ga) == p.base.total_games
+    pd.testing.assert_frame_equal(gb[PAIR_COLUMNS], ga[PAIR_COLUMNS])
+
+
+def test_swapped_deck_keeps_positions(real_swap):
+    """The replacement takes the card's place in the deck list: a deal's opening hand holds the
+    same cards at every unswapped position, and 足軽7 where 赤備え was."""
+    p, out = real_swap
+    (_, cb), (_, ca) = (records(d) for d in swap.arms(out))
+    key = ["game_id", "player", "card"]
+    tb, ta = (c[c["army"] == "takeda"].set_index(key)["opening"] for c in (cb, ca))
+    assert "赤備え" not in set(ca.loc[ca["army"] == "takeda", "card"])
+    assert set(ca.loc[(ca["army"] == "takeda") & (ca["card"] == "足軽7"), "copies"]) == {5}
+    others = tb.drop(index="赤備え", level="card").drop(index="足軽7", level="card")
+    pd.testing.assert_series_equal(others.sort_index(), ta.reindex(others.index).sort_index())
+    merged = (tb.xs("足軽7", level="card") + tb.xs("赤備え", level="card")).sort_index()
+    pd.testing.assert_series_equal(merged, ta.xs("足軽7", level="card").sort_index())
+
+
+def test_effects_report_affected_army_only(real_swap):
+    p, out = real_swap
+    assert p.copies == {"takeda": 3} and p.unaffected == ("oda", "uesugi")
+    rows = swap.effects(p, out, min_games=1)
+    assert set(rows["army"]) == {"takeda"}
+    overall = rows[rows["kind"] == "army"].iloc[0]
+    assert overall["pairs"] == 2 * 2 * 6  # 2 opponents × 2 seat orders × 6 deals
+    assert overall["change_lo"] <= overall["change"] <= overall["change_hi"]
+    line = swap.reading(p, overall, {"takeda": "武田"})
+    assert line.startswith("removing 赤備え (for 足軽7)") and "武田" in line and "points" in line
+
+
+def test_alt_game_replays(real_swap):
+    _, out = real_swap
+    _, alt = swap.arms(out)
+    games = records(alt)[0]
+    gid = int(games.loc[games["army_a"] == "takeda", "game_id"].iloc[0])
+    assert replay(alt, gid).reproduced
+
+
+def test_cli_json_from_swap_table_and_resume(config, real_swap, tmp_path):
+    p, out = real_swap
+    cfg = write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwith = "足軽7"\n')
+    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--out", str(out), "--resume",
+                                     "--json", "--min-games", "1"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["card"] == "赤備え" and doc["with"] == "足軽7"
+    assert doc["unaffected"] == ["oda", "uesugi"]
+    [army] = doc["armies"]
+    assert army["army"] == "takeda" and army["copies"] == 3 and army["pairs"] == 24
+    assert {x["opponent"] for x in army["rows"]} == {"oda", "uesugi"}
+
+
+def test_cli_table(config, real_swap):
+    _, out = real_swap
+    r = CliRunner().invoke(cli.app, ["swap", str(config), "--card", "赤備え", "--with", "足軽7",
+                                     "--out", str(out), "--resume"])
+    assert r.exit_code == 0, r.output
+    assert "武田" in r.stdout and "removing 赤備え (for 足軽7)" in r.stdout
+    assert "unaffected" in r.stdout and "織田" in r.stdout
+
+
+def test_default_out(config):
+    p = swap.plan(load_experiment(config), "赤備え", "足軽7")
+    assert str(swap.default_out(p)) == "results/swaptest-swap-赤備え-足軽7"
+    assert str(swap.default_out(p, games_option=True)).endswith("-games6")
+
+
+# ----------------------------------------------------------------------------------- errors
+
+def test_unknown_card_suggests(config):
+    with pytest.raises(LabError, match="unknown card \"赤備\".*did you mean.*赤備え"):
+        swap.plan(load_experiment(config), "赤備", "足軽7")
+    with pytest.raises(LabError, match="--with.*unknown card \"足軽77\".*did you mean"):
+        swap.plan(load_experiment(config), "赤備え", "足軽77")
+
+
+def test_illegal_replacement(config):
+    # 織田 holds 3 足軽7 and 織田信長 already: a unique warlord cannot come in three times
+    with pytest.raises(LabError, match="織田 \\(oda\\) deck illegal.*織田信長.*unique"):
+        swap.plan(load_experiment(config), "足軽7", "織田信長")
+    # one unique for another the deck already holds (織田 has 柴田勝家 and 織田信長)
+    with pytest.raises(LabError, match="illegal.*same person"):
+        swap.plan(load_experiment(config), "柴田勝家", "織田信長")
+
+
+def test_card_no_army_holds(config):
+    with pytest.raises(LabError, match="no army .* holds it"):
+        swap.plan(load_experiment(config), "大筒", "足軽7")
+
+
+def test_cli_errors(config):
+    run = CliRunner().invoke
+    r = run(cli.app, ["swap", str(config), "--card", "赤備え"])
+    assert r.exit_code == 2 and "missing --with" in r.output
+    r = run(cli.app, ["swap", str(config)])
+    assert r.exit_code == 2 and "missing --card" in r.output
+    r = run(cli.app, ["swap", str(config), "--card", "赤備", "--with", "足軽7"])
+    assert r.exit_code == 2 and "did you mean" in r.output and "Traceback" not in r.output
+
+
+def test_bad_swap_table(tmp_path):
+    cfg = write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwiht = "足軽7"\n')
+    with pytest.raises(LabError, match="unknown key \"wiht\""):
+        swap.read_table(cfg)
+    assert load_experiment(write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwith = '
+                                        '"足軽7"\n', "ok.toml")).games == 6  # lab run reads it
+
