@@ -99,7 +99,7 @@ def wall_total(s, p):
     return s[b + PB_WALL_N] + (1 if s[b + PB_CASTLE] >= 0 else 0)
 
 
-@hot
+@kernel
 def castle_row(s, c, p, trigger, effect):
     """Index of the standing home castle's row with this trigger and effect, or -1."""
     cs = s[pb(p) + PB_CASTLE]
@@ -186,7 +186,7 @@ def camp_remove(s, p, i, up):
             s[b + PB_DOWN_MASK] &= ~(1 << i)
 
 
-@hot
+@kernel
 def draw(s, c, lg, p):
     """Draw the deck's top card into hand; -1 if the deck is empty."""
     b = pb(p)
@@ -204,7 +204,7 @@ def draw(s, c, lg, p):
     return i
 
 
-@hot
+@kernel
 def draw_n(s, c, lg, p, n):
     got = 0
     for _ in range(n):
@@ -213,7 +213,7 @@ def draw_n(s, c, lg, p, n):
     return got
 
 
-@hot
+@kernel
 def kill(s, c, lg, p, i):
     """Card ``i`` (already taken out of its zone) dies into the graveyard of ``p``, who
     controls it; 年貢-style on-death effects trigger wherever it died (R12)."""
@@ -228,7 +228,7 @@ def kill(s, c, lg, p, i):
                 log_ev(s, lg, EV_TRIGGER, p, i, j, 0)
 
 
-@hot
+@kernel
 def pick_hand_random(s, c, p):
     """A uniformly random card (by copy) of p's hand, or -1 when it is empty."""
     b = pb(p)
@@ -248,7 +248,7 @@ def pick_hand_random(s, c, p):
     return -1
 
 
-@hot
+@kernel
 def kill_hand_random(s, c, lg, p):
     i = pick_hand_random(s, c, p)
     if i >= 0:
@@ -257,7 +257,7 @@ def kill_hand_random(s, c, lg, p):
     return i
 
 
-@hot
+@kernel
 def strongest(s, c, mask):
     """The strongest card of ``mask`` (∞ strongest; ties: first in the card data), or -1."""
     best = -1
@@ -272,7 +272,7 @@ def strongest(s, c, mask):
     return best
 
 
-@hot
+@kernel
 def flip_all(s, c, p, keep):
     """All of p's face-down camp units turn face up, but for one copy of ``keep`` (or -1)."""
     b = pb(p)
@@ -308,7 +308,7 @@ def push_wall(s, p, i):
     s[b + PB_WALL_N] = n + 1
 
 
-@hot
+@kernel
 def repair(s, c, lg, p, amount):
     """Push up to ``amount`` deck-top cards onto p's walls, never above the rule's `walls`."""
     b = pb(p)
@@ -389,7 +389,7 @@ def broken_to_grave_rule(c):
 
 
 # ------------------------------------------------------------------ game end
-@hot
+@kernel
 def end_game(s, lg, winner, reason):
     s[G_WINNER] = winner
     s[G_END] = reason
@@ -414,7 +414,7 @@ def judge(s, c, lg, reason):
         end_game(s, lg, 2, reason)
 
 
-@hot
+@kernel
 def has_live_unit(s, c, p):
     """Does p have a unit in hand, deck or camp (R13 exhaustion)?"""
     b = pb(p)
