@@ -26,3 +26,23 @@ def closest(name: str, candidates, n: int = 3) -> list[str]:
     if not found:
         found = [c for c in cands if name and (name in c or c in name)][:n]
     return found
+
+
+def read_toml(path, what: str = "a .toml file") -> dict:
+    """Read a TOML file; every way it can fail becomes one ``LabError`` naming the file."""
+    import tomllib
+
+    src = str(path)
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise LabError("file not found", source=src) from None
+    except IsADirectoryError:
+        raise LabError(f"is a directory; give the path of {what}", source=src) from None
+    except OSError as e:
+        raise LabError(f"cannot read the file: {e.strerror}", source=src) from None
+    except UnicodeDecodeError:
+        raise LabError("not valid TOML: the file is not UTF-8 text", source=src) from None
+    except tomllib.TOMLDecodeError as e:
+        raise LabError(f"not valid TOML: {e}", source=src) from None

@@ -7,13 +7,12 @@ integer packing the compiled engine reads (the ``R_*`` offsets). It knows no car
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
 
-from lab.errors import LabError
+from lab.errors import LabError, read_toml
 
 # Allowed values of the toggles that are a choice between readings (rules.md R14).
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -94,19 +93,7 @@ class RuleSet:
     def from_toml(cls, path: str | Path, preset: str | None = None) -> "RuleSet":
         """A rules file: optional ``preset = "…"`` and toggles, at top level or under [rules]."""
         src = str(path)
-        try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
-        except FileNotFoundError:
-            raise LabError("file not found", source=src) from None
-        except IsADirectoryError:
-            raise LabError("is a directory; give the path of a .toml file", source=src) from None
-        except OSError as e:
-            raise LabError(f"cannot read the file: {e.strerror}", source=src) from None
-        except UnicodeDecodeError:
-            raise LabError("not valid TOML: the file is not UTF-8 text", source=src) from None
-        except tomllib.TOMLDecodeError as e:
-            raise LabError(f"not valid TOML: {e}", source=src) from None
+        data = read_toml(path)
         if "rules" in data and isinstance(data["rules"], dict):
             data = data["rules"]
         return cls.from_dict(data, source=src, preset=preset)

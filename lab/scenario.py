@@ -7,13 +7,12 @@ compares; it holds no rule of its own.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lab.engine.api import Game, IllegalAction
-from lab.errors import LabError
+from lab.errors import LabError, read_toml
 from lab.rules import RuleSet
 
 TOP_KEYS = {"name", "rules", "seed", "first", "steps", "overrides", "A", "B", "expect"}
@@ -47,13 +46,7 @@ class Outcome:
 
 def load(path: str | Path) -> list[Scenario]:
     src = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise LabError("file not found", source=src) from None
-    except tomllib.TOMLDecodeError as e:
-        raise LabError(f"not valid TOML: {e}", source=src) from None
+    data = read_toml(path, "a scenario .toml file")
     tables = data["scenario"] if "scenario" in data else [data]
     if not isinstance(tables, list):
         raise LabError("`scenario` must be an array of tables ([[scenario]])", source=src)

@@ -8,7 +8,6 @@ from a ``CardPool`` and two ``Deck``s) and never simulates.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +16,7 @@ import numpy as np
 
 from lab.cards.vocab import (CONDITION_NAMES, EFFECT_NAMES, INF, INF_AS_NUMBER, KIND_NAMES,
                              TRIGGER_NAMES, Condition, Effect, Kind, Trigger)
-from lab.errors import LabError, closest
+from lab.errors import LabError, closest, read_toml
 
 DATA_DIR = Path(__file__).parent
 CARDS_FILE = DATA_DIR / "cards.toml"
@@ -146,19 +145,7 @@ def _tables(pool: CardPool) -> PoolTables:
 # ------------------------------------------------------------------------------------- loading
 
 def _load_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise LabError("file not found", source=str(path)) from None
-    except IsADirectoryError:
-        raise LabError("is a directory; give the path of a .toml file", source=str(path)) from None
-    except OSError as e:
-        raise LabError(f"cannot read the file: {e.strerror}", source=str(path)) from None
-    except UnicodeDecodeError:
-        raise LabError("not valid TOML: the file is not UTF-8 text", source=str(path)) from None
-    except tomllib.TOMLDecodeError as e:
-        raise LabError(f"not valid TOML: {e}", source=str(path)) from None
+    return read_toml(path)
 
 
 def _code(table: dict, key: str, names: dict, default: str | None, source: str, where: str):

@@ -20,13 +20,12 @@ import hashlib
 import itertools
 import json
 import re
-import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from lab.bots.match import BotSpec, parse_bot
 from lab.cards.pool import ARMIES, CardPool, Deck, load_army, load_pool, validate_deck
-from lab.errors import LabError, closest
+from lab.errors import LabError, closest, read_toml
 from lab.rules import PRESETS, RuleSet
 
 KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
@@ -159,20 +158,7 @@ def bot_dict(spec: BotSpec) -> dict:
 def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
     """Read and validate an experiment file; ``games`` (``--games``) overrides its ``games``."""
     src = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise LabError("file not found", source=src) from None
-    except IsADirectoryError:
-        raise LabError("is a directory; give the path of an experiment .toml file",
-                       source=src) from None
-    except OSError as e:
-        raise LabError(f"cannot read the file: {e.strerror}", source=src) from None
-    except UnicodeDecodeError:
-        raise LabError("not valid TOML: the file is not UTF-8 text", source=src) from None
-    except tomllib.TOMLDecodeError as e:
-        raise LabError(f"not valid TOML: {e}", source=src) from None
+    data = read_toml(path, "an experiment .toml file")
     return from_dict(data, src, games=games)
 
 
