@@ -201,6 +201,13 @@ def test_a_whole_game_through_piped_stdin(tmp_path):
     (path,) = sorted((tmp_path / "cli").glob("*.json"))
     steps = [st["step"] for st in json.loads(path.read_text(encoding="utf-8"))["steps"]]
     assert steps == [t for _, _, t in probe.records[0].steps]
+    # `lab replay FILE` shows the saved match and confirms it reproduces; a GAME_ID is refused
+    shown = subprocess.run(lab_command() + ["replay", str(path), "--no-log"], capture_output=True,
+                           text=True, env=ENV, timeout=600)
+    assert shown.returncode == 0 and "reproduces the recorded match" in shown.stdout
+    wrong = subprocess.run(lab_command() + ["replay", str(path), "3"], capture_output=True,
+                           text=True, env=ENV, timeout=600)
+    assert wrong.returncode == 2 and "give no GAME_ID" in wrong.stderr
 
 
 # ------------------------------------------------------------------------------ bad input
