@@ -295,6 +295,34 @@ def apply_on_win(s, c, lg, w, i, r):
 
 
 @kernel
+def damage_abilities(s, c, lg, w, tn, extra_left, credit_grave, credit):
+    """The winning set's on-win damage rows (R6 step 2, R12). Returns the bonus damage and
+    whether a 破城-type row is in the set. With ``credit``, also count as triggers the bonus rows
+    that broke one of ``extra_left`` extra walls and, if ``credit_grave``, the 破城 rows — an
+    ability is credited only when it changed what happened."""
+    bonus = 0
+    grave = False
+    for j in range(tn):
+        i = s[G_TOP_CARDS + j]
+        if c[C_FLAGS + i] & F_ON_WIN == 0:
+            continue
+        for q in range(4):
+            r = C_ROWS + i * 16 + q * 4
+            if c[r] != T_ON_WIN or (c[r + 3] == K_SINGLE and tn != 1):
+                continue
+            if c[r + 1] == E_EXTRA_DAMAGE:
+                bonus += c[r + 2]
+                if credit and extra_left > 0:
+                    extra_left -= c[r + 2]
+                    trigger(s, lg, w, i, q)
+            elif c[r + 1] == E_WALLS_TO_GRAVE:
+                grave = True
+                if credit and credit_grave:
+                    trigger(s, lg, w, i, q)
+    return bonus, grave
+
+
+@kernel
 def resolve_win(s, c, lg, w, reduction, siege):
     """R6: the battle is won by ``w`` with the top set; resolve in the rulebook's order."""
     d = 1 - w
@@ -317,23 +345,9 @@ def resolve_win(s, c, lg, w, reduction, siege):
             base = tn
         else:
             base = s[G_PLAYS + w]
-        bonus = 0
-        to_grave = broken_to_grave_rule(c)
-        grave_by_ability = False
-        for j in range(tn):
-            i = s[G_TOP_CARDS + j]
-            if c[C_FLAGS + i] & F_ON_WIN == 0:
-                continue
-            for q in range(4):
-                r = C_ROWS + i * 16 + q * 4
-                if c[r] != T_ON_WIN:
-                    continue
-                if c[r + 1] == E_EXTRA_DAMAGE and (c[r + 3] != K_SINGLE or tn == 1):
-                    bonus += c[r + 2]
-                elif c[r + 1] == E_WALLS_TO_GRAVE:
-                    if not to_grave:
-                        grave_by_ability = True
-                    to_grave = True
+        bonus, grave_rows = damage_abilities(s, c, lg, w, tn, 0, False, False)
+        grave_by_ability = grave_rows and not broken_to_grave_rule(c)
+        to_grave = grave_rows or broken_to_grave_rule(c)
         dmg = base + bonus - reduction
         if dmg < 0:
             dmg = 0
@@ -351,21 +365,7 @@ def resolve_win(s, c, lg, w, reduction, siege):
         broken, fell = break_walls(s, c, lg, d, dmg, to_grave)
         # credit abilities only when they changed what happened
         if broken > 0 and (bonus > 0 or grave_by_ability):
-            extra_left = broken - plain
-            for j in range(tn):
-                i = s[G_TOP_CARDS + j]
-                if c[C_FLAGS + i] & F_ON_WIN == 0:
-                    continue
-                for q in range(4):
-                    r = C_ROWS + i * 16 + q * 4
-                    if c[r] != T_ON_WIN:
-                        continue
-                    if (c[r + 1] == E_EXTRA_DAMAGE and (c[r + 3] != K_SINGLE or tn == 1)
-                            and extra_left > 0):
-                        extra_left -= c[r + 2]
-                        trigger(s, lg, w, i, q)
-                    elif c[r + 1] == E_WALLS_TO_GRAVE and grave_by_ability:
-                        trigger(s, lg, w, i, q)
+            damage_abilities(s, c, lg, w, tn, broken - plain, grave_by_ability, True)
         if fell:
             end_game(s, lg, w, END_CASTLE_FELL)
             return
