@@ -102,6 +102,8 @@ def build_context(pool: CardPool, rules: RuleSet, types_a: list[int], types_b: l
             c[C_M_SPECIAL] |= bit
         if flags & F_ASSASSIN and flags & F_UNIT:
             c[C_M_ASSASSIN] |= bit
+        if flags & F_GUN and flags & F_UNIT:
+            c[C_M_GUN] |= bit
     for i in range(n):
         for j in range(n):
             if j != i and gtypes[j] == gtypes[i]:

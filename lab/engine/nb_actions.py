@@ -30,7 +30,9 @@ WK_IDS = 0  # [12][SL_CAP]: card types of strength v in hand
 WK_N = 12 * SL_CAP  # [12]: how many types
 WK_IX = WK_N + 12  # [5]: odometer
 WK_CARDS = WK_IX + 5  # [5]: the set being emitted
-WK_SIZE = WK_CARDS + 8
+WK_NGROUPS = WK_CARDS + 5  # nb_pick's group table: its length, total, then [40][4] rows
+WK_GROUPS = WK_NGROUPS + 2
+WK_SIZE = WK_GROUPS + 40 * 4
 
 
 @hot
@@ -355,6 +357,15 @@ def _tactics_and_sieges(s, c, p, acts, n):
     return n
 
 
+@hot
+def fortify_ok(s, c, p):
+    """May the leader take 小田原城's fortify action (R11, odawara_fortify)?"""
+    b = pb(p)
+    return (c[C_RULES + R_ODAWARA_FORTIFY] != 0 and s[b + PB_LOGI_N] >= 2
+            and s[b + PB_DECK_N] > 0 and wall_total(s, p) < c[C_RULES + R_WALLS]
+            and castle_row(s, c, p, T_STANDING, E_ODAWARA) >= 0)
+
+
 @kernel
 def legal_actions(s, c, acts, wk):
     """Fill ``acts`` with the legal decisions of the player to move; returns their number.
@@ -397,9 +408,7 @@ def legal_actions(s, c, acts, wk):
                 low = m & -m
                 m ^= low
                 n = _emit_simple(acts, n, A_LOGISTICS, -1, low_index(low))
-        if (c[C_RULES + R_ODAWARA_FORTIFY] != 0 and s[b + PB_LOGI_N] >= 2
-                and s[b + PB_DECK_N] > 0 and wall_total(s, p) < c[C_RULES + R_WALLS]
-                and castle_row(s, c, p, T_STANDING, E_ODAWARA) >= 0):
+        if fortify_ok(s, c, p):
             n = _emit_simple(acts, n, A_FORTIFY, -1, -1)
     if n >= MAXA:
         s[G_ERROR] = 2

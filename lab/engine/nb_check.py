@@ -8,6 +8,7 @@ step and counts the kinds of action taken and the end reasons reached, for the c
 from lab.engine.jit import kernel
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import legal_actions
+from lab.engine.nb_pick import count_steps, nth_step
 from lab.engine.nb_core import pb, rand_below, wall_total
 from lab.engine.nb_play import setup
 from lab.engine.nb_resolve import apply, begin_turn
@@ -23,6 +24,7 @@ INVARIANTS = {
     7: "a zone mask disagrees with its counts",
     8: "a finished game changed",
     9: "an internal limit was hit (action buffer or stack capacity)",
+    10: "the random bot's counted pick disagrees with legal_actions (count or step order)",
 }
 
 
@@ -99,6 +101,23 @@ def invariant_error(s, c, total0, total1, acts, wk):
 
 
 @kernel
+def pick_agrees(s, c, acts, n, wk):
+    """Does nb_pick count the same ``n`` steps as the listed ``acts[:n]`` and produce each of
+    them at its index? (The second half of the buffer is its scratch.)"""
+    if n > MAXA // 2:
+        return True
+    mine = acts[MAXA // 2:]
+    if count_steps(s, c, mine, wk) != n:
+        return False
+    for k in range(n):
+        nth_step(s, c, mine, wk, k)
+        for x in range(AW):
+            if mine[0, x] != acts[k, x]:
+                return False
+    return True
+
+
+@kernel
 def play_random_checked(s, c, lg, acts, wk, seeds, max_turn_override, kinds, ends, errors,
                         fired, special):
     """Random games with every invariant checked after every step. ``kinds[k]`` counts actions
@@ -120,6 +139,9 @@ def play_random_checked(s, c, lg, acts, wk, seeds, max_turn_override, kinds, end
             n = legal_actions(s, c, acts, wk)
             if n == 0:
                 err = 6
+                break
+            if not pick_agrees(s, c, acts, n, wk):
+                err = 10
                 break
             k = rand_below(s, G_RNG, n)
             kind = acts[k, AX_KIND]

@@ -9,8 +9,9 @@ import numpy as np
 from lab.engine.jit import hot, kernel
 
 from lab.engine.layout import *  # noqa: F403
-from lab.engine.nb_actions import WK_SIZE, legal_actions
-from lab.engine.nb_core import log_ev, pb, rand_below, stat, wall_total
+from lab.engine.nb_actions import WK_SIZE
+from lab.engine.nb_core import log_ev, pb, stat, wall_total
+from lab.engine.nb_pick import random_pick
 from lab.engine.nb_resolve import apply, begin_turn, next_mulligan, shuffle_deck
 from lab.cards.vocab import Effect, Trigger
 from lab.rules import R_FIRST, R_INITIAL_HAND, R_LOGISTICS, R_MULLIGAN, R_WALLS
@@ -124,9 +125,8 @@ def step_random(s, c, lg, acts, wk):
         return False
     if s[G_PHASE] == PH_LEADER_START:
         begin_turn(s, c, lg)
-    n = legal_actions(s, c, acts, wk)
-    k = rand_below(s, G_RNG, n)
-    apply(s, c, lg, acts[k])
+    random_pick(s, c, acts, wk)
+    apply(s, c, lg, acts[0])
     return s[G_PHASE] != PH_OVER
 
 

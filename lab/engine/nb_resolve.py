@@ -83,7 +83,7 @@ def row_of(c, i, trig, eff):
     return 0
 
 
-@kernel
+@hot
 def trigger(s, lg, p, i, row):
     stat(s, ST_TRIG + row, i, 1)
     log_ev(s, lg, EV_TRIGGER, p, i, row, 0)
@@ -104,7 +104,7 @@ def kill_field(s, c, lg, p):
             kill(s, c, lg, p, i)
 
 
-@kernel
+@hot
 def close_battle(s):
     s[G_OPEN] = 0
     s[G_TOP_N] = 0
@@ -153,7 +153,7 @@ def begin_turn(s, c, lg):
     s[G_PHASE] = PH_LEADER
 
 
-@kernel
+@hot
 def flip_camp(s, c, lg, p):
     """表返し (R4.3)."""
     n = flip_all(s, c, p, -1)
@@ -161,7 +161,7 @@ def flip_camp(s, c, lg, p):
         log_ev(s, lg, EV_FLIP, p, -1, n, 0)
 
 
-@kernel
+@hot
 def play_set(s, c, lg, p, a, code):
     """Move the set of action row ``a`` from hand to the field as the new top set."""
     k = a[AX_N]
@@ -199,7 +199,7 @@ def play_set(s, c, lg, p, a, code):
     s[G_PLAYS + p] += 1
 
 
-@kernel
+@hot
 def pass_turn(s, p):
     s[G_TO_MOVE] = 1 - p
     s[G_PHASE] = PH_RESPONSE
