@@ -43,7 +43,7 @@ def time_games(preset: str, games: int, seed: int = 0) -> tuple[float, int, int]
     per = -(-games // len(ctxs))
     batches = [(c, rng.integers(1, 2**32, size=(per, 12)).astype(np.int64)) for c in ctxs]
     res = np.zeros((per, nb_play.N_RES), np.int64)
-    stats = np.zeros((per, N_ST * NL), np.int64)
+    stats = np.zeros((per, N_ST * NL), np.int32)
     nb_play.run_random(ctxs[0], batches[0][1][:1], res[:1], stats[:1])  # compiled or loaded
     decisions = 0
     t = time.perf_counter()

@@ -20,7 +20,8 @@ from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import WK_SIZE, legal_actions
 from lab.engine.nb_pick import count_steps, nth_step
 from lab.engine.nb_play import setup, step_random
-from lab.engine.nb_resolve import begin_turn
+from lab.engine.nb_core import rand_below
+from lab.engine.nb_resolve import apply, begin_turn
 from lab.rules import PRESETS
 
 DECKS = Path(__file__).parent / "data" / "decks"
@@ -85,15 +86,27 @@ def test_counted_pick_is_the_listed_step_for_every_index(preset):
 
 
 def test_counted_pick_plays_the_same_games_as_the_listing_bot():
-    """run_random (counted pick) and the batch loop's random bot (rand_below over
-    legal_actions) give identical results and per-card statistics for the same seeds."""
+    """run_random and the batch loop's random seats (counted pick) give the same results and
+    per-card statistics as a loop drawing rand_below(n) over legal_actions, for the same seeds."""
     c = _contexts("second_edition")[1]
-    seeds = np.random.default_rng(5).integers(1, 2**32, size=(60, 12)).astype(np.int64)
-    res = np.zeros((60, nb_play.N_RES), np.int64)
-    stats = np.zeros((60, N_ST * NL), np.int64)
+    seeds = np.random.default_rng(5).integers(1, 2**32, size=(40, 12)).astype(np.int64)
+    res = np.zeros((40, nb_play.N_RES), np.int64)
+    stats = np.zeros((40, N_ST * NL), np.int32)
     nb_play.run_random(c, seeds, res, stats)
-    listed_res, listed_stats = play_batch(c, seeds, "random", "random")
-    assert (res == listed_res).all()
-    assert (stats.reshape(60, N_ST, NL) == listed_stats).all()
-    assert res[:, nb_play.RES_DECISIONS].sum() > 60 * 10
-
+    batch_res, batch_stats = play_batch(c, seeds, "random", "random")
+    s, lg, acts, wk = _buffers()
+    for g, seed in enumerate(seeds):
+        setup(s, c, lg, seed)
+        while s[G_PHASE] != PH_OVER:
+            if s[G_PHASE] == PH_LEADER_START:
+                begin_turn(s, c, lg)
+            n = legal_actions(s, c, acts, wk)
+            apply(s, c, lg, acts[rand_below(s, G_RNG, n)])
+        listed = np.zeros(nb_play.N_RES, np.int64)
+        nb_play.record(s, listed)
+        assert res[g].tolist() == listed.tolist() == batch_res[g].tolist()
+        nloc = c[C_NLOC]
+        listed_stats = s[ST_BASE:ST_BASE + N_ST * NL].reshape(N_ST, NL)[:, :nloc]
+        assert (stats[g].reshape(N_ST, NL)[:, :nloc] == listed_stats).all()
+        assert (batch_stats[g][:, :nloc] == listed_stats).all()
+    assert res[:, nb_play.RES_DECISIONS].sum() > 40 * 10

@@ -2,11 +2,13 @@
 preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds and records.
 """
 
+from lab.bots.nb_params import BOT_RANDOM, BP_KIND
 from lab.bots.nb_policy import choose
 from lab.engine.jit import kernel
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import legal_actions
-from lab.engine.nb_play import record, setup
+from lab.engine.nb_pick import random_pick
+from lab.engine.nb_play import record, record_stats, setup
 from lab.engine.nb_resolve import apply, begin_turn
 
 
@@ -16,8 +18,14 @@ def play_game(s, c, lg, acts, wk, bots, sb, sacts):
     while s[G_PHASE] != PH_OVER:
         if s[G_PHASE] == PH_LEADER_START:
             begin_turn(s, c, lg)
+        bot = bots[s[G_TO_MOVE]]
+        if bot[BP_KIND] == BOT_RANDOM:
+            # the same step as choose() over the listing would draw, without the listing
+            random_pick(s, c, acts, wk)
+            apply(s, c, lg, acts[0])
+            continue
         n = legal_actions(s, c, acts, wk)
-        k = choose(s, c, lg, acts, n, wk, bots[s[G_TO_MOVE]], sb, sacts)
+        k = choose(s, c, lg, acts, n, wk, bot, sb, sacts)
         apply(s, c, lg, acts[k])
 
 
@@ -28,5 +36,4 @@ def run_batch(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
         setup(s, c, lg, seeds[g])
         play_game(s, c, lg, acts, wk, bots, sb, sacts)
         record(s, results[g])
-        for k in range(N_ST * NL):
-            stats[g, k] = s[ST_BASE + k]
+        record_stats(s, stats[g])

@@ -222,9 +222,9 @@ def _emit_one_type(s, c, acts, kind, i, k_lo, j, kur):
     """Step j of the sets of k_lo, k_lo+1, … copies of the single type i, each followed by its
     twins in _emit_set's order: plain, fire, 車懸り, 車懸り with fire."""
     gun = kind == A_ANSWER and c[C_FLAGS + i] & F_GUN != 0
-    per = (2 if gun else 1) * (2 if kur >= 0 else 1)
-    k = k_lo + j // per
-    t = j % per
+    shift = (1 if gun else 0) + (1 if kur >= 0 else 0)  # twins per set: 1, 2 or 4
+    k = k_lo + (j >> shift)
+    t = j & ((1 << shift) - 1)
     acts[0, AX_KIND] = kind
     acts[0, AX_N] = k
     for x in range(5):

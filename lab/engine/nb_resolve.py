@@ -138,7 +138,7 @@ def after_resolution(s, c, lg):
     s[G_TO_MOVE] = s[G_LEADER]
 
 
-@kernel
+@hot
 def begin_turn(s, c, lg):
     """The automatic start of a leader turn: count it, then 徴兵 (R4.1, hand_cap)."""
     p = s[G_LEADER]

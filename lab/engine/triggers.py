@@ -28,7 +28,7 @@ def random_triggers(pool: CardPool, rules: RuleSet, deck_a: Deck, deck_b: Deck, 
     c = matchup_context(pool, rules, deck_a, deck_b)
     seeds = np.random.default_rng(seed).integers(1, 2**32, size=(games, 12)).astype(np.int64)
     res = np.zeros((games, nb_play.N_RES), np.int64)
-    stats = np.zeros((games, N_ST * NL), np.int64)
+    stats = np.zeros((games, N_ST * NL), np.int32)
     nb_play.run_random(c, seeds, res, stats)
     trig = stats.reshape(games, N_ST, NL)[:, ST_TRIG:ST_TRIG + 4, :].sum(axis=0)  # [row, local]
     fired: Counter = Counter()
