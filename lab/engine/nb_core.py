@@ -28,13 +28,9 @@ def _rotl32(x, k):
 
 
 @hot
-def next32(s, at):
-    """Next 32-bit output of the xoshiro128** generator whose four words start at ``s[at]``.
-    Every intermediate stays below 2**40, so int64 arithmetic is exact compiled or not."""
-    s0 = s[at]
-    s1 = s[at + 1]
-    s2 = s[at + 2]
-    s3 = s[at + 3]
+def xoshiro_step(s0, s1, s2, s3):
+    """One step of xoshiro128** on four 32-bit words held as ints: (output, new words). Every
+    intermediate stays below 2**40, so int64 arithmetic is exact compiled or not."""
     result = (_rotl32((s1 * 5) & M32, 7) * 9) & M32
     t = (s1 << 9) & M32
     s2 ^= s0
@@ -43,6 +39,13 @@ def next32(s, at):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl32(s3, 11)
+    return result, s0, s1, s2, s3
+
+
+@hot
+def next32(s, at):
+    """Next 32-bit output of the generator whose four words start at ``s[at]``."""
+    result, s0, s1, s2, s3 = xoshiro_step(s[at], s[at + 1], s[at + 2], s[at + 3])
     s[at] = s0
     s[at + 1] = s1
     s[at + 2] = s2
@@ -100,7 +103,7 @@ def wall_total(s, p):
     return s[b + PB_WALL_N] + (1 if s[b + PB_CASTLE] >= 0 else 0)
 
 
-@kernel
+@hot
 def castle_row(s, c, p, trigger, effect):
     """Index of the standing home castle's row with this trigger and effect, or -1."""
     cs = s[pb(p) + PB_CASTLE]
@@ -213,13 +216,20 @@ def draw_n(s, c, lg, p, n):
     return got
 
 
-@kernel
+@hot
 def kill(s, c, lg, p, i):
     """Card ``i`` (already taken out of its zone) dies into the graveyard of ``p``, who
     controls it; 年貢-style on-death effects trigger wherever it died (R12)."""
     s[pb(p) + PB_GRAVE + i] += 1
     stat(s, ST_DIED, i, 1)
     log_ev(s, lg, EV_DIE, p, i, 0, 0)
+    if c[C_FLAGS + i] & F_ON_DEATH:
+        _on_death(s, c, lg, p, i)
+
+
+@kernel
+def _on_death(s, c, lg, p, i):
+    """The on-death draw rows (年貢) of card i, which p controlled."""
     for j in range(4):
         r = C_ROWS + i * 16 + j * 4
         if c[r] == T_ON_DEATH and c[r + 1] == E_DRAW:
@@ -414,7 +424,7 @@ def judge(s, c, lg, reason):
         end_game(s, lg, 2, reason)
 
 
-@kernel
+@hot
 def has_live_unit(s, c, p):
     """Does p have a unit in hand, deck or camp (R13 exhaustion)?"""
     b = pb(p)

@@ -11,11 +11,12 @@ from lab.engine.jit import hot, kernel
 from lab.cards.vocab import Condition, Effect, Trigger
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import has_lead, response_row
-from lab.engine.nb_core import (field_add, field_remove, low_index, break_walls, broken_to_grave_rule, camp_add, camp_remove,
-                                castle_row, draw, draw_n, end_game, flip_all, hand_add,
-                                hand_remove, has_live_unit, judge, kill, kill_hand_random,
-                                log_ev, pb, pick_hand_random, push_wall, rand_below, repair,
-                                stat, strongest, wall_to_hand, wall_total)
+from lab.engine.nb_core import (break_walls, broken_to_grave_rule, camp_add, camp_remove,
+                                castle_row, draw, draw_n, end_game, field_add, field_remove,
+                                flip_all, hand_add, hand_remove, has_live_unit, judge, kill,
+                                kill_hand_random, log_ev, low_index, pb, pick_hand_random,
+                                push_wall, rand_below, repair, stat, strongest, wall_to_hand,
+                                wall_total, xoshiro_step)
 from lab.rules import (R_DAMAGE_LAST_SET, R_GUN_RETREAT, R_HAND_CAP, R_LOGISTICS, R_MAX_TURNS,
                        R_PASS_COSTS_WALL)
 
@@ -89,7 +90,7 @@ def trigger(s, lg, p, i, row):
     log_ev(s, lg, EV_TRIGGER, p, i, row, 0)
 
 
-@kernel
+@hot
 def kill_field(s, c, lg, p):
     """Every card p has on the field dies."""
     b = pb(p)
@@ -294,7 +295,7 @@ def apply_on_win(s, c, lg, w, i, r):
     return changed
 
 
-@kernel
+@hot
 def damage_abilities(s, c, lg, w, tn, extra_left, credit_grave, credit):
     """The winning set's on-win damage rows (R6 step 2, R12). Returns the bonus damage and
     whether a 破城-type row is in the set. With ``credit``, also count as triggers the bonus rows
@@ -692,13 +693,24 @@ def next_mulligan(s, c, start):
 
 @kernel
 def shuffle_deck(s, p, at):
+    """Fisher–Yates with the generator at ``s[at]``; its words stay in registers for the loop
+    (the same draws as rand_below(s, at, k + 1) each time)."""
     b = pb(p)
     n = s[b + PB_DECK_N]
+    r0 = s[at]
+    r1 = s[at + 1]
+    r2 = s[at + 2]
+    r3 = s[at + 3]
     for k in range(n - 1, 0, -1):
-        j = rand_below(s, at, k + 1)
+        out, r0, r1, r2, r3 = xoshiro_step(r0, r1, r2, r3)
+        j = (out * (k + 1)) >> 32
         t = s[b + PB_DECK + k]
         s[b + PB_DECK + k] = s[b + PB_DECK + j]
         s[b + PB_DECK + j] = t
+    s[at] = r0
+    s[at + 1] = r1
+    s[at + 2] = r2
+    s[at + 3] = r3
 
 
 @kernel
