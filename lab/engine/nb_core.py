@@ -207,6 +207,31 @@ def draw(s, c, lg, p):
     return i
 
 
+@hot
+def deal_opening(s, p, count):
+    """Deal up to ``count`` deck-top cards into p's opening hand (set-up and mulligan redraw;
+    not draws: they count as opening cards, not as drawn ones)."""
+    b = pb(p)
+    for _ in range(count):
+        k = s[b + PB_DECK_N]
+        if k == 0:
+            break
+        k -= 1
+        s[b + PB_DECK_N] = k
+        i = s[b + PB_DECK + k]
+        hand_add(s, p, i)
+        stat(s, ST_OPENING, i, 1)
+
+
+@hot
+def deck_push(s, p, i):
+    """Put card i on top of p's deck (before a shuffle)."""
+    b = pb(p)
+    k = s[b + PB_DECK_N]
+    s[b + PB_DECK + k] = i
+    s[b + PB_DECK_N] = k + 1
+
+
 @kernel
 def draw_n(s, c, lg, p, n):
     got = 0

@@ -10,7 +10,7 @@ from lab.engine.jit import hot, kernel
 
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import WK_SIZE
-from lab.engine.nb_core import log_ev, pb, stat, wall_total
+from lab.engine.nb_core import deal_opening, deck_push, log_ev, pb, stat, wall_total
 from lab.engine.nb_pick import random_pick
 from lab.engine.nb_resolve import apply, begin_turn, next_mulligan, shuffle_deck
 from lab.cards.vocab import Effect, Trigger
@@ -85,21 +85,9 @@ def setup(s, c, lg, seeds):
             s[b + PB_LOGI_N] = logi
         if n_aside > 0:
             for k in range(n_aside):
-                d = s[b + PB_DECK_N]
-                s[b + PB_DECK + d] = s[SCRATCH + k]
-                s[b + PB_DECK_N] = d + 1
+                deck_push(s, p, s[SCRATCH + k])
             shuffle_deck(s, p, stream)
-        for _ in range(c[C_RULES + R_INITIAL_HAND] + c[C_EXTRA_OPEN + p]):
-            k = s[b + PB_DECK_N]
-            if k == 0:
-                break
-            k -= 1
-            s[b + PB_DECK_N] = k
-            i = s[b + PB_DECK + k]
-            s[b + PB_HAND + i] += 1
-            s[b + PB_HAND_N] += 1
-            s[b + PB_HAND_MASK] |= (1 << i)
-            stat(s, ST_OPENING, i, 1)
+        deal_opening(s, p, c[C_RULES + R_INITIAL_HAND] + c[C_EXTRA_OPEN + p])
         if c[C_EXTRA_OPEN + p] > 0:
             _credit_setup_ability(s, c, lg, p)
     first = c[C_RULES + R_FIRST]

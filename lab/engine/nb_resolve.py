@@ -12,11 +12,11 @@ from lab.cards.vocab import Condition, Effect, Trigger
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import has_lead, response_row
 from lab.engine.nb_core import (break_walls, broken_to_grave_rule, camp_add, camp_remove,
-                                castle_row, draw, draw_n, end_game, field_add, field_remove,
-                                flip_all, hand_add, hand_remove, has_live_unit, judge, kill,
-                                kill_hand_random, log_ev, low_index, pb, pick_hand_random,
-                                push_wall, rand_below, repair, stat, strongest, wall_to_hand,
-                                wall_total, xoshiro_step)
+                                castle_row, deal_opening, deck_push, draw, draw_n, end_game,
+                                field_add, field_remove, flip_all, hand_add, hand_remove,
+                                has_live_unit, judge, kill, kill_hand_random, log_ev, low_index,
+                                pb, pick_hand_random, push_wall, rand_below, repair, stat,
+                                strongest, wall_to_hand, wall_total, xoshiro_step)
 from lab.rules import (R_DAMAGE_LAST_SET, R_GUN_RETREAT, R_HAND_CAP, R_LOGISTICS, R_MAX_TURNS,
                        R_PASS_COSTS_WALL)
 
@@ -721,19 +721,9 @@ def redraw(s, c, lg, p):
         while s[b + PB_HAND + i] > 0:
             hand_remove(s, p, i)
             stat(s, ST_OPENING, i, -1)
-            k = s[b + PB_DECK_N]
-            s[b + PB_DECK + k] = i
-            s[b + PB_DECK_N] = k + 1
+            deck_push(s, p, i)
     shuffle_deck(s, p, G_DRNG if p == 0 else G_DRNG_B)
-    for _ in range(count):
-        k = s[b + PB_DECK_N]
-        if k == 0:
-            break
-        k -= 1
-        s[b + PB_DECK_N] = k
-        i = s[b + PB_DECK + k]
-        hand_add(s, p, i)
-        stat(s, ST_OPENING, i, 1)
+    deal_opening(s, p, count)
 
 
 # ------------------------------------------------------------------ dispatch
