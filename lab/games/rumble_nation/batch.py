@@ -30,7 +30,7 @@ HEURISTIC_PARAMS = {
     "reroll_edge": (BP_REROLL_EDGE, 0, 0, 10_000, "a reroll must gain this much value, ×100"),
 }
 SEARCH_PARAMS = HEURISTIC_PARAMS | {
-    "simulations": (BP_SIMS, 24, 1, 100_000, "playouts per legal decision"),
+    "simulations": (BP_SIMS, 64, 1, 100_000, "playouts per legal decision"),
     "playout_lookahead": (BP_PLAYOUT_LOOKAHEAD, 0, 0, 1, "1: playouts weigh rerolls too "
                                                          "(slower)"),
 }

@@ -141,8 +141,8 @@ class Game:
                       source: str | None = None) -> "Game":
         """A position written as a scenario writes it (docs/rumble_nation.md): ``tokens`` maps
         area names to token numbers (unlisted areas take the unlisted tokens in RN1 order);
-        ``seats_state`` maps "P1"… to {soldiers = {area: n}, daimyo = area or "", stock = n,
-        chip = n}. The dice and bot streams come from ``seed``."""
+        ``seats_state`` maps "P1"… to {soldiers = {area: n}, daimyo = area, "stock" or "" (not
+        in play), stock = n, chip = n}. The dice and bot streams come from ``seed``."""
         c = rules.context()
         s = np.zeros(S_SIZE, np.int64)
         w = seed_words(seed)
@@ -393,8 +393,9 @@ SEAT_KEYS = {"soldiers", "daimyo", "stock", "chip"}
 
 
 def _place_seats(s, rules: RNRules, given: dict, source: str | None) -> None:
-    """Write each seat's start state; stock defaults to what the map leaves of the rules'
-    soldiers, and the totals must add up (meeple conservation holds from the first step)."""
+    """Write each seat's start state. Stock defaults to what the map leaves of the rules'
+    soldiers; a position may hold fewer meeples than the rules give (the rest play no part),
+    never more. Meeple conservation is then kept from this total on."""
     n = rules.players
     for key in given:
         if key not in SEAT_NAMES[:n]:
@@ -416,27 +417,30 @@ def _place_seats(s, rules: RNRules, given: dict, source: str | None) -> None:
             t = int(s[S_SLOT + area_index(area, source, f"area in [{name}] soldiers")])
             s[S_MEN + t * MAXP + p] = k
             on_map += k
-        daimyo_at = z.get("daimyo", "")
+        daimyo_at = z.get("daimyo", "stock" if rules.daimyo else "")
         if daimyo_at and not rules.daimyo:
             raise LabError(f"[{name}] daimyo = \"{daimyo_at}\" needs daimyo = true (RN6) in "
                            "[overrides] or the advanced_4p preset", source=source)
-        if daimyo_at:
-            t = int(s[S_SLOT + area_index(daimyo_at, source, f"area in [{name}] daimyo")])
+        s[S_P + P_DSTOCK * MAXP + p] = int(daimyo_at == "stock")
+        if daimyo_at not in ("", "stock"):
+            t = int(s[S_SLOT + area_index(daimyo_at, source, f"area in [{name}] daimyo "
+                                                               "(or \"stock\", \"\")")])
             s[S_P + P_DAIMYO * MAXP + p] = t
-            s[S_P + P_DSTOCK * MAXP + p] = 0
         stock = z.get("stock", rules.soldiers - on_map)
         if isinstance(stock, bool) or not isinstance(stock, int) or stock < 0 \
-                or stock + on_map != rules.soldiers:
-            raise LabError(f"[{name}]: stock {stock!r} + {on_map} soldiers on the map must be "
-                           f"the rules' soldiers = {rules.soldiers}; set soldiers in "
-                           "[overrides] or leave stock out", source=source)
+                or stock + on_map > rules.soldiers:
+            raise LabError(f"[{name}]: stock {stock!r} + {on_map} soldiers on the map exceed the "
+                           f"rules' soldiers = {rules.soldiers}; raise soldiers in [overrides] "
+                           "or lower the counts", source=source)
         s[S_P + P_STOCK * MAXP + p] = stock
+        s[S_P + P_TOTAL * MAXP + p] = stock + on_map + int(daimyo_at != "")
         chip = z.get("chip", 0)
         left = stock + int(s[S_P + P_DSTOCK * MAXP + p])
         if isinstance(chip, bool) or not isinstance(chip, int) or not 0 <= chip <= n \
                 or (left == 0) != (chip > 0):
             raise LabError(f"[{name}] chip = {chip!r}: a seat holds a sword chip (1–{n}) exactly "
                            "when its stock is empty (RN3)", source=source)
+        s[S_P + P_CHIP * MAXP + p] = chip
         if chip:
             holders.append((chip, name))
     chips = sorted(c for c, _ in holders)

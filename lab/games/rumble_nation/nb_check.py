@@ -55,7 +55,7 @@ def check(s, c):
         if pf(s, P_STOCK, p) < 0 or in_stock(s, p) + on_map + (1 if d >= 0 else 0) \
                 != pf(s, P_TOTAL, p):
             return 1
-        if pf(s, P_DSTOCK, p) + (1 if d >= 0 else 0) != c[C_DAIMYO]:
+        if pf(s, P_DSTOCK, p) + (1 if d >= 0 else 0) > c[C_DAIMYO]:
             return 2
         chip = pf(s, P_CHIP, p)
         if (in_stock(s, p) == 0) != (chip > 0):
