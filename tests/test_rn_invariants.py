@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.errors import LabError
 from lab.games.rumble_nation import PRESETS, play_batch, seeds_for
 from lab.games.rumble_nation import nb_layout as L
 from lab.games.rumble_nation.nb_check import (INVARIANTS, K_DAIMYO, K_GAMES, K_PLACE, K_POWER_TIE,
@@ -162,3 +163,14 @@ def test_same_seed_words_same_games_and_first_seat_honoured():
     assert all((a[k] == b[k]).all() for k in a)
     c = play_batch(rules, ["random"] * 4, words, first_seat=2)
     assert (c["first"] == 3).all()
+    assert (play_batch(rules, ["random"] * 4, words, first_seat="P3")["first"] == 3).all()
+    with pytest.raises(LabError, match="seat 4 is not one of P1, P2, P3, P4"):
+        play_batch(rules, ["random"] * 4, words, first_seat=4)
+
+
+def test_zero_seed_words_still_give_varied_dice():
+    # four zero words would make xoshiro return 0 for ever: every roll 1 1 1, every soldier in
+    # the area of token 2; the batch repairs such words as seed_words does
+    cols = play_batch(PRESETS["base_2p"], ["random"] * 2, np.zeros((3, 12), np.int64))
+    assert sum(int(cols[f"present_{v}"][0]) for v in range(3, 13)) > 0
+    assert len(set(cols["decisions"].tolist())) == 1  # the same words: the same game

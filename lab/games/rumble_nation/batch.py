@@ -15,7 +15,7 @@ import numpy as np
 from lab.errors import LabError
 from lab.games.rumble_nation import nb_batch
 from lab.games.rumble_nation.board import AREAS
-from lab.games.rumble_nation.game import SEAT_NAMES, Game
+from lab.games.rumble_nation.game import SEAT_NAMES, Game, _seat_number
 from lab.games.rumble_nation.nb_bots import W_SIZE
 from lab.games.rumble_nation.nb_layout import *  # noqa: F403
 from lab.games.rumble_nation.rules import RNRules
@@ -103,24 +103,30 @@ def pack_bots(rules: RNRules, bots) -> np.ndarray:
     return out
 
 
-def play_rows(rules: RNRules, bots, words: np.ndarray, first_seat: int | None = None,
+def play_rows(rules: RNRules, bots, words: np.ndarray, first_seat: int | str | None = None,
               buffers: Buffers | None = None) -> np.ndarray:
     """The raw result rows (``nb_layout`` R_* offsets), one per seed-word row."""
     b = buffers or Buffers()
     words = np.ascontiguousarray(words, dtype=np.int64)
     if words.ndim != 2 or words.shape[1] != 12:
         raise ValueError(f"seed words: expected shape (games, 12), got {words.shape}")
+    for k in (0, 4, 8):  # xoshiro must not start from four zero words (as seed_words ensures)
+        dead = ~words[:, k:k + 4].any(axis=1)
+        if dead.any():
+            words = words.copy()
+            words[dead, k] = 1
     rows = np.zeros((len(words), N_RES), np.int32)
-    first = -1 if first_seat is None else int(first_seat)
+    first = _seat_number(first_seat, rules)
     nb_batch.run_batch(b.s, rules.context(), words, first, pack_bots(rules, bots), b.acts, b.wf,
                        b.ts, b.tot, b.pacts, rows)
     return rows
 
 
-def play_batch(rules: RNRules, bots, seed_words_array, first_seat: int | None = None,
+def play_batch(rules: RNRules, bots, seed_words_array, first_seat: int | str | None = None,
                buffers: Buffers | None = None) -> dict[str, np.ndarray]:
-    """Play one game per row of 12 seed words with ``bots[p]`` in seat p (0-based; start player
-    drawn from the words unless ``first_seat`` is given); one array per ``record_columns``."""
+    """Play one game per row of 12 seed words with ``bots[p]`` in seat p (``bots[0]`` is P1;
+    the start player is drawn from the words unless ``first_seat`` — 0-based or "P2" — is
+    given); one array per ``record_columns``."""
     rows = play_rows(rules, bots, seed_words_array, first_seat, buffers)
     return columns(rules, rows)
 
