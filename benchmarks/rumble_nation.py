@@ -10,8 +10,8 @@ Prints JSON:
 - ``compile``: a fresh process importing the package and playing one game with every bot kind —
   cold (an empty numba cache: everything compiles) and cached start, medians of K runs;
 - ``ladder``: heuristic vs random (2, 3 and 4 players) and search vs heuristic (2 and 4 players):
-  the bot in every seat in turn on D deals (S for 2-player search, S/5 for 4-player), win rate with a 95% interval clustered
-  by deal (``lab.games.rumble_nation.ladder``) and the fair share.
+  the bot in every seat in turn on D deals (S for 2-player search, S/5 for 4-player), win rate
+  with a 95% interval clustered by deal (``lab.games.rumble_nation.ladder``) and the fair share.
 The machine may be shared: compare figures measured in one run, and prefer medians.
 """
 

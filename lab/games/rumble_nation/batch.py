@@ -200,7 +200,7 @@ def record_columns(rules: RNRules) -> list[tuple[str, str, str]]:
             cols.append((f"small_{v}", "int8", f"seat that took the small token of {v} "
                                                f"(worth {v // 2}); 0 = nobody"))
         cols.append((f"present_{v}", "int8", f"seats with meeples in the area of token {v}"))
-        cols.append((f"power_{v}", "int16", f"the winner's power there; 0 = set aside"))
+        cols.append((f"power_{v}", "int16", "the winner's power there; 0 = set aside"))
     return cols
 
 

@@ -65,7 +65,8 @@ def check(s, c):
                 return 4
             chips |= 1 << chip
             held += 1
-    if s[S_NEXT_CHIP] != n - held or (held > 0 and chips != ((1 << (n + 1)) - (1 << (n + 1 - held)))):
+    top = (1 << (n + 1)) - (1 << (n + 1 - held))  # bits n+1-held … n: the biggest chips
+    if s[S_NEXT_CHIP] != n - held or (held > 0 and chips != top):
         return 4
     if not over:
         staged = s[S_STAGE] == ST_CHOOSE
