@@ -726,11 +726,11 @@ def swap_command(
         help="Worker processes (default: every core). Records do not depend on it.")] = None,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar="DIR",
-        help="Folder for both arms, DIR/base and DIR/alt (default "
+        help="Results folder holding both arms as the patches base and CARD→WITH (default "
              "results/NAME-swap-CARD-WITH, with --games …-gamesN).")] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Reuse the arms already in --out: play only the chunks not yet "
-                         "written (none when both are complete).")] = False,
+        "--resume", help="Reuse the records already in --out: play only the chunks not yet "
+                         "written (none when complete).")] = False,
     min_games: Annotated[int, typer.Option(
         "--min-games", min=1, help="Rows with fewer pairs are marked thin.")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
@@ -739,8 +739,10 @@ def swap_command(
     as written (base) and with every copy of --card replaced by --with in every army that holds
     it (alt) — and reports each affected army's win-rate change with a 95% paired interval.
 
-    The replacement takes the card's place in the deck list, so a deal shuffles both decks
-    alike and only the swapped positions differ; seeds, first players and bots are the same.
+    The swap is a card patch (docs/value.md): both arms are variants of one results folder
+    (`lab report` reads it). The replacement takes the card's place in the deck list, so a deal
+    shuffles both decks alike and only the swapped positions differ; seeds, first players and
+    bots are the same.
     The swapped deck must stay legal (uniques, one general, ≤ 4 tactics and castles).
     Score: win 1, draw ½, loss 0; change = alt − base (negative: the card was worth
     something). Armies without the card keep their decks and are listed as unaffected. A
@@ -767,11 +769,9 @@ def swap_command(
     names = {a.key: a.name for a in exp.armies}
     err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
               f"{', '.join(f'{names[k]} (×{n})' for k, n in plan.copies.items())}; "
-              f"2 arms × {exp.total_games:,} games → {out_path}/base, {out_path}/alt",
-              soft_wrap=True)
+              f"2 arms × {exp.total_games:,} games → {out_path}", soft_wrap=True)
     swap.run(plan, out_path, jobs=jobs, resume=resume, console=None if as_json else err)
     rows = swap.effects(plan, out_path, min_games=min_games)
-    base_dir, alt_dir = swap.arms(out_path)
     armies = rows[rows["kind"] == "army"]
     if as_json:
         def clean(r):
@@ -779,7 +779,7 @@ def swap_command(
                         v.item() if hasattr(v, "item") else v) for k, v in r.items()}
 
         doc = {"config": str(config), "card": plan.card.name, "with": plan.replacement.name,
-               "base": str(base_dir), "alt": str(alt_dir),
+               "records": str(out_path), "patch": plan.patch.name,
                "unaffected": list(plan.unaffected), "armies": []}
         for r in armies.to_dict("records"):
             sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")]
@@ -815,7 +815,7 @@ def swap_command(
     missing = [names[k] for k in plan.affected if k not in set(armies["army"])]
     if missing:
         out.print(f"not compared (mirror games only): {', '.join(missing)}", soft_wrap=True)
-    out.print(f"records: {base_dir}, {alt_dir}", soft_wrap=True)
+    out.print(f"records: {out_path} (patches base and {plan.patch.name})", soft_wrap=True)
 
 
 if __name__ == "__main__":
