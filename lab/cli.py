@@ -818,5 +818,77 @@ def swap_command(
     out.print(f"records: {out_path} (patches base and {plan.patch.name})", soft_wrap=True)
 
 
+# ----------------------------------------------------------------------------------- lab value
+
+@command("value")
+def value_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    cards: Annotated[list[str] | None, typer.Option(
+        "--cards", metavar="CARD[,CARD…]",
+        help="Only these cards (printed names or ids; repeat or separate by commas). Default: "
+             "every card of every army.")] = None,
+    tier: Annotated[list[str] | None, typer.Option(
+        "--tier", metavar="TIER",
+        help="Only this bot tier (its label, e.g. heuristic-vs-heuristic, or a bot playing "
+             "both seats, e.g. heuristic; repeatable). Default: every tier of the config.")
+    ] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", metavar="N",
+        help="Deals per cell instead of the file's `games` (default folder: "
+             "results/NAME-gamesN/value).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="Worker processes (default: every core). Results do not depend on it.")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+        help="Value folder: DIR/value.parquet and the run's records in DIR/records (default "
+             "results/NAME/value, where `lab report results/NAME` finds it).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted value run in --out: play only the chunks "
+                         "not yet written.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+) -> None:
+    """Card value: what each card (and its ability) is worth to its army, causally.
+
+    For every card type of every army: *ability_off* (the card keeps its strength, loses its
+    abilities) and *above_vanilla* (every copy replaced by a vanilla 足軽 of the nearest strength;
+    ∞ → 足軽10; tactics and castles → the army's weakest 足軽), each played on the same deals and
+    seat orders as the unchanged decks against the config's other armies. Each row: Δ army win
+    rate (as is − contrast; positive: the card helps), 95% interval clustered by deal, games, and
+    a Benjamini–Hochberg q across cards. See docs/value.md.
+    """
+    import json
+
+    from lab.design import value
+    from lab.sim import config as sim_config
+
+    exp = sim_config.load_experiment(config, games=games)
+    names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
+    plan = value.plan(exp, cards=names, tiers=tier)
+    out_path = out_dir or value.default_out(exp, games_option=games is not None)
+    run_exp = plan.exp
+    err.print(f"{exp.name}: {len(plan.arms)} arm(s) for {plan.rows} value row(s) × "
+              f"{len(run_exp.matchups)} matchup(s) × {len(run_exp.tiers)} tier(s) = "
+              f"{run_exp.total_games:,} games → {out_path}", soft_wrap=True)
+    if plan.skipped:
+        warn(f"not valued (mirror games only): {', '.join(plan.skipped)}")
+    result = value.run(plan, out_path, jobs=jobs, resume=resume, console=err)
+    if result.chunks_played:
+        err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+                  f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
+    table = value.compute(plan, out_path)
+    if as_json:
+        rows = json.loads(table.to_json(orient="records", force_ascii=False))
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for t in value.tables(table):
+        out.print(t)
+    prec = value.precision(table)
+    out.print(f"95% half-width: at most {prec['max_half_width']:.2f} points (median "
+              f"{prec['median_half_width']:.2f}) over {prec['rows']} rows; table: "
+              f"{out_path}/value.parquet", soft_wrap=True)
+
+
 if __name__ == "__main__":
     main()
