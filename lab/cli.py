@@ -480,7 +480,9 @@ def run_command(
 
     exp = sim_config.load_experiment(config, games=games)
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
-    err.print(f"{exp.name}: {len(exp.variants)} variant(s) × {len(exp.matchups)} matchup(s) × "
+    patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
+    err.print(f"{exp.name}: {len(exp.variants)} variant(s){patches} × {len(exp.matchups)} "
+              f"matchup(s) × "
               f"{len(exp.tiers)} bot tier(s) × {exp.games} deal(s)"
               f"{' × 2 seat orders' if exp.seat_swap else ''} = {exp.total_games:,} games → "
               f"{out_path}", soft_wrap=True)
