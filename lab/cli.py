@@ -876,9 +876,9 @@ def value_command(
     if plan.skipped:
         warn(f"not valued (mirror games only): {', '.join(plan.skipped)}")
     result = value.run(plan, out_path, jobs=jobs, resume=resume, console=err)
-    if result.chunks_played:
-        err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
-                  f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
+    err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+              f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all"
+              if result.chunks_played else "every chunk was already written; nothing to play")
     table = value.compute(plan, out_path)
     if as_json:
         rows = json.loads(table.to_json(orient="records", force_ascii=False))

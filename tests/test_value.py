@@ -239,6 +239,30 @@ def test_cli_json_resume_and_the_report_location(config, played, tmp_path, monke
     assert str(value.default_out(exp, games_option=True)) == "results/valuetest-games6/value"
 
 
+def test_resume_after_lost_chunks_gives_the_same_table(small, played, tmp_path):
+    import shutil
+
+    from lab.sim.records import GAMES, chunk_path
+
+    out, table = played
+    shutil.copytree(out, tmp_path / "v")
+    for chunk in (0, 5, 9):
+        chunk_path(tmp_path / "v" / value.RECORDS, GAMES, chunk).unlink()
+    with pytest.raises(LabError, match="add --resume"):
+        value.run(small, tmp_path / "v", jobs=1)
+    assert value.run(small, tmp_path / "v", jobs=1, resume=True).chunks_played == 3
+    pd.testing.assert_frame_equal(value.compute(small, tmp_path / "v"), table)
+    # complete: the same command again plays nothing and needs no --resume
+    assert value.run(small, tmp_path / "v", jobs=1).chunks_played == 0
+
+
+def test_another_selection_in_the_same_folder_is_refused(config, played):
+    out, _ = played
+    other = value.plan(load_experiment(config), cards=["刺客"])
+    with pytest.raises(LabError, match="holds a value run of another config or selection"):
+        value.run(other, out, jobs=1)
+
+
 def test_lab_run_accepts_a_results_folder_holding_value(config, tmp_path):
     from lab.sim.runner import run
 

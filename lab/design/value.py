@@ -182,10 +182,17 @@ def default_out(exp: Experiment, games_option: bool = False) -> Path:
 
 def run(p: ValuePlan, out: str | Path, *, jobs: int | None = None, resume: bool = False,
         backend: str = "loky", scheduler: str | None = None, console=None):
-    """Play every arm into OUT/records (a results folder): the runner's RunResult."""
-    from lab.sim import runner
+    """Play every arm into OUT/records (a results folder): the runner's RunResult. A folder
+    already holding this value run, complete, is reused as it is (nothing is played)."""
+    from lab.sim import manifest, records, runner
 
-    return runner.run(p.exp, Path(out) / RECORDS, jobs=jobs, resume=resume, backend=backend,
+    folder = Path(out) / RECORDS
+    old = manifest.read(folder)
+    if old is not None and old.get("fingerprint") != p.exp.fingerprint():
+        raise LabError(f"--out {out} holds a value run of another config or selection (cards, "
+                       "tiers, games); choose another --out, or delete that folder")
+    complete = old is not None and len(records.written_chunks(folder)) == len(old["chunks"])
+    return runner.run(p.exp, folder, jobs=jobs, resume=resume or complete, backend=backend,
                       scheduler=scheduler, console=console)
 
 
