@@ -240,9 +240,12 @@ def test_a_general_may_leave_only_when_the_patch_allows_it():
     p = Patch("g", (replace_card("oda", "織田信長", "足軽10"),), allow_no_general=True)
     p.check(decks("oda", "takeda"))
     assert p.deck("oda", load_army("oda")).general() is None
-    # every other deck rule still holds
+    # every other deck rule still holds, with or without the general
     with pytest.raises(LabError, match="unique"):
         Patch("g", (replace_card("oda", "足軽7", "織田信長"),),
+              allow_no_general=True).check(decks("oda"))
+    with pytest.raises(LabError, match="at most 4"):
+        Patch("g", (replace_card("oda", "織田信長", "奇襲"), replace_card("oda", "足軽6", "火計")),
               allow_no_general=True).check(decks("oda"))
 
 

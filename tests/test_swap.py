@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import lab.cli as cli
-from _support.sim_cases import assert_same_records, records, write_config
+from _support.sim_cases import records, write_config
 from lab.errors import LabError
 from lab.sim import swap
 from lab.sim.config import load_experiment

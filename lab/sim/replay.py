@@ -1,6 +1,6 @@
-"""Replay one recorded game: rebuild it from its record (rule toggles, armies, card patch, seed
-words) and the manifest (bot specs, deck files, patches), play it again through the same compiled loop with the
-event log on, and check that it reproduces the recorded result.
+"""Replay one recorded game: rebuild it from its record (rule toggles, armies, card patch,
+seed words) and the manifest (bot specs, deck files, patches), play it again through the same
+compiled loop with the event log on, and check that it reproduces the recorded result.
 
 Reads a results folder; writes nothing. Presentation is the CLI's (``lab replay``).
 """
