@@ -34,11 +34,7 @@ class Receipt:
     games: int  # games played
     seconds: float  # wall time in the worker, play and write
     errors: int  # games that hit an engine limit (the error flag)
-    written: int = 0  # games recorded: the games played, once per chunk they were written to
-
-    def __post_init__(self):
-        if not self.written:
-            object.__setattr__(self, "written", self.games)
+    written: int  # games recorded: the games played, once per chunk they were written to
 
 
 @lru_cache(maxsize=256)
