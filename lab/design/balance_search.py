@@ -175,6 +175,7 @@ class Search:
         self._started: float | None = None  # monotonic start of the round in flight
         self._pending: dict[str, int] = {}  # games of the round in flight, counted when it ends
         self._stats: dict[tuple[str, int], tuple[Objectives, object]] = {}
+        self._confirmed: dict[tuple[str, int], object] = {}
         self.on_status = None  # callable(Status), the progress display
 
     # ------------------------------------------------------------------------------ state
@@ -283,8 +284,11 @@ class Search:
         return got
 
     def confirmed_rates(self, moves, block: int = CONFIRM):
-        sums, counts = self.army_data(moves, [block])
-        return cluster_mean(sums, counts)
+        got = self._confirmed.get((rkey(moves), block))
+        if got is None:
+            sums, counts = self.army_data(moves, [block])
+            got = self._confirmed[(rkey(moves), block)] = cluster_mean(sums, counts)
+        return got
 
     def evaluated(self) -> list[Cand]:
         return [c for c in self.cands.values() if c.level >= 1]
