@@ -11,7 +11,11 @@ the chunks in flight and ``--resume`` plays only what is missing. Workers write 
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import platform
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -19,17 +23,18 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                           TaskProgressColumn, TextColumn, TimeElapsedColumn,
+                           SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn,
                            TimeRemainingColumn)
 from rich.text import Text
 
 from lab.errors import LabError
-from lab.sim import manifest, records
+from lab.sim import lock, manifest, records
 from lab.sim.config import Experiment
 from lab.sim.plan import Job, jobs as plan_jobs
 from lab.sim.worker import Receipt, play, play_chunk
 
 BACKENDS = ("loky", "dask")
+MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since
 
 
 class RunInterrupted(LabError):
@@ -47,6 +52,7 @@ class RunResult:
     seconds: float
     play_seconds: float
     errors: int  # games that hit an engine limit
+    already_complete: bool = False  # the folder held every chunk: nothing was played
 
     @property
     def games_per_s(self) -> float:
@@ -59,60 +65,118 @@ def default_out(exp: Experiment, games_option: bool = False) -> Path:
 
 
 def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = None,
-        resume: bool = False, backend: str = "loky", scheduler: str | None = None,
-        console: Console | None = None) -> RunResult:
-    """Play every chunk of ``exp`` not yet in ``out``; ``console`` shows a progress bar."""
+        resume: bool = False, fresh: bool = False, backend: str = "loky",
+        scheduler: str | None = None, console: Console | None = None,
+        announce=None) -> RunResult:
+    """Play every chunk of ``exp`` not yet in ``out``; ``console`` shows progress and notes.
+
+    Every option and the folder are checked before anything is written, so a refused start
+    leaves nothing behind (and ``announce()`` is called only once they pass); a complete folder
+    is left as it is (``already_complete``) unless ``fresh`` asks to play it again."""
+    announce = announce or (lambda: None)
     started = time.perf_counter()
     out = Path(out) if out is not None else default_out(exp)
-    n_jobs = _check_options(jobs, backend, scheduler)
+    n_jobs = _check_options(jobs, backend, scheduler, resume, fresh)
+    folder = manifest.check_folder(out, exp, resume, fresh)
+    if folder.complete:
+        bad = records.damaged_chunks(out, folder.manifest)
+        if not bad:
+            announce()
+            return RunResult(out, exp.total_games, 0, 0, time.perf_counter() - started, 0.0, 0,
+                             already_complete=True)
+        if not resume:
+            chunk_id, problem = next(iter(bad.items()))
+            raise LabError(f"--out {out}: {problem}; add --resume to replay "
+                           f"{'it' if len(bad) == 1 else f'the {len(bad)} damaged chunks'}")
+    with _cluster(backend, scheduler, n_jobs, console) as client:
+        _make_folder(out)
+        with lock.hold(out, note=lambda m: _note(console, m)):
+            # again under the lock: another run may have written the folder meanwhile
+            folder = manifest.check_folder(out, exp, resume, fresh)
+            announce()
+            return _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client,
+                               console, started)
+
+
+def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, console,
+                started) -> RunResult:
     plan = plan_jobs(exp)
-    old = manifest.check_folder(out, exp, resume)
-    for kind in (records.GAMES, records.CARDS):
-        (out / kind).mkdir(parents=True, exist_ok=True)
-    records.remove_temp_files(out)
-    man = old or manifest.new(exp, [{"id": j.id, "cell": j.cell, "swapped": j.swapped,
-                                     "deals": [j.lo, j.hi]} for j in plan])
-    done = records.written_chunks(out)
-    todo = [j for j in plan if j.id not in done]
-    session = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-               "host": platform.node(), "backend": backend, "jobs": n_jobs,
-               "scheduler": scheduler, "chunks": len(todo), "games": sum(j.size for j in todo)}
-    man["sessions"].append(session)
-    man["status"] = "running"
-    manifest.write(out, man)
+    try:
+        if fresh:
+            records.clear(out)
+        for kind in (records.GAMES, records.CARDS):
+            (out / kind).mkdir(exist_ok=True)
+        records.remove_temp_files(out)
+        man = folder.manifest or manifest.new(exp, [{"id": j.id, "cell": j.cell,
+                                                     "swapped": j.swapped,
+                                                     "deals": [j.lo, j.hi]} for j in plan])
+        _check_written(out, man, plan, console)
+        done = records.written_chunks(out)
+        todo = [j for j in plan if j.id not in done]
+        session = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                   "host": platform.node(), "backend": backend, "jobs": n_jobs,
+                   "scheduler": scheduler, "chunks": len(todo),
+                   "games": sum(j.size for j in todo)}
+        man["sessions"].append(session)
+        man["status"] = "running"
+        manifest.write(out, man)
+    except OSError as e:
+        raise _write_failed(out, e) from None
 
     times = {"compile_s": 0.0, "play_s": 0.0}
     receipts: list[Receipt] = []
     try:
         if todo:
             t = time.perf_counter()
-            with _status(console, "loading the compiled engine (the first run after an "
-                                  "install or an engine change compiles it: a few minutes)"):
+            with status(console, _engine_message()):
                 play(todo[0], games=1)  # compile or load the kernels before workers start
             times["compile_s"] = time.perf_counter() - t
+            if client is not None:
+                _warm_dask(client, todo[0], console)
             t = time.perf_counter()
+            saved = time.monotonic()
             with _progress(console, exp.total_games, exp.total_games - session["games"]) as adv:
-                for r in _dispatch(todo, out, n_jobs, backend, scheduler):
+                for r in _dispatch(todo, out, n_jobs, backend):
                     receipts.append(r)
+                    man["chunks"][r.chunk]["files"] = r.files
                     adv(r.games)
                     times["play_s"] = time.perf_counter() - t
+                    if time.monotonic() - saved > MANIFEST_EVERY_S:
+                        manifest.write(out, man)
+                        saved = time.monotonic()
     except KeyboardInterrupt:
         _close(man, out, session, receipts, times, started, "interrupted")
         written = len(records.written_chunks(out))
         raise RunInterrupted(f"interrupted: {written} of {len(plan)} chunks are written in "
                              f"{out}; run the same command with --resume to finish") from None
-    _close(man, out, session, receipts, times, started, "complete")
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            _close(man, out, session, receipts, times, started, "failed")
+        raise _write_failed(out, e) from None
+    try:
+        _close(man, out, session, receipts, times, started, "complete")
+    except OSError as e:
+        raise _write_failed(out, e) from None
     return RunResult(out, exp.total_games, sum(r.games for r in receipts), len(receipts),
                      time.perf_counter() - started, times["play_s"],
                      sum(r.errors for r in receipts))
 
 
-def _check_options(jobs: int | None, backend: str, scheduler: str | None) -> int:
+def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume: bool = False,
+                   fresh: bool = False) -> int:
     if backend not in BACKENDS:
         raise LabError(f"--backend {backend} is not allowed; allowed values: "
                        f"{', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
+    if resume and fresh:
+        raise LabError("--resume keeps the records in --out and --fresh deletes them; give one")
+    if backend == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise LabError("--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or "
+                           "pip install 'dask[distributed]')") from None
     if jobs is None:
         from joblib import cpu_count
 
@@ -120,6 +184,53 @@ def _check_options(jobs: int | None, backend: str, scheduler: str | None) -> int
     if jobs < 1:
         raise LabError(f"--jobs {jobs} is not allowed; allowed values: whole numbers ≥ 1")
     return jobs
+
+
+def _make_folder(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise LabError(f"--out {out}: cannot create the folder ({_reason(e)}); choose a "
+                       "folder you can write") from None
+
+
+def _reason(e: OSError) -> str:
+    if e.errno == errno.ENOTDIR:
+        return "a part of the path is a file"
+    return f"{e.strerror or e}, errno {e.errno}" if e.errno else str(e)
+
+
+def _write_failed(out: Path, e: OSError) -> LabError:
+    fix = ("free some space" if e.errno in (errno.ENOSPC, errno.EDQUOT)
+           else "make the folder writable")
+    return LabError(f"--out {out}: writing the records failed ({_reason(e)}); the chunks "
+                    f"written so far are kept — {fix}, then run the same command with --resume")
+
+
+def _check_written(out: Path, man: dict, plan: list[Job], console) -> None:
+    """Verify the chunks already in the folder against the manifest: a damaged one is deleted
+    (and so replayed); one written after the manifest was last saved is adopted."""
+    for chunk_id, problem in records.damaged_chunks(out, man).items():
+        records.delete_chunk(out, chunk_id)
+        _note(console, f"chunk {chunk_id}: {problem}; replaying it")
+    for chunk_id in records.written_chunks(out):
+        entry = man["chunks"][chunk_id]
+        if not entry.get("files"):
+            entry["files"] = {kind: {"rows": _rows(out, kind, chunk_id),
+                                     "sha256": records.file_digest(
+                                         records.chunk_path(out, kind, chunk_id))}
+                              for kind in (records.GAMES, records.CARDS)}
+
+
+def _rows(out, kind, chunk_id) -> int:
+    import pyarrow.parquet as pq
+
+    return pq.read_metadata(records.chunk_path(out, kind, chunk_id)).num_rows
+
+
+def _note(console: Console | None, message: str) -> None:
+    if console is not None:
+        console.print(Text("note: ", style="bold cyan") + Text(message), soft_wrap=True)
 
 
 def _close(man, out, session, receipts, times, started, status) -> None:
@@ -150,9 +261,20 @@ def _close(man, out, session, receipts, times, started, status) -> None:
     manifest.write(out, man)
 
 
+def _engine_message() -> str:
+    """What the wait before the first game is: compiling, or loading the cached kernels."""
+    from lab.engine import jit
+
+    cache = Path(jit.numba.config.CACHE_DIR)
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1" or any(cache.glob("*.nbi")):
+        return "loading the compiled engine"
+    return ("compiling the engine: the first run after an install or an engine change "
+            "compiles it once (about 2 minutes on 2 cores), later runs load it")
+
+
 # ------------------------------------------------------------------------------------ dispatch
 
-def _dispatch(todo: list[Job], out: Path, n_jobs: int, backend: str, scheduler: str | None):
+def _dispatch(todo: list[Job], out: Path, n_jobs: int, backend: str):
     """Receipts of the chunks as they finish (in any order)."""
     from joblib import Parallel, delayed, parallel_config
 
@@ -162,32 +284,95 @@ def _dispatch(todo: list[Job], out: Path, n_jobs: int, backend: str, scheduler: 
     # longer batches (a longer idle tail for the last worker, a jumpier progress bar)
     options = {"return_as": "generator_unordered", "batch_size": 1}
     if backend == "dask":
-        with _dask_client(scheduler, n_jobs), parallel_config(backend="dask"):
+        with parallel_config(backend="dask"):
             yield from Parallel(n_jobs=-1, **options)(tasks)
-    else:
+        return
+    with _quiet_abort():
         yield from Parallel(n_jobs=n_jobs, backend="loky", pre_dispatch="4 * n_jobs",
+                            initializer=worker_setup, initargs=(os.getpid(),),
                             **options)(tasks)
 
 
+def worker_setup(parent: int) -> None:
+    """Runs once in each loky worker. Ctrl-C in a terminal reaches the whole process group: the
+    parent alone stops the run (a worker's KeyboardInterrupt would only print its traceback).
+    And a worker leaves as soon as its parent is gone (SIGKILL, OOM killer), instead of idling
+    for loky's five-minute timeout."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="lab-watch-parent",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 @contextlib.contextmanager
-def _dask_client(scheduler: str | None, n_jobs: int):
-    """A client of the cluster at ``scheduler``, or of a local cluster of ``n_jobs`` workers."""
+def _quiet_abort():
+    """After Ctrl-C, joblib tears the loky executor down while loky's manager thread may still
+    look up the work items it dropped; that thread's traceback tells the user nothing."""
     try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise LabError("--backend dask needs dask.distributed: pip install "
-                       "'dask[distributed]'") from None
+        yield
+    except KeyboardInterrupt:
+        hook = threading.excepthook
+        threading.excepthook = lambda args: (
+            None if args.thread is not None and args.thread.name.startswith(
+                ("ExecutorManagerThread", "QueueManagerThread", "QueueFeederThread"))
+            else hook(args))
+        raise
+
+
+@contextlib.contextmanager
+def _cluster(backend: str, scheduler: str | None, n_jobs: int, console: Console | None):
+    """The Dask client (None for loky): of the cluster at ``scheduler``, or of a local cluster of
+    ``n_jobs`` workers. Reached before anything is written, so a bad address leaves no trace."""
+    if backend != "dask":
+        yield None
+        return
+    from distributed import Client, LocalCluster
+
     with contextlib.ExitStack() as stack:
         if scheduler is None:
             cluster = stack.enter_context(LocalCluster(n_workers=n_jobs, threads_per_worker=1,
-                                                       processes=True))
-            scheduler = cluster.scheduler_address
+                                                       processes=True,
+                                                       dashboard_address=None))
+            address = cluster.scheduler_address
+        else:
+            address = scheduler
         try:
-            client = stack.enter_context(Client(scheduler, timeout="15s"))
-        except (OSError, TimeoutError) as e:
-            raise LabError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({e})") \
-                from None
+            with status(console, f"connecting to the Dask scheduler at {address}"):
+                client = stack.enter_context(Client(address, timeout="15s"))
+        except (OSError, TimeoutError, ValueError) as e:
+            raise LabError(f"--scheduler {address}: cannot reach a Dask scheduler ({e}); start "
+                           "one with `dask scheduler` and give its tcp://HOST:PORT") from None
+        threads = sum(client.nthreads().values())
+        if threads == 0:
+            raise LabError(f"--scheduler {address}: the Dask cluster has no worker; start "
+                           f"some with `dask worker {address} --nthreads 1` on each machine")
+        if threads == 1 and console is not None:
+            console.print(Text("warning: ", style="bold yellow") + Text(
+                f"the Dask cluster at {address} has one worker thread, so the run uses one "
+                f"core; start more workers (`dask worker {address} --nworkers N --nthreads 1`)"),
+                soft_wrap=True)
         yield client
+
+
+def _warm_dask(client, job: Job, console: Console | None) -> None:
+    """Compile (or load) the engine on every Dask worker before the games start, with the
+    workers' state in the status line: a cold worker compiles for minutes, which a progress bar
+    stuck at 0% would not explain."""
+    from distributed import as_completed
+
+    workers = list(client.nthreads())
+    futures = [client.submit(_warm, job, workers=[w], allow_other_workers=False, pure=False)
+               for w in workers]
+    what = _engine_message().split(":")[0]
+    with _live_status(console, f"{what} on the Dask workers: 0 of {len(workers)} ready") as say:
+        for k, f in enumerate(as_completed(futures), 1):
+            f.result()
+            say(f"{what} on the Dask workers: {k} of {len(workers)} ready")
 
 
 # ------------------------------------------------------------------------------------ progress
@@ -200,13 +385,28 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:,.0f} games/s" if speed else "… games/s", style="cyan")
 
 
+def _warm(job: Job) -> None:
+    play(job, games=1)
+
+
 @contextlib.contextmanager
-def _status(console: Console | None, message: str):
+def _live_status(console: Console | None, message: str):
+    """A spinner, ``message`` and the time elapsed, until the ``with`` ends; yields a callable
+    that replaces the message."""
     if console is None:
+        yield lambda m: None
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task(message, total=None)
+        yield lambda m: bar.update(task, description=m)
+
+
+@contextlib.contextmanager
+def status(console: Console | None, message: str):
+    """``message`` with a spinner and the time elapsed while the ``with`` body runs."""
+    with _live_status(console, message):
         yield
-    else:
-        with console.status(message):
-            yield
 
 
 @contextlib.contextmanager

@@ -31,6 +31,7 @@ class Receipt:
     games: int
     seconds: float  # wall time in the worker, play and write
     errors: int  # games that hit an engine limit (the error flag)
+    files: dict  # {kind: {"rows", "sha256"}} of the two files written, for the manifest
 
 
 @lru_cache(maxsize=256)
@@ -64,6 +65,6 @@ def play_chunk(job: Job, out: str) -> Receipt:
     seeds, results, stats, ctx, decks = play(job)
     games = records.games_table(job, seeds, results)
     cards = records.cards_table(job, load_pool(), ctx, decks, stats)
-    records.write_chunk(Path(out), job.id, games, cards)
+    files = records.write_chunk(Path(out), job.id, games, cards)
     return Receipt(job.id, job.size, time.perf_counter() - t,
-                   int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])))
+                   int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])), files)
