@@ -53,6 +53,28 @@ def describe(owner: dict | None) -> str:
             f"{owner.get('started', '?')}")
 
 
+def refuse_if_busy(out: Path) -> None:
+    """A LabError when a live run holds the folder now (checked before anything else, so the
+    user hears of the other run rather than of the half-written folder it is making)."""
+    path = Path(out) / LOCK
+    if not path.is_file():
+        return
+    probe = FileLock(str(path), timeout=0)
+    try:
+        probe.acquire()
+    except Timeout:
+        raise _busy(Path(out)) from None
+    except OSError:
+        return  # unreadable here: ``hold`` reports it if the run gets that far
+    probe.release()
+
+
+def _busy(out: Path) -> LabError:
+    return LabError(f"--out {out} is being written by another run "
+                    f"({describe(read_owner(out))}); wait for it to finish, or choose another "
+                    "--out")
+
+
 @contextlib.contextmanager
 def hold(out: Path, note=None):
     """Hold the folder's lock for the ``with`` body; ``note(message)`` hears of a take-over.
@@ -63,8 +85,7 @@ def hold(out: Path, note=None):
     try:
         lock.acquire()
     except Timeout:
-        raise LabError(f"--out {out} is being written by another run ({describe(read_owner(out))}); "
-                       "wait for it to finish, or choose another --out") from None
+        raise _busy(out) from None
     except OSError as e:
         raise LabError(f"--out {out}: cannot write in this folder ({e.strerror})") from None
     try:

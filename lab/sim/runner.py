@@ -77,6 +77,7 @@ def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = No
     started = time.perf_counter()
     out = Path(out) if out is not None else default_out(exp)
     n_jobs = _check_options(jobs, backend, scheduler, resume, fresh)
+    lock.refuse_if_busy(out)
     folder = manifest.check_folder(out, exp, resume, fresh)
     if folder.complete:
         bad = records.damaged_chunks(out, folder.manifest)
