@@ -357,3 +357,56 @@ def test_a_chunk_the_manifest_never_heard_of_is_checked_as_parquet(tiny, tmp_pat
     assert man["chunks"][4]["files"] == json.loads(
         (whole / "manifest.json").read_text())["chunks"][4]["files"]  # adopted, checksummed
     assert_same_records(whole, out)
+
+
+# ---------------------------------------------------------------------------------- Dask
+
+def test_dask_workers_compile_status_and_a_one_thread_cluster_warning(tiny, tmp_path):
+    import io
+
+    distributed = pytest.importorskip("distributed")
+    from rich.console import Console
+
+    config, whole = tiny
+    text = io.StringIO()
+    console = Console(file=text, force_terminal=True, width=150)
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        result = run(load_experiment(config), tmp_path / "dask", backend="dask",
+                     scheduler=cluster.scheduler_address, console=console)
+    shown = text.getvalue()
+    assert result.played == 36
+    assert "has one worker thread, so the run uses one core" in shown
+    assert "on the Dask workers: 0 of 1 ready" in shown  # before the progress bar moves
+    assert_same_records(whole, tmp_path / "dask")
+
+
+# ------------------------------------------------------------------------ what lab run prints
+
+def test_summary_tables_fit_80_columns_with_a_variant_legend(tmp_path):
+    from rich.cells import cell_len
+
+    config = write_config(tmp_path, TINY + 'rules = ["legacy_testlab", "second_edition"]\n'
+                          '[grid]\nhand_cap = [0, 7]\nwalls = [6, 10]\n')
+    result = CliRunner().invoke(cli.app, ["run", str(config), "--out", str(tmp_path / "r"),
+                                          "--jobs", "1", "--games", "1"],
+                                env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    lines = [x for x in result.stdout.splitlines() if not x.startswith("records: ")]
+    assert max(cell_len(x) for x in lines) <= 80, "\n".join(lines)
+    legend = [x.split() for x in lines if x.strip().startswith("v") and "+" in x]
+    assert ["v8", "second_edition+walls=10+hand_cap=7"] in legend, lines
+    assert "second_edition+walls" not in " ".join(x for x in lines if "│" in x)
+
+
+def test_lab_run_warns_about_a_weak_deck_like_lab_decks_check(tmp_path):
+    from deck_cases import WEAK_DECK, write_deck
+
+    write_deck(tmp_path / "weak.toml", WEAK_DECK)
+    config = write_config(tmp_path, TINY.replace('armies = ["oda", "takeda", "uesugi"]',
+                                                 'armies = ["oda", "weak.toml"]'))
+    check = CliRunner().invoke(cli.app, ["decks", "--check", str(tmp_path / "weak.toml")])
+    warning = next(x for x in check.stderr.splitlines() if x.startswith("warning: "))
+    result = invoke("run", str(config), "--out", str(tmp_path / "r"), "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert warning in result.stderr.splitlines()
