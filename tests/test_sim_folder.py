@@ -34,7 +34,7 @@ bots = "random"
 chunk_size = 2
 """
 # many small chunks, each write held back, so a run lasts long enough to meet another
-SLOW_PAUSE = "0.15"
+SLOW_PAUSE = "0.08"
 KILL = TINY.replace('name = "tiny"', 'name = "slow"').replace("games = 4", "games = 8")
 
 
@@ -66,6 +66,13 @@ def one_line(result, *fragments, started: bool = False):
     return lines[-1]
 
 
+def played(tiny, tmp_path):
+    """A copy of the tiny experiment's complete folder (copied: faster than playing it)."""
+    import shutil
+
+    return shutil.copytree(tiny[1], tmp_path / "r")
+
+
 def files(out):
     return sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
 
@@ -89,8 +96,7 @@ def test_the_same_command_twice_shows_the_summary_and_exits_0(tiny, tmp_path):
 
 def test_fresh_plays_everything_again(tiny, tmp_path):
     config, whole = tiny
-    out = tmp_path / "r"
-    run(load_experiment(config), out, jobs=1)
+    out = played(tiny, tmp_path)
     (out / "notes.txt").write_text("mine")
     result = invoke("run", str(config), "--out", str(out), "--jobs", "1", "--fresh")
     assert result.exit_code == 0, result.stderr
@@ -105,8 +111,7 @@ def test_fresh_plays_everything_again(tiny, tmp_path):
 
 def test_fresh_replaces_another_experiment_s_folder(tiny, tmp_path):
     config, _ = tiny
-    out = tmp_path / "r"
-    run(load_experiment(config), out, jobs=1)
+    out = played(tiny, tmp_path)
     other = write_config(tmp_path, TINY.replace("seed = 3", "seed = 4"), "other.toml")
     one_line(invoke("run", str(other), "--out", str(out)), "another experiment",
              "differs in: seed", "--fresh")
@@ -142,9 +147,7 @@ def test_dask_missing_is_one_line_before_anything_is_written(tiny, tmp_path, mon
 
 def test_a_start_that_wrote_no_chunk_never_blocks(tiny, tmp_path):
     config, whole = tiny
-    out = tmp_path / "r"
-    exp = load_experiment(config)
-    run(exp, out, jobs=1)
+    out = played(tiny, tmp_path)
     for kind in (rec.GAMES, rec.CARDS):  # as a run killed while compiling leaves it
         for p in (out / kind).iterdir():
             p.unlink()
@@ -155,8 +158,7 @@ def test_a_start_that_wrote_no_chunk_never_blocks(tiny, tmp_path):
 
 def test_an_interrupted_folder_asks_for_resume_or_fresh(tiny, tmp_path):
     config, _ = tiny
-    out = tmp_path / "r"
-    run(load_experiment(config), out, jobs=1)
+    out = played(tiny, tmp_path)
     rec.delete_chunk(out, 5)
     one_line(invoke("run", str(config), "--out", str(out)), "holds 17 of 18 chunks",
              "add --resume", "--fresh")
@@ -217,8 +219,7 @@ def test_a_full_disk_is_one_line_and_keeps_the_written_chunks(tiny, tmp_path, mo
 
 def test_a_second_run_is_refused_while_the_first_holds_the_folder(tiny, tmp_path):
     config, _ = tiny
-    out = tmp_path / "r"
-    run(load_experiment(config), out, jobs=1)
+    out = played(tiny, tmp_path)
     rec.delete_chunk(out, 3)
     temp = out / rec.GAMES / ".chunk-00003.parquet.1-x.tmp"  # the first run's file in flight
     temp.write_bytes(b"partial")
@@ -320,11 +321,8 @@ def test_the_manifest_records_rows_and_checksums(tiny):
 
 
 def test_a_truncated_chunk_is_named_and_resume_replays_it(tiny, tmp_path):
-    import shutil
-
     config, whole = tiny
-    out = tmp_path / "r"
-    shutil.copytree(whole, out)
+    out = played(tiny, tmp_path)
     truncate(rec.chunk_path(out, rec.GAMES, 7))
     name = "games/chunk-00007.parquet is damaged"
     with pytest.raises(LabError, match=name):
@@ -340,11 +338,8 @@ def test_a_truncated_chunk_is_named_and_resume_replays_it(tiny, tmp_path):
 
 
 def test_a_chunk_the_manifest_never_heard_of_is_checked_as_parquet(tiny, tmp_path):
-    import shutil
-
     config, whole = tiny
-    out = tmp_path / "r"
-    shutil.copytree(whole, out)
+    out = played(tiny, tmp_path)
     man = json.loads((out / "manifest.json").read_text())
     for chunk_id in (4, 9):  # written after the killed run last saved its manifest
         del man["chunks"][chunk_id]["files"]
@@ -410,3 +405,24 @@ def test_lab_run_warns_about_a_weak_deck_like_lab_decks_check(tmp_path):
     result = invoke("run", str(config), "--out", str(tmp_path / "r"), "--jobs", "1")
     assert result.exit_code == 0, result.stderr
     assert warning in result.stderr.splitlines()
+
+
+def test_the_wait_says_whether_it_compiles_and_counts_the_seconds(tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from lab.engine import jit
+    from lab.sim import runner
+
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setattr(jit.numba.config, "CACHE_DIR", str(tmp_path))
+    assert runner._engine_message().startswith("compiling the engine")
+    (tmp_path / "lab_engine").mkdir()
+    (tmp_path / "lab_engine" / "nb_play.run-1.py311.nbi").write_bytes(b"")
+    assert runner._engine_message() == "loading the compiled engine"
+
+    text = io.StringIO()
+    with runner.status(Console(file=text, force_terminal=True, width=100), "compiling"):
+        time.sleep(1.3)
+    assert "compiling" in text.getvalue() and "0:00:01" in text.getvalue()

@@ -267,7 +267,7 @@ def _engine_message() -> str:
     from lab.engine import jit
 
     cache = Path(jit.numba.config.CACHE_DIR)
-    if os.environ.get("NUMBA_DISABLE_JIT") == "1" or any(cache.glob("*.nbi")):
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1" or next(cache.rglob("*.nbi"), None):
         return "loading the compiled engine"
     return ("compiling the engine: the first run after an install or an engine change "
             "compiles it once (about 2 minutes on 2 cores), later runs load it")
@@ -310,19 +310,43 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
+_STOPPING = threading.Event()  # set from the moment a loky dispatch is being given up
+_LOKY_THREADS = ("ExecutorManagerThread", "QueueManagerThread", "QueueFeederThread")
+_hooks: dict = {}
+
+
+def _quiet_loky(args) -> None:
+    """threading.excepthook: once a run stops early, a loky thread tripping over the work items
+    joblib dropped says nothing to the user; any other thread's exception is shown as usual."""
+    name = args.thread.name if args.thread is not None else ""
+    if not (_STOPPING.is_set() and name.startswith(_LOKY_THREADS)):
+        _hooks["previous"](args)
+
+
 @contextlib.contextmanager
 def _quiet_abort():
-    """After Ctrl-C, joblib tears the loky executor down while loky's manager thread may still
-    look up the work items it dropped; that thread's traceback tells the user nothing."""
+    """Mark the dispatch as stopping as soon as Ctrl-C arrives — joblib aborts the executor
+    inside its own frames, before the KeyboardInterrupt reaches this one — or as it ends early
+    for any other reason (GeneratorExit included: an interrupt outside the generator closes it)."""
+    if threading.excepthook is not _quiet_loky:
+        _hooks["previous"] = threading.excepthook
+        threading.excepthook = _quiet_loky
+    _STOPPING.clear()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def on_sigint(signum, frame):
+            _STOPPING.set()
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGINT, on_sigint)
     try:
         yield
-    except KeyboardInterrupt:
-        hook = threading.excepthook
-        threading.excepthook = lambda args: (
-            None if args.thread is not None and args.thread.name.startswith(
-                ("ExecutorManagerThread", "QueueManagerThread", "QueueFeederThread"))
-            else hook(args))
+    except BaseException:
+        _STOPPING.set()
         raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 @contextlib.contextmanager
