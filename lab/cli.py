@@ -2,7 +2,8 @@
 
 Owns: the typer ``app`` and its commands, the way results are shown (rich tables on stdout,
 warnings on stderr) and the error contract — a ``LabError`` raised anywhere becomes one line on
-stderr and exit code 2, never a traceback (anything else is a bug and keeps its traceback). It must
+stderr and exit code 2, never a traceback (anything else is a bug and keeps its traceback); from
+the console script (``main``) a bad option or argument is one line too, and Ctrl-C exits 130. It must
 not hold rules, card data or statistics of its own and must not simulate: each command loads what it
 names through ``lab.cards.pool`` / ``lab.rules`` (and later the engine, runner and reports) and only
 presents the result. To add a command, write a small function decorated with ``@command("name")``

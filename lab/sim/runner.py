@@ -2,10 +2,13 @@
 joblib (loky on local cores, or a Dask cluster through joblib's dask backend), show progress and
 record timings in the manifest.
 
-Owns the order of a run — folder check, manifest, compile warm-up, dispatch, completion — and the
-interrupt contract: a chunk is either fully written or absent, so Ctrl-C or SIGKILL loses at most
-the chunks in flight and ``--resume`` plays only what is missing. Workers write their own chunks
-(``lab.sim.worker``); this module never builds a record and knows no rule.
+Owns the order of a run — option and folder checks before anything is written, the folder lock,
+manifest, the check of chunks already written, compile warm-up (with a status line that counts
+the seconds, on the Dask workers too), dispatch, completion — and the interrupt contract: a chunk
+is either fully written or absent, so Ctrl-C (one line, exit 130; workers ignore SIGINT) or
+SIGKILL (workers leave when their parent dies) loses at most the chunks in flight and ``--resume``
+plays only what is missing or damaged. Workers write their own chunks (``lab.sim.worker``); this
+module never builds a record and knows no rule.
 """
 
 from __future__ import annotations
