@@ -458,7 +458,7 @@ def bench_command(
     import json
 
     from lab import bench
-    from lab.sim.runner import status
+    from lab.sim.progress import status
 
     for p in preset or []:
         RuleSet.preset(p)

@@ -413,16 +413,16 @@ def test_the_wait_says_whether_it_compiles_and_counts_the_seconds(tmp_path, monk
     from rich.console import Console
 
     from lab.engine import jit
-    from lab.sim import runner
+    from lab.sim import progress
 
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     monkeypatch.setattr(jit.numba.config, "CACHE_DIR", str(tmp_path))
-    assert runner._engine_message().startswith("compiling the engine")
+    assert progress.engine_message().startswith("compiling the engine")
     (tmp_path / "lab_engine").mkdir()
     (tmp_path / "lab_engine" / "nb_play.run-1.py311.nbi").write_bytes(b"")
-    assert runner._engine_message() == "loading the compiled engine"
+    assert progress.engine_message() == "loading the compiled engine"
 
     text = io.StringIO()
-    with runner.status(Console(file=text, force_terminal=True, width=100), "compiling"):
+    with progress.status(Console(file=text, force_terminal=True, width=100), "compiling"):
         time.sleep(1.3)
     assert "compiling" in text.getvalue() and "0:00:01" in text.getvalue()

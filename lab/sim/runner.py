@@ -15,26 +15,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import platform
-import signal
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                           SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn,
-                           TimeRemainingColumn)
-from rich.text import Text
 
 from lab.errors import LabError
-from lab.sim import lock, manifest, records
+from lab.sim import dispatch, lock, manifest, progress, records
 from lab.sim.config import Experiment
 from lab.sim.plan import Job, jobs as plan_jobs
-from lab.sim.worker import Receipt, play, play_chunk
+from lab.sim.worker import Receipt, play
 
 BACKENDS = ("loky", "dask")
 MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since
@@ -92,9 +85,9 @@ def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = No
             chunk_id, problem = next(iter(bad.items()))
             raise LabError(f"--out {out}: {problem}; add --resume to replay "
                            f"{'it' if len(bad) == 1 else f'the {len(bad)} damaged chunks'}")
-    with _cluster(backend, scheduler, n_jobs, console) as client:
+    with dispatch.cluster(backend, scheduler, n_jobs, console) as client:
         _make_folder(out)
-        with lock.hold(out, note=lambda m: _note(console, m)):
+        with lock.hold(out, note=lambda m: progress.note(console, m)):
             # again under the lock: another run may have written the folder meanwhile
             folder = manifest.check_folder(out, exp, resume, fresh)
             announce()
@@ -132,15 +125,15 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
     try:
         if todo:
             t = time.perf_counter()
-            with status(console, _engine_message()):
+            with progress.status(console, progress.engine_message()):
                 play(todo[0], games=1)  # compile or load the kernels before workers start
             times["compile_s"] = time.perf_counter() - t
             if client is not None:
-                _warm_dask(client, todo[0], console)
+                dispatch.warm_dask(client, todo[0], console)
             t = time.perf_counter()
             saved = time.monotonic()
-            with _progress(console, exp.total_games, exp.total_games - session["games"]) as adv:
-                for r in _dispatch(todo, out, n_jobs, backend):
+            with progress.games_bar(console, exp.total_games, exp.total_games - session["games"]) as adv:
+                for r in dispatch.chunks(todo, out, n_jobs, backend):
                     receipts.append(r)
                     man["chunks"][r.chunk]["files"] = r.files
                     adv(r.games)
@@ -216,7 +209,7 @@ def _check_written(out: Path, man: dict, plan: list[Job], console) -> None:
     (and so replayed); one written after the manifest was last saved is adopted."""
     for chunk_id, problem in records.damaged_chunks(out, man).items():
         records.delete_chunk(out, chunk_id)
-        _note(console, f"chunk {chunk_id}: {problem}; replaying it")
+        progress.note(console, f"chunk {chunk_id}: {problem}; replaying it")
     for chunk_id in records.written_chunks(out):
         entry = man["chunks"][chunk_id]
         if not entry.get("files"):
@@ -230,11 +223,6 @@ def _rows(out, kind, chunk_id) -> int:
     import pyarrow.parquet as pq
 
     return pq.read_metadata(records.chunk_path(out, kind, chunk_id)).num_rows
-
-
-def _note(console: Console | None, message: str) -> None:
-    if console is not None:
-        console.print(Text("note: ", style="bold cyan") + Text(message), soft_wrap=True)
 
 
 def _close(man, out, session, receipts, times, started, status) -> None:
@@ -265,187 +253,5 @@ def _close(man, out, session, receipts, times, started, status) -> None:
     manifest.write(out, man)
 
 
-def _engine_message() -> str:
-    """What the wait before the first game is: compiling, or loading the cached kernels."""
-    from lab.engine import jit
-
-    cache = Path(jit.numba.config.CACHE_DIR)
-    if os.environ.get("NUMBA_DISABLE_JIT") == "1" or next(cache.rglob("*.nbi"), None):
-        return "loading the compiled engine"
-    return ("compiling the engine: the first run after an install or an engine change "
-            "compiles it once (about 2 minutes on 2 cores), later runs load it")
-
-
 # ------------------------------------------------------------------------------------ dispatch
 
-def _dispatch(todo: list[Job], out: Path, n_jobs: int, backend: str):
-    """Receipts of the chunks as they finish (in any order)."""
-    from joblib import Parallel, delayed, parallel_config
-
-    target = str(out.resolve())
-    tasks = (delayed(play_chunk)(j, target) for j in todo)
-    # a chunk is already a coarse task: joblib's auto-batching would only group chunks into
-    # longer batches (a longer idle tail for the last worker, a jumpier progress bar)
-    options = {"return_as": "generator_unordered", "batch_size": 1}
-    if backend == "dask":
-        with parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=-1, **options)(tasks)
-        return
-    with _quiet_abort():
-        yield from Parallel(n_jobs=n_jobs, backend="loky", pre_dispatch="4 * n_jobs",
-                            initializer=worker_setup, initargs=(os.getpid(),),
-                            **options)(tasks)
-
-
-def worker_setup(parent: int) -> None:
-    """Runs once in each loky worker. Ctrl-C in a terminal reaches the whole process group: the
-    parent alone stops the run (a worker's KeyboardInterrupt would only print its traceback).
-    And a worker leaves as soon as its parent is gone (SIGKILL, OOM killer), instead of idling
-    for loky's five-minute timeout."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(parent,), name="lab-watch-parent",
-                     daemon=True).start()
-
-
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
-
-
-_STOPPING = threading.Event()  # set from the moment a loky dispatch is being given up
-_LOKY_THREADS = ("ExecutorManagerThread", "QueueManagerThread", "QueueFeederThread")
-_hooks: dict = {}
-
-
-def _quiet_loky(args) -> None:
-    """threading.excepthook: once a run stops early, a loky thread tripping over the work items
-    joblib dropped says nothing to the user; any other thread's exception is shown as usual."""
-    name = args.thread.name if args.thread is not None else ""
-    if not (_STOPPING.is_set() and name.startswith(_LOKY_THREADS)):
-        _hooks["previous"](args)
-
-
-@contextlib.contextmanager
-def _quiet_abort():
-    """Mark the dispatch as stopping as soon as Ctrl-C arrives — joblib aborts the executor
-    inside its own frames, before the KeyboardInterrupt reaches this one — or as it ends early
-    for any other reason (GeneratorExit included: an interrupt outside the generator closes it)."""
-    if threading.excepthook is not _quiet_loky:
-        _hooks["previous"] = threading.excepthook
-        threading.excepthook = _quiet_loky
-    _STOPPING.clear()
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        def on_sigint(signum, frame):
-            _STOPPING.set()
-            raise KeyboardInterrupt
-
-        previous = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield
-    except BaseException:
-        _STOPPING.set()
-        raise
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-
-
-@contextlib.contextmanager
-def _cluster(backend: str, scheduler: str | None, n_jobs: int, console: Console | None):
-    """The Dask client (None for loky): of the cluster at ``scheduler``, or of a local cluster of
-    ``n_jobs`` workers. Reached before anything is written, so a bad address leaves no trace."""
-    if backend != "dask":
-        yield None
-        return
-    from distributed import Client, LocalCluster
-
-    with contextlib.ExitStack() as stack:
-        if scheduler is None:
-            cluster = stack.enter_context(LocalCluster(n_workers=n_jobs, threads_per_worker=1,
-                                                       processes=True,
-                                                       dashboard_address=None))
-            address = cluster.scheduler_address
-        else:
-            address = scheduler
-        try:
-            with status(console, f"connecting to the Dask scheduler at {address}"):
-                client = stack.enter_context(Client(address, timeout="15s"))
-        except (OSError, TimeoutError, ValueError) as e:
-            raise LabError(f"--scheduler {address}: cannot reach a Dask scheduler ({e}); start "
-                           "one with `dask scheduler` and give its tcp://HOST:PORT") from None
-        threads = sum(client.nthreads().values())
-        if threads == 0:
-            raise LabError(f"--scheduler {address}: the Dask cluster has no worker; start "
-                           f"some with `dask worker {address} --nthreads 1` on each machine")
-        if threads == 1 and console is not None:
-            console.print(Text("warning: ", style="bold yellow") + Text(
-                f"the Dask cluster at {address} has one worker thread, so the run uses one "
-                f"core; start more workers (`dask worker {address} --nworkers N --nthreads 1`)"),
-                soft_wrap=True)
-        yield client
-
-
-def _warm_dask(client, job: Job, console: Console | None) -> None:
-    """Compile (or load) the engine on every Dask worker before the games start, with the
-    workers' state in the status line: a cold worker compiles for minutes, which a progress bar
-    stuck at 0% would not explain."""
-    from distributed import as_completed
-
-    workers = list(client.nthreads())
-    futures = [client.submit(_warm, job, workers=[w], allow_other_workers=False, pure=False)
-               for w in workers]
-    what = _engine_message().split(":")[0]
-    with _live_status(console, f"{what} on the Dask workers: 0 of {len(workers)} ready") as say:
-        for k, f in enumerate(as_completed(futures), 1):
-            f.result()
-            say(f"{what} on the Dask workers: {k} of {len(workers)} ready")
-
-
-# ------------------------------------------------------------------------------------ progress
-
-class RateColumn(ProgressColumn):
-    """Games per second over the last half minute."""
-
-    def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} games/s" if speed else "… games/s", style="cyan")
-
-
-def _warm(job: Job) -> None:
-    play(job, games=1)
-
-
-@contextlib.contextmanager
-def _live_status(console: Console | None, message: str):
-    """A spinner, ``message`` and the time elapsed, until the ``with`` ends; yields a callable
-    that replaces the message."""
-    if console is None:
-        yield lambda m: None
-        return
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
-        task = bar.add_task(message, total=None)
-        yield lambda m: bar.update(task, description=m)
-
-
-@contextlib.contextmanager
-def status(console: Console | None, message: str):
-    """``message`` with a spinner and the time elapsed while the ``with`` body runs."""
-    with _live_status(console, message):
-        yield
-
-
-@contextlib.contextmanager
-def _progress(console: Console | None, total: int, already: int):
-    """A callable that advances the bar by n games (a no-op without a console)."""
-    if console is None:
-        yield lambda n: None
-        return
-    bar = Progress(TextColumn("[bold]games"), BarColumn(bar_width=24), MofNCompleteColumn(),
-                   TaskProgressColumn(), RateColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                   TimeElapsedColumn(), console=console, speed_estimate_period=30)
-    with bar:
-        task = bar.add_task("games", total=total, completed=already)
-        yield lambda n: bar.advance(task, n)
