@@ -25,7 +25,7 @@ from lab.errors import LabError
 
 LOCK = ".lock"
 OWNER = ".lock-owner.json"
-NAMES = (LOCK, OWNER)  # files of the lock, never records (a folder holding only them is empty)
+PREFIX = ".lock"  # the lock's files (and their temp files) never count as a folder's content
 
 
 def _alive(pid: int) -> bool:

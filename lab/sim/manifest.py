@@ -131,7 +131,7 @@ def check_folder(out: Path, exp: Experiment, resume: bool, fresh: bool = False) 
     old = read(out)
     if old is None:
         if out.is_dir() and any(p for p in out.iterdir() if p.name not in ("games", "cards")
-                                and p.name not in lock.NAMES
+                                and not p.name.startswith(lock.PREFIX)
                                 and not p.name.startswith(f".{NAME}.")):
             raise LabError(f"--out {out} is not empty and holds no {NAME}; choose a new or "
                            "empty folder")
