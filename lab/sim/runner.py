@@ -26,7 +26,7 @@ from rich.console import Console
 from lab.errors import LabError
 from lab.sim import dispatch, lock, manifest, progress, records
 from lab.sim.config import Experiment
-from lab.sim.plan import Job, jobs as plan_jobs
+from lab.sim.plan import jobs as plan_jobs
 from lab.sim.worker import Receipt, play
 
 BACKENDS = ("loky", "dask")
@@ -104,16 +104,16 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
         for kind in (records.GAMES, records.CARDS):
             (out / kind).mkdir(exist_ok=True)
         records.remove_temp_files(out)
-        man = folder.manifest or manifest.new(exp, [{"id": j.id, "cell": j.cell,
-                                                     "swapped": j.swapped,
-                                                     "deals": [j.lo, j.hi]} for j in plan])
-        _check_written(out, man, plan, console)
+        man = folder.manifest or manifest.new(
+            exp, [{"id": o.id, "cell": o.cell, "swapped": o.swapped, "deals": [o.lo, o.hi]}
+                  for o in sorted((o for j in plan for o in j.outputs()), key=lambda o: o.id)])
+        _check_written(out, man, console)
         done = records.written_chunks(out)
-        todo = [j for j in plan if j.id not in done]
+        todo = [j for j in plan if not done.issuperset(j.chunk_ids)]  # copies are written with it
         session = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                    "host": platform.node(), "backend": backend, "jobs": n_jobs,
                    "scheduler": scheduler, "chunks": len(todo),
-                   "games": sum(j.size for j in todo)}
+                   "games": sum(j.size * len(j.chunk_ids) for j in todo)}
         man["sessions"].append(session)
         man["status"] = "running"
         manifest.write(out, man)
@@ -132,11 +132,13 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
                 dispatch.warm_dask(client, todo[0], console)
             t = time.perf_counter()
             saved = time.monotonic()
-            with progress.games_bar(console, exp.total_games, exp.total_games - session["games"]) as adv:
+            with progress.games_bar(console, exp.total_games,
+                                    exp.total_games - session["games"]) as adv:
                 for r in dispatch.chunks(todo, out, n_jobs, backend):
                     receipts.append(r)
-                    man["chunks"][r.chunk]["files"] = r.files
-                    adv(r.games)
+                    for chunk_id, written in r.files.items():
+                        man["chunks"][chunk_id]["files"] = written
+                    adv(r.written)
                     times["play_s"] = time.perf_counter() - t
                     if time.monotonic() - saved > MANIFEST_EVERY_S:
                         manifest.write(out, man)
@@ -144,8 +146,9 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
     except KeyboardInterrupt:
         _close(man, out, session, receipts, times, started, "interrupted")
         written = len(records.written_chunks(out))
-        raise RunInterrupted(f"interrupted: {written} of {len(plan)} chunks are written in "
-                             f"{out}; run the same command with --resume to finish") from None
+        raise RunInterrupted(f"interrupted: {written} of {len(man['chunks'])} chunks are "
+                             f"written in {out}; run the same command with --resume to "
+                             "finish") from None
     except OSError as e:
         with contextlib.suppress(OSError):
             _close(man, out, session, receipts, times, started, "failed")
@@ -204,7 +207,7 @@ def _write_failed(out: Path, e: OSError) -> LabError:
                     f"written so far are kept — {fix}, then run the same command with --resume")
 
 
-def _check_written(out: Path, man: dict, plan: list[Job], console) -> None:
+def _check_written(out: Path, man: dict, console) -> None:
     """Verify the chunks already in the folder against the manifest: a damaged one is deleted
     (and so replayed); one written after the manifest was last saved is adopted."""
     for chunk_id, problem in records.damaged_chunks(out, man).items():
