@@ -37,7 +37,8 @@ def group_columns(games: pd.DataFrame, by) -> list[str]:
 
 def pooled_columns(games: pd.DataFrame, keys: list[str]) -> dict[str, str]:
     """The label of a table that pools tiers: {"tier": "pooled: a + b"} when ``keys`` leave out
-    ``tier`` and the games hold several tiers, {"tier": the one tier} when they hold one, else {}."""
+    ``tier`` and the games hold several tiers, {"tier": the one tier} when they hold one, else
+    {}."""
     if "tier" in keys or "tier" not in games.columns:
         return {}
     tiers = [str(t) for t in pd.unique(games["tier"])]
