@@ -25,21 +25,21 @@ FORMATS = ("html", "md")
 
 
 def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None = None,
-                 min_games: int = stats.MIN_GAMES, tier_order=None,
-                 alpha: float = stats.ALPHA) -> Path:
+                 min_games: int = stats.MIN_GAMES, tier_order=None) -> Path:
     """Write the balance report for a results folder; returns the path of the page written.
 
     ``out``: a file path, or a folder (the page is ``report.html``/``report.md`` in it); by
     default the results folder. Markdown figures go to ``<page stem>_files/`` beside the page.
     ``base``: the variant the others are compared with (default: second_edition when the run
     has it, else the run's first unpatched variant). ``tier_order``: the tiers from weakest to
-    strongest (default: ranked from the bots' results, ``stats.tier_order``).
+    strongest (default: ranked from the bots' results, ``stats.tier_order``). Intervals are
+    95% and flags use a 5% false-discovery rate (``stats.ALPHA``), as the page says.
     """
     if fmt not in FORMATS:
         raise LabError(f"format \"{fmt}\" is not one of: {', '.join(FORMATS)}")
     rec = stats.load(results_dir)
     ctx = Context(rec, rec.variants(), stats.reference_variant(rec, base),
-                  stats.tier_order(rec, tier_order), min_games, alpha,
+                  stats.tier_order(rec, tier_order), min_games, stats.ALPHA,
                   stats.read_value(results_dir), rec.army_names())
 
     blocks = glance.at_a_glance(ctx)

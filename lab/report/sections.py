@@ -268,24 +268,29 @@ def tier_stability(ctx: Context) -> list:
                          for _, r in corr.iterrows()],
                         "rank correlation between tiers of army win rates and of card values "
                         "(1: the same order at both tiers)"))
+    def card_rows(t):
+        return [[ctx.variant(r["variant"]), ctx.army(r["army"]), r["card"]]
+                + [Cell.change(r[f"value@{t}"], r[f"lo@{t}"], r[f"hi@{t}"],
+                               note=r[f"sign@{t}"], thin=bool(r[f"thin@{t}"])) for t in order]
+                + [r[f"measure@{weak}"], "sign changes" if r["changes"] else ""]
+                for _, r in ctx.ordered(t).iterrows()]
+
+    card_cols = ["variant", "army", "card", *[f"value @ {t} (pts)" for t in order], "measure",
+                 "conclusion"]
     cards = ts.cards[ts.cards["changes"]]
     blocks.append(Heading("Cards whose conclusion changes with skill", 3))
     if len(cards):
-        crow = []
-        for _, r in ctx.ordered(cards).iterrows():
-            crow.append([ctx.variant(r["variant"]), ctx.army(r["army"]), r["card"]]
-                        + [Cell.change(r[f"value@{t}"], r[f"lo@{t}"], r[f"hi@{t}"],
-                                       note=r[f"sign@{t}"], thin=bool(r[f"thin@{t}"]))
-                           for t in order]
-                        + [r[f"measure@{weak}"]])
-        blocks.append(Table(["variant", "army", "card", *[f"value @ {t} (pts)" for t in order],
-                             "measure"], crow,
+        blocks.append(Table(card_cols, card_rows(cards),
                             "causal card value per tier; a card is listed when it is firmly "
                             "positive (+) or negative (−) at one tier and of the opposite sign "
                             "at another"))
     else:
         blocks.append(Para("No card's value changes sign between tiers (firmly at one tier, "
                            "opposite at another)."))
+    blocks.append(Details(f"every card's value per tier ({len(ts.cards)} cards)",
+                          [Table(card_cols, card_rows(ts.cards),
+                                 "causal card value per tier: + / − the interval is above / "
+                                 "below 0, 0 it includes 0")]))
     sp = stats.skill_split(ctx.rec, "opening_hand", order=order, min_games=m, alpha=ctx.alpha)
     hits = ctx.ordered(sp[sp["skill_flag"]])
     blocks.append(Heading("Opening-hand effects that change with skill", 3))
