@@ -162,7 +162,7 @@ def valued(results, tmp_path_factory):
     shutil.copytree(results, folder)
     (folder / "value").mkdir()
     value_table(stats.load(results)).to_parquet(folder / "value" / "value.parquet")
-    return build_report(folder, "md", min_games=100)
+    return build_report(folder, "md", min_games=40)  # oda's rows count 44–48 games: judged
 
 
 def test_a_value_table_in_the_folder_leads_the_card_answers(valued):
@@ -173,6 +173,10 @@ def test_a_value_table_in_the_folder_leads_the_card_answers(valued):
     lines = [ln for ln in cards.splitlines() if ln.startswith("| base | random-vs-random")]
     assert [ln.split(" | ")[2] for ln in lines] == ["織田信長", "足軽6"]  # up first, then down
     assert "ability off: +3.0" in lines[0]
+    armies = glance.split("### Armies out of band")[1].split("###")[0]
+    oda = [ln for ln in armies.splitlines() if ln.startswith("| base | random-vs-random | 織田")]
+    assert len(oda) == 1 and "above" in oda[0]  # 71.7% over 46 games
+    assert oda[0].endswith("| 織田信長 +9.0 |")  # the card that pushes it there
     assert "## Card value (lab value)" in text
     assert re.search(r"^### above vanilla — base / random-vs-random$", text, re.M)
     assert "No card's value differs" not in cards  # every group is covered by lab value

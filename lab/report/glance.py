@@ -17,11 +17,22 @@ import pandas as pd
 from lab import stats
 from lab.report.cards import status_cell
 from lab.report.context import Context
-from lab.report.document import Cell, Heading, Para, Table, pct
+from lab.report.document import Cell, Heading, Para, Table, pct, points
 from lab.report.sections import MOVED_CAPTION, moved_table
 
 TOP_CARDS = 10
 TOP_MOVED = 10
+
+
+def _pushing(ctx: Context, variant: str, tier: str, army: str, above: bool) -> str:
+    """The army's flagged cards whose causal value points the way its win rate deviates."""
+    cv = ctx.card_value
+    hits = cv[(cv["variant"] == variant) & (cv["tier"] == tier) & (cv["army"] == army)
+              & cv["flag"] & ((cv["value"] > 0) if above else (cv["value"] < 0))]
+    if hits.empty:
+        return "no single card passes"
+    hits = hits.sort_values("value", ascending=not above)
+    return ", ".join(f"{c} {points(v)}" for c, v in zip(hits["card"], hits["value"]))
 
 
 def _armies(ctx: Context) -> list:
@@ -35,15 +46,19 @@ def _armies(ctx: Context) -> list:
         rows = []
         for _, r in ctx.ordered(out, "_w", armies=False).iterrows():
             sure = bool(r["win_rate_lo"] > hi or r["win_rate_hi"] < lo)
+            above = r["win_rate"] > hi
             rows.append([ctx.variant(r["variant"]), r["tier"], ctx.army(r["army"]),
                          Cell.rate(r, "win_rate", ctx.min_games, strong=sure),
-                         "above" if r["win_rate"] > hi else "below",
+                         "above" if above else "below",
                          "sure: the interval lies outside the band" if sure
-                         else "the interval reaches into the band"])
+                         else "the interval reaches into the band",
+                         _pushing(ctx, r["variant"], r["tier"], r["army"], above)])
         blocks.append(Table(["variant", "tier", "army", "win rate", f"{lo:.0%}–{hi:.0%}",
-                             "how sure"], rows,
+                             "how sure", "cards that push it there (causal)"], rows,
                             "non-mirror decisive games, 95% interval clustered by deal; bold: "
-                            "the whole interval is outside the band"))
+                            "the whole interval is outside the band; cards: those of the army "
+                            "whose causal value passes Benjamini–Hochberg in the direction of "
+                            "its deviation (next table)"))
     groups = judged.groupby(["variant", "tier"], sort=False).size().index
     calm = [f"{ctx.variant(v)} / {t}" for v, t in groups
             if not ((out["variant"] == v) & (out["tier"] == t)).any()]
