@@ -91,6 +91,12 @@ def outputs(nb, kind: str) -> list[str]:
     return found
 
 
+def questions(nb) -> list[str]:
+    """The notebook's question headings (## …)."""
+    return [c.source.splitlines()[0][3:] for c in nb.cells
+            if c.cell_type == "markdown" and c.source.startswith("## ")]
+
+
 def answered_sections(nb) -> list[str]:
     """The question headings whose code cell printed an answer."""
     done, heading = [], None
@@ -106,9 +112,7 @@ def answered_sections(nb) -> list[str]:
 
 def test_variants_notebook_answers_each_question(runs, monkeypatch):
     nb = run("01_variants", runs / "results", runs / "swap", monkeypatch)
-    questions = [c.source.splitlines()[0][3:] for c in nb.cells
-                 if c.cell_type == "markdown" and c.source.startswith("## ")]
-    assert len(questions) == 5 and answered_sections(nb) == questions
+    assert len(questions(nb)) == 5 and answered_sections(nb) == questions(nb)
     text = "".join(outputs(nb, "text"))
     assert "reference second_edition" in text
     assert "second_edition → second_edition+walls=10" in text
@@ -119,9 +123,7 @@ def test_variants_notebook_answers_each_question(runs, monkeypatch):
 
 def test_cards_notebook_answers_each_question_and_runs_the_swap_test(runs, monkeypatch):
     nb = run("02_cards", runs / "valued", runs / "swap", monkeypatch)
-    questions = [c.source.splitlines()[0][3:] for c in nb.cells
-                 if c.cell_type == "markdown" and c.source.startswith("## ")]
-    assert len(questions) == 6 and answered_sections(nb) == questions
+    assert len(questions(nb)) == 6 and answered_sections(nb) == questions(nb)
     text = "".join(outputs(nb, "text"))
     assert "lab value table: yes" in text
     assert "Answer (swap test, second_edition / random-vs-random): removing 赤備え" in text

@@ -87,6 +87,19 @@ def tier_order(records, order=None) -> list[str]:
     return sorted(tiers, key=lambda t: (kind_rank(t), tiers.index(t)))
 
 
+def _side_by_side(table: pd.DataFrame, item: list[str], columns: list[str],
+                  order: list[str]) -> pd.DataFrame:
+    """One row per ``item`` with each of ``columns`` at each tier of ``order`` as ``col@tier``
+    (a tier the table lacks is left out)."""
+    wide = table[table["tier"].isin(order)].set_index([*item, "tier"])[columns].unstack("tier")
+    out = pd.DataFrame(index=wide.index)
+    for t in order:
+        if (columns[0], t) in wide.columns:
+            for c in columns:
+                out[f"{c}@{t}"] = wide[(c, t)]
+    return out.reset_index()
+
+
 def _order(rec, order) -> list[str]:
     order = tier_order(rec, order)
     if len(order) < 2:
@@ -171,17 +184,8 @@ def skill_split(records, metric: str = "win_rate", *, by=("variant",), order=Non
         rows = card_rows(rec.require_cards(), rec.games, [*keys, "tier"])
         rows = rows[~rows["mirror"]]
         diff = _tier_difference(rows, item, "score", weak, strong, "opponent", alpha)
-    wide = per[per["tier"].isin(order)].set_index([*item, "tier"])[
-        ["value", "value_lo", "value_hi", "value_n"]].unstack("tier")
-    out = pd.DataFrame(index=wide.index)
-    for t in order:
-        if ("value", t) not in wide.columns:
-            continue
-        out[f"value@{t}"] = wide[("value", t)]
-        out[f"value_lo@{t}"] = wide[("value_lo", t)]
-        out[f"value_hi@{t}"] = wide[("value_hi", t)]
-        out[f"value_n@{t}"] = wide[("value_n", t)]
-    out = out.reset_index().merge(diff, on=item, how="left")
+    out = _side_by_side(per, item, ["value", "value_lo", "value_hi", "value_n"], order)
+    out = out.merge(diff, on=item, how="left")
     n_min = np.fmin(out.get(f"value_n@{weak}", np.nan), out.get(f"value_n@{strong}", np.nan))
     out["thin"] = ~(np.asarray(n_min, dtype=float) >= min_games)
     out["skill_p"] = np.where(out["thin"], np.nan, out.pop("skill_sensitivity_p"))
@@ -240,19 +244,12 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     oh = opening_hand_effect(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
     cv = card_value(rec, value, min_games=min_games, alpha=alpha, oh=oh)
     ck = [*keys, "army", "card"]
-    wide = cv[cv["tier"].isin(order)].set_index([*ck, "tier"])[
-        ["value", "lo", "hi", "thin", "measure"]].unstack("tier")
-    cards = pd.DataFrame(index=wide.index)
+    cards = _side_by_side(cv, ck, ["value", "lo", "hi", "thin", "measure"], order)
     for t in order:
-        if ("value", t) not in wide.columns:
-            continue
-        cards[f"value@{t}"] = wide[("value", t)]
-        cards[f"lo@{t}"] = wide[("lo", t)]
-        cards[f"hi@{t}"] = wide[("hi", t)]
-        cards[f"sign@{t}"] = card_sign(wide[("value", t)], wide[("lo", t)], wide[("hi", t)])
-        cards[f"thin@{t}"] = wide[("thin", t)].fillna(True).astype(bool)
-        cards[f"measure@{t}"] = wide[("measure", t)]
-    cards = cards.reset_index()
+        if f"value@{t}" in cards:
+            cards[f"sign@{t}"] = card_sign(cards[f"value@{t}"], cards[f"lo@{t}"],
+                                           cards[f"hi@{t}"])
+            cards[f"thin@{t}"] = cards[f"thin@{t}"].fillna(True).astype(bool)
     cards["changes"] = _sign_changes(cards, order)
 
     corr = []
