@@ -142,6 +142,7 @@ def test_tier_stability_names_the_armies_whose_band_changes():
     a = ts.armies.set_index("army")
     assert a.loc["oda", "band@low"] == "above" and a.loc["oda", "band@high"] == "in band"
     assert a.loc["oda", "changes"] and a.loc["takeda", "changes"]
+    assert a.loc["oda", "skill_flag"]  # a band change counts only when the difference passes BH
     assert set(ts.changes["army"]) == {"oda", "takeda"}
     assert list(ts.cards["card"]) == ["足軽7"]
     corr = ts.correlation.iloc[0]
@@ -149,8 +150,8 @@ def test_tier_stability_names_the_armies_whose_band_changes():
 
 
 def test_card_signs_and_sign_changes():
-    assert list(card_sign([0.1, -0.1, 0.1], [0.05, -0.2, -0.01], [0.2, -0.01, 0.3])) == [
-        "+", "−", "0"]
+    assert list(card_sign([0.1, -0.1, 0.1, 0.1], [True, True, False, None])) == [
+        "+", "−", "0", "0"]
     cards = pd.DataFrame({"value@a": [0.1, 0.1, 0.1], "sign@a": ["+", "+", "0"],
                           "value@b": [-0.02, 0.05, -0.02], "sign@b": ["0", "0", "0"],
                           "thin@a": False, "thin@b": False})

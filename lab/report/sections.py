@@ -240,8 +240,9 @@ def tier_stability(ctx: Context) -> list:
                    f"{' < '.join(order)}. Per variant, each army's win rate at each tier with "
                    f"its band (below {lo:.0%}, in band, above {hi:.0%}) and the change from "
                    f"{weak} to {strong} (the tiers played the same deals: the interval is "
-                   "clustered by deal; bold: Benjamini–Hochberg). An army whose band differs "
-                   "between tiers is marked; thin rows never are.")]
+                   "clustered by deal; bold: Benjamini–Hochberg). An army is marked when its "
+                   "band differs between tiers and that difference passes Benjamini–Hochberg; "
+                   "thin rows never are.")]
     m = ctx.min_games
     rows = []
     for _, r in ctx.ordered(ts.armies).iterrows():
@@ -281,16 +282,16 @@ def tier_stability(ctx: Context) -> list:
     blocks.append(Heading("Cards whose conclusion changes with skill", 3))
     if len(cards):
         blocks.append(Table(card_cols, card_rows(cards),
-                            "causal card value per tier; a card is listed when it is firmly "
-                            "positive (+) or negative (−) at one tier and of the opposite sign "
-                            "at another"))
+                            "causal card value per tier; a card is listed when its value "
+                            "passes Benjamini–Hochberg (+ or −) at one tier and is of the "
+                            "opposite sign at another"))
     else:
-        blocks.append(Para("No card's value changes sign between tiers (firmly at one tier, "
-                           "opposite at another)."))
+        blocks.append(Para("No card's value changes sign between tiers (passing "
+                           "Benjamini–Hochberg at one tier, of the opposite sign at another)."))
     blocks.append(Details(f"every card's value per tier ({len(ts.cards)} cards)",
                           [Table(card_cols, card_rows(ts.cards),
-                                 "causal card value per tier: + / − the interval is above / "
-                                 "below 0, 0 it includes 0")]))
+                                 "causal card value per tier: + / − it passes "
+                                 "Benjamini–Hochberg above / below 0, 0 it does not")]))
     sp = stats.skill_split(ctx.rec, "opening_hand", order=order, min_games=m, alpha=ctx.alpha)
     hits = ctx.ordered(sp[sp["skill_flag"]])
     blocks.append(Heading("Opening-hand effects that change with skill", 3))

@@ -13,8 +13,9 @@ caller's ``alpha`` and Benjamini–Hochberg over the table's non-thin rows (a ro
 either tier counts fewer than ``min_games``: shown, never tested or flagged); and
 ``tier_stability`` — the designer's question "does the conclusion hold at every skill level?":
 side by side per tier the army win rates (with their band, below / in / above 45–55%) and card
-values (with their sign), the Spearman rank correlation of both between tiers, and the armies and
-cards whose conclusion changes band or sign with skill. Reads records only; never simulates.
+values (with their sign where it passes BH), the Spearman rank correlation of both between tiers,
+and the armies and cards whose conclusion changes band or sign with skill — each change backed by
+a test that passes Benjamini–Hochberg. Reads records only; never simulates.
 """
 
 from __future__ import annotations
@@ -208,10 +209,12 @@ class TierStability:
     changes: pd.DataFrame = field(default_factory=pd.DataFrame)  # conclusions that change
 
 
-def card_sign(value, lo, hi) -> np.ndarray:
-    """A card value's conclusion: "+" (interval above 0), "−" (below 0), "0" (includes 0)."""
-    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-    return np.where(lo > 0, "+", np.where(hi < 0, "−", "0"))
+def card_sign(value, flag) -> np.ndarray:
+    """A card value's conclusion: "+" or "−" where it passes its test (``flag``: BH in its
+    family, never on a thin row), else "0" (no detectable effect)."""
+    value = np.asarray(value, dtype=float)
+    flag = np.asarray(pd.Series(flag).fillna(False), dtype=bool)
+    return np.where(flag & (value > 0), "+", np.where(flag & (value < 0), "−", "0"))
 
 
 def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
@@ -222,11 +225,13 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     with skill.
 
     An army's conclusion at a tier is its band (below / in band / above ``band``, from the win
-    rate); a card's is its sign ("+", "−" or "0" when the interval includes 0) of ``lab value``
-    (when ``value`` covers the tiers) or of the opening-hand effect. A conclusion *changes* when
-    two tiers' bands differ, or when a card is "+" at one tier and "−" at another, or firm at one
-    and of the opposite sign (though not firm) at another. Thin rows are shown, never counted as
-    a change.
+    rate); it *changes* when two tiers' bands differ and the difference between the weakest and
+    the strongest tier passes its test (``skill_flag``: clustered by deal, BH). A card's
+    conclusion is the sign of its ``lab value`` (when ``value`` covers the tiers) or
+    opening-hand effect where that passes BH in its family ("+" or "−"), else "0"; it *changes*
+    when the card is "+" at one tier and "−" at another, or "+"/"−" at one and of the opposite
+    sign (though not passing) at another. Thin rows are shown, never counted as a change — so a
+    change is never a multiple-comparison accident of one tier's raw interval.
     """
     rec = as_records(records)
     order = _order(rec, order)
@@ -239,16 +244,16 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     thin_any = np.zeros(len(armies), dtype=bool)
     for t in order:
         thin_any |= ~(armies[f"value_n@{t}"].to_numpy(float) >= min_games)
-    armies["changes"] = (bands.nunique(axis=1) > 1).to_numpy() & ~thin_any
+    armies["changes"] = ((bands.nunique(axis=1) > 1).to_numpy() & ~thin_any
+                         & armies["skill_flag"].to_numpy(bool))
 
     oh = opening_hand_effect(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
     cv = card_value(rec, value, min_games=min_games, alpha=alpha, oh=oh)
     ck = [*keys, "army", "card"]
-    cards = _side_by_side(cv, ck, ["value", "lo", "hi", "thin", "measure"], order)
+    cards = _side_by_side(cv, ck, ["value", "lo", "hi", "q", "flag", "thin", "measure"], order)
     for t in order:
         if f"value@{t}" in cards:
-            cards[f"sign@{t}"] = card_sign(cards[f"value@{t}"], cards[f"lo@{t}"],
-                                           cards[f"hi@{t}"])
+            cards[f"sign@{t}"] = card_sign(cards[f"value@{t}"], cards[f"flag@{t}"])
             cards[f"thin@{t}"] = cards[f"thin@{t}"].fillna(True).astype(bool)
     cards["changes"] = _sign_changes(cards, order)
 
