@@ -157,3 +157,21 @@ def test_card_signs_and_sign_changes():
                           "thin@a": False, "thin@b": False})
     # firm at a and of the opposite sign at b: changes; same sign: no; never firm: no
     assert list(_sign_changes(cards, ["a", "b"])) == [True, False, False]
+
+
+def test_tier_stability_compares_one_measure_across_tiers(two_tiers):
+    # a lab value table that covers only the strong tier: the variant falls back, whole, to the
+    # opening-hand effect rather than set "above vanilla" beside "opening hand"
+    value = pd.DataFrame([{"variant": "base", "tier": "heuristic-vs-heuristic", "army": "oda",
+                           "army_name": "織田", "card_id": "x", "card": "織田信長", "copies": 1,
+                           "contrast": "above_vanilla", "replacement": "足軽5", "value": 0.1,
+                           "lo": 0.05, "hi": 0.15, "se": 0.02, "p": 0.001, "q": 0.01,
+                           "games": 500, "deals": 250, "base_rate": 0.5}])
+    ts = stats.tier_stability(two_tiers, value=value, min_games=1)
+    measures = ts.cards[[c for c in ts.cards.columns if c.startswith("measure@")]]
+    assert (measures == "opening hand").all().all()
+    both = pd.concat([value, value.assign(tier="random-vs-random")])
+    ts = stats.tier_stability(two_tiers, value=both, min_games=1)
+    row = ts.cards[(ts.cards.army == "oda") & (ts.cards.card == "織田信長")].iloc[0]
+    assert row["measure@random-vs-random"] == row["measure@heuristic-vs-heuristic"] == (
+        "above vanilla")

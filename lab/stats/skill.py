@@ -227,7 +227,8 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     An army's conclusion at a tier is its band (below / in band / above ``band``, from the win
     rate); it *changes* when two tiers' bands differ and the difference between the weakest and
     the strongest tier passes its test (``skill_flag``: clustered by deal, BH). A card's
-    conclusion is the sign of its ``lab value`` (when ``value`` covers the tiers) or
+    conclusion is the sign of its ``lab value`` (when ``value`` covers every tier of the
+    variant; a variant it covers in part falls back, whole, to the opening hand) or
     opening-hand effect where that passes BH in its family ("+" or "−"), else "0"; it *changes*
     when the card is "+" at one tier and "−" at another, or "+"/"−" at one and of the opposite
     sign (though not passing) at another. Thin rows are shown, never counted as a change — so a
@@ -248,6 +249,9 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
                          & armies["skill_flag"].to_numpy(bool))
 
     oh = opening_hand_effect(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
+    if value is not None:  # one measure per variant across its tiers, or the comparison is moot
+        full = [v for v, part in value.groupby("variant") if set(order) <= set(part["tier"])]
+        value = value[value["variant"].isin(full)]
     cv = card_value(rec, value, min_games=min_games, alpha=alpha, oh=oh)
     ck = [*keys, "army", "card"]
     cards = _side_by_side(cv, ck, ["value", "lo", "hi", "q", "flag", "thin", "measure"], order)
