@@ -55,7 +55,9 @@ def _armies(ctx: Context) -> list:
                          _pushing(ctx, r["variant"], r["tier"], r["army"], above)])
         blocks.append(Table(["variant", "tier", "army", "win rate", f"{lo:.0%}–{hi:.0%}",
                              "how sure", "cards that push it there (causal)"], rows,
-                            "non-mirror decisive games, 95% interval clustered by deal; bold: "
+                            "measured: the lab assigns opponents and random deals, so a win "
+                            "rate is the army's, not a selection's; non-mirror decisive games, "
+                            "95% interval clustered by deal; bold: "
                             "the whole interval is outside the band; cards: those of the army "
                             "whose causal value passes Benjamini–Hochberg in the direction of "
                             "its deviation (next table)"))
