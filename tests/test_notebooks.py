@@ -1,6 +1,6 @@
 """The notebooks run top to bottom (nbclient) on a small real run: `lab run` of three armies, two
 wall counts and two bot tiers, a `lab swap` of 赤備え for 足軽7, and — for the cards notebook —
-a `lab value` table in the results folder. Each section prints its answer."""
+a `lab value` run of three cards in the results folder. Each section prints its answer."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from nbclient import NotebookClient
 
 from _support.sim_cases import write_config
-from lab import stats
+from lab.design import value
 from lab.sim import runner, swap
 from lab.sim.config import load_experiment
 
@@ -35,38 +35,22 @@ walls = [7, 10]
 MIN_GAMES = "20"  # the run is small: judge rows from 20 games (the default is 100)
 
 
+VALUED = ["赤備え", "殺し間", "鉄砲足軽"]  # one card of each army: a quick value run
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
+    """results/ (lab run), swap/ (lab swap 赤備え → 足軽7) and valued/ (results/ plus a
+    `lab value` run of three cards in valued/value/, where `lab report` looks for it)."""
     root = tmp_path_factory.mktemp("nb")
     exp = load_experiment(write_config(root, CONFIG))
     runner.run(exp, root / "results", jobs=1)
     swap.run(swap.plan(exp, "赤備え", "足軽7"), root / "swap", jobs=1)
-    valued = root / "valued"
-    shutil.copytree(root / "results", valued)
-    (valued / "value").mkdir()
-    value_table(stats.load(valued)).to_parquet(valued / "value" / "value.parquet")
+    shutil.copytree(root / "results", root / "valued")
+    p = value.plan(exp, cards=VALUED)
+    value.run(p, root / "valued" / "value", jobs=1)
+    value.compute(p, root / "valued" / "value")
     return root
-
-
-def value_table(rec):
-    """A `lab value` table for the run's cards, every value zero but 赤備え's (+8 points above
-    vanilla, q 0.001) — until `lab value` itself can write one for this fixture."""
-    import pandas as pd
-
-    ct = stats.card_table(rec)
-    rows = []
-    for _, r in ct.iterrows():
-        big = r["card"] == "赤備え"
-        for contrast in ("above_vanilla", "ability_off"):
-            v = (0.08 if contrast == "above_vanilla" else 0.02) if big else 0.0
-            rows.append({"variant": r["variant"], "tier": r["tier"], "army": r["army"],
-                         "army_name": r["army"], "card_id": r.get("card_id", r["card"]),
-                         "card": r["card"], "copies": r["copies"], "contrast": contrast,
-                         "replacement": "足軽5" if contrast == "above_vanilla" else "",
-                         "value": v, "lo": v - 0.03, "hi": v + 0.03, "se": 0.015,
-                         "p": 0.0001 if big else 0.9, "q": 0.001 if big else 0.95,
-                         "games": 200, "deals": 100, "base_rate": 0.5})
-    return pd.DataFrame(rows)
 
 
 def run(name: str, results: Path, swap_dir: Path, monkeypatch) -> nbformat.NotebookNode:
@@ -126,7 +110,7 @@ def test_cards_notebook_answers_each_question_and_runs_the_swap_test(runs, monke
     assert len(questions(nb)) == 6 and answered_sections(nb) == questions(nb)
     text = "".join(outputs(nb, "text"))
     assert "lab value table: yes" in text
-    assert "Answer (swap test, second_edition / random-vs-random): removing 赤備え" in text
+    assert "Answer (swap test, second_edition / random-vs-random): patch 赤備え→足軽7" in text
     assert "武田 (takeda)" in text
     assert "IWD ranks its cards" in text
     assert len(outputs(nb, "image/png")) >= 2  # the opening-hand and IWD forest plots

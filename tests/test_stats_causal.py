@@ -11,7 +11,7 @@ import statsmodels.api as sm
 from _support.frames import cards_frame, games_frame
 from lab import stats
 from lab.errors import LabError
-from lab.stats.causal import OPENING, RANDOMISED, UP_TO_MULLIGAN, VALUE_COLUMNS
+from lab.stats.causal import OPENING, RANDOMISED, UP_TO_MULLIGAN, VALUE_TYPES
 
 
 def opening_games(mulligan: bool = False):
@@ -131,14 +131,18 @@ def test_read_value_finds_the_table_in_the_folder_or_its_value_subfolder(tmp_pat
     (tmp_path / "value").mkdir()
     value_frame().to_parquet(tmp_path / "value" / "value.parquet")
     v = stats.read_value(tmp_path)
-    assert len(v) == 6 and set(VALUE_COLUMNS) <= set(v.columns)
+    assert len(v) == 6 and list(v.columns) == list(VALUE_TYPES)
     value_frame().head(2).to_parquet(tmp_path / "value.parquet")
-    assert len(stats.read_value(tmp_path)) == 2  # the folder's own file first
+    assert len(stats.read_value(tmp_path)) == 6  # value/value.parquet first, as lab value reads
+    assert len(stats.read_value(tmp_path / "value")) == 6  # the value folder itself
 
 
 def test_a_malformed_value_table_is_one_clear_error(tmp_path):
     value_frame().drop(columns=["q"]).to_parquet(tmp_path / "value.parquet")
     with pytest.raises(LabError, match="value table lacks column.s. q"):
+        stats.read_value(tmp_path)
+    value_frame(games="many").to_parquet(tmp_path / "value.parquet")
+    with pytest.raises(LabError, match="value column \"games\" must hold int values"):
         stats.read_value(tmp_path)
     value_frame(contrast="swap").to_parquet(tmp_path / "value.parquet")
     with pytest.raises(LabError, match=r"\"contrast\" has value\(s\) 'swap'; allowed: "
@@ -159,3 +163,10 @@ def test_card_value_uses_lab_value_where_it_covers_the_group_else_the_opening_ha
     assert v.iloc[0]["detail"] == "ability off: +1.0"
     w = cv[cv.variant == "w"]
     assert list(w["measure"]) == [OPENING] and w.iloc[0]["value"] == pytest.approx(0.5)
+
+
+def test_card_value_says_how_many_cards_lab_value_measured():
+    rec = opening_games()
+    cv = stats.card_value(rec, value_frame(), min_games=1)
+    assert cv.attrs["coverage"] == {("v", "t"): (3, 1)}  # 3 valued cards; the run knows 赤備え
+    assert stats.card_value(rec, None, min_games=1).attrs["coverage"] == {}

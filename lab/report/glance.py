@@ -115,6 +115,12 @@ def _cards(ctx: Context) -> list:
         blocks.append(Para("No card's value differs from 0 after Benjamini–Hochberg under: "
                            + "; ".join(quiet) + ". Details: Opening-hand effect"
                            + (" and Card value" if ctx.value is not None else "") + "."))
+    partial = [f"{ctx.variant(v)} / {t}: {n} of {total} cards"
+               for (v, t), (n, total) in cv.attrs.get("coverage", {}).items() if n < total]
+    if partial:
+        blocks.append(Para("lab value measured only some cards (" + "; ".join(partial)
+                           + "); the others are ranked by their opening-hand effect in the "
+                             "Opening-hand effect section."))
     return blocks
 
 

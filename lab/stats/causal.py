@@ -10,11 +10,11 @@ the army the same deck order in both seat orders, and in every variant and tier;
 non-thin cards of each variant × tier. A mulligan (rules R3.4, ``mulligan`` on: legacy_testlab)
 redraws a hand without a unit of strength ≤ 3 and the records keep only the kept hand, so in
 those variants the comparison is randomised only up to the redraw rule: rows say so in
-``design``. It also owns reading ``lab value``'s table (``read_value``: ``value.parquet`` in a
-results folder or its ``value/`` subfolder, checked against its schema) and ``card_value``, the
-ranked causal value per card the report and notebooks lead with: ``lab value``'s rows where the
-folder holds them, else the opening-hand effect. The ``lab value`` simulation itself lives
-elsewhere (``lab.design``); nothing here simulates.
+``design``. It also owns reading ``lab value``'s table for the report (``read_value``: None when a
+results folder has none, else the table read by ``lab.stats.value``, typed and checked) and
+``card_value``, the ranked causal value per card the report and notebooks lead with: ``lab
+value``'s rows where the folder holds them, else the opening-hand effect. The ``lab value`` run
+and its statistics live in ``lab.design`` and ``lab.stats.value``; nothing here simulates.
 """
 
 from __future__ import annotations
@@ -28,17 +28,21 @@ from lab.errors import LabError
 from lab.stats.clustered import CLUSTER, estimate_columns, grouped_diff
 from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
+from lab.stats.value import FILE, VALUE_COLUMNS
+from lab.stats.value import read_value as read_value_file
 from lab.stats.views import BY, card_rows, group_codes, group_columns, label_pooled
 
 RANDOMISED = "randomised (opening hand)"
 UP_TO_MULLIGAN = "randomised up to the mulligan (kept hand)"
 
-VALUE_COLUMNS: dict[str, str] = {
+# the types of lab value's columns (lab.stats.value.VALUE_COLUMNS, the design engineer's schema)
+VALUE_TYPES: dict[str, str] = {
     "variant": "str", "tier": "str", "army": "str", "army_name": "str", "card_id": "str",
     "card": "str", "copies": "int", "contrast": "str", "replacement": "str", "value": "float",
     "lo": "float", "hi": "float", "se": "float", "p": "float", "q": "float", "games": "int",
     "deals": "int", "base_rate": "float",
 }
+assert list(VALUE_TYPES) == VALUE_COLUMNS, "lab.stats.value changed its schema"
 CONTRASTS = {"above_vanilla": "above vanilla", "ability_off": "ability off"}
 OPENING = "opening hand"
 
@@ -105,37 +109,27 @@ def opening_hand_effect(records, by=BY, *, min_games: int = MIN_GAMES,
 # ------------------------------------------------------------------------------- lab value
 
 def value_path(folder) -> Path | None:
-    """``value.parquet`` in ``folder`` or in its ``value/`` subfolder (a file path is itself)."""
-    p = Path(folder)
-    if p.is_file():
-        return p
-    for cand in (p / "value.parquet", p / "value" / "value.parquet"):
-        if cand.is_file():
-            return cand
-    return None
+    """The value table ``lab value`` wrote for a results folder — FOLDER/value/value.parquet,
+    else FOLDER/value.parquet (the order ``lab.stats.value.read_value`` reads) — or None."""
+    folder = Path(folder)
+    return next((p for p in (folder / "value" / FILE, folder / FILE) if p.is_file()), None)
 
 
 def read_value(folder) -> pd.DataFrame | None:
-    """``lab value``'s table from a results folder, checked; None when the folder has none.
+    """``lab value``'s table for a results folder, checked and typed; None when it has none.
 
     One row per (variant, tier, army, card, contrast): ``value`` = the army's win rate with the
     card as is − with the contrast applied (positive: the card or its ability helps its army),
     ``lo``/``hi`` its 95% interval clustered by deal, ``q`` BH across the cards of one variant ×
-    tier × contrast, ``games`` per arm. A malformed table is a LabError naming file and column.
+    tier × contrast, ``games`` per arm. The file is read by ``lab.stats.value.read_value``; a
+    malformed table (a missing column, a value of the wrong type, an unknown contrast) is a
+    LabError naming the file and the column.
     """
     path = value_path(folder)
     if path is None:
         return None
-    try:
-        df = pd.read_parquet(path)
-    except Exception as e:  # pyarrow raises several types for a damaged file
-        raise LabError(f"cannot read the value table: {e}", source=str(path)) from None
-    missing = [c for c in VALUE_COLUMNS if c not in df.columns]
-    if missing:
-        raise LabError(f"the value table lacks column(s) {', '.join(missing)}; `lab value` "
-                       f"writes {', '.join(VALUE_COLUMNS)}", source=str(path))
-    df = df.copy()
-    for col, kind in VALUE_COLUMNS.items():
+    df = read_value_file(folder).copy()
+    for col, kind in VALUE_TYPES.items():
         try:
             if kind == "int":
                 df[col] = df[col].astype("int64")
@@ -167,7 +161,9 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
     elsewhere the opening-hand effect (``oh``, computed when not given) — the change in the
     army's score when the card is in the opening hand. ``measure`` says which; ``flag`` = q <
     alpha on a non-thin row; ``detail`` is the other contrast or the opening share, for display.
-    Sorted by variant, tier and value, largest first.
+    Sorted by variant, tier and value, largest first. ``attrs["coverage"]``: for each group
+    ``lab value`` covers, (cards it measured, cards of the run) — a run with ``--cards`` measures
+    some; the report says so rather than mix two measures in one ranking.
     """
     rec = as_records(records)
     parts, covered = [], set()
@@ -191,6 +187,13 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
     if oh is None:
         oh = opening_hand_effect(rec, min_games=min_games, alpha=alpha)
     rest = oh[[(v, t) not in covered for v, t in zip(oh["variant"], oh["tier"])]]
+    # how many of a covered group's cards lab value measured (it may have run with --cards)
+    coverage = {}
+    for (v, t), part in oh.groupby(["variant", "tier"], sort=False):
+        if (v, t) in covered:
+            measured = value[(value["variant"] == v) & (value["tier"] == t)]
+            coverage[(v, t)] = (measured[["army", "card"]].drop_duplicates().shape[0],
+                                len(part))
     if len(rest):
         rows = rest.rename(columns={"effect": "value", "effect_lo": "lo", "effect_hi": "hi"})
         rows = rows[["variant", "tier", "army", "card", "value", "lo", "hi", "q", "games",
@@ -202,5 +205,7 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
     if not parts:
         return pd.DataFrame(columns=CARD_VALUE_COLUMNS)
     out = pd.concat(parts, ignore_index=True)[CARD_VALUE_COLUMNS]
-    return out.sort_values(["variant", "tier", "value"], ascending=[True, True, False],
-                           kind="stable").reset_index(drop=True)
+    out = out.sort_values(["variant", "tier", "value"], ascending=[True, True, False],
+                          kind="stable").reset_index(drop=True)
+    out.attrs["coverage"] = coverage
+    return out
