@@ -169,4 +169,7 @@ def test_card_value_says_how_many_cards_lab_value_measured():
     rec = opening_games()
     cv = stats.card_value(rec, value_frame(), min_games=1)
     assert cv.attrs["coverage"] == {("v", "t"): (3, 1)}  # 3 valued cards; the run knows 赤備え
+    rec2 = stats.Records.from_frames(rec.games, rec.cards.assign(card="足軽7"))
+    cv2 = stats.card_value(rec2, value_frame(), min_games=1)
+    assert cv2.attrs["coverage"] == {("v", "t"): (3, 0)}  # a vanilla 足軽 is never valued
     assert stats.card_value(rec, None, min_games=1).attrs["coverage"] == {}

@@ -22,6 +22,7 @@ from lab.report.sections import MOVED_CAPTION, moved_table
 
 TOP_CARDS = 10
 TOP_MOVED = 10
+PUSHING = 5  # cards named beside an out-of-band army
 
 
 def _pushing(ctx: Context, variant: str, tier: str, army: str, above: bool) -> str:
@@ -32,7 +33,10 @@ def _pushing(ctx: Context, variant: str, tier: str, army: str, above: bool) -> s
     if hits.empty:
         return "no single card passes"
     hits = hits.sort_values("value", ascending=not above)
-    return ", ".join(f"{c} {points(v)}" for c, v in zip(hits["card"], hits["value"]))
+    shown = ", ".join(f"{c} {points(v)}" for c, v in zip(hits["card"][:PUSHING],
+                                                         hits["value"][:PUSHING]))
+    more = len(hits) - PUSHING
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def _armies(ctx: Context) -> list:
@@ -118,9 +122,9 @@ def _cards(ctx: Context) -> list:
     partial = [f"{ctx.variant(v)} / {t}: {n} of {total} cards"
                for (v, t), (n, total) in cv.attrs.get("coverage", {}).items() if n < total]
     if partial:
-        blocks.append(Para("lab value measured only some cards (" + "; ".join(partial)
-                           + "); the others are ranked by their opening-hand effect in the "
-                             "Opening-hand effect section."))
+        blocks.append(Para("lab value measured only some of the cards with an ability ("
+                           + "; ".join(partial) + "); the others are ranked by their "
+                           "opening-hand effect in the Opening-hand effect section."))
     return blocks
 
 

@@ -148,6 +148,15 @@ def read_value(folder) -> pd.DataFrame | None:
     return df.reset_index(drop=True)
 
 
+def _with_abilities(names) -> set[str]:
+    """The cards among ``names`` that have an ability (those ``lab value`` measures); a name
+    the pool does not know counts as one."""
+    from lab.cards.pool import load_pool
+
+    pool = load_pool()
+    return {n for n in names if n not in pool or pool.get(n).abilities}
+
+
 CARD_VALUE_COLUMNS = ["variant", "tier", "army", "card", "measure", "value", "lo", "hi", "q",
                       "flag", "thin", "games", "detail"]
 
@@ -162,8 +171,8 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
     army's score when the card is in the opening hand. ``measure`` says which; ``flag`` = q <
     alpha on a non-thin row; ``detail`` is the other contrast or the opening share, for display.
     Sorted by variant, tier and value, largest first. ``attrs["coverage"]``: for each group
-    ``lab value`` covers, (cards it measured, cards of the run) — a run with ``--cards`` measures
-    some; the report says so rather than mix two measures in one ranking.
+    ``lab value`` covers, (cards it measured, cards of the run with an ability) — a run with
+    ``--cards`` measures some; the report says so rather than mix two measures in one ranking.
     """
     rec = as_records(records)
     parts, covered = [], set()
@@ -187,13 +196,15 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
     if oh is None:
         oh = opening_hand_effect(rec, min_games=min_games, alpha=alpha)
     rest = oh[[(v, t) not in covered for v, t in zip(oh["variant"], oh["tier"])]]
-    # how many of a covered group's cards lab value measured (it may have run with --cards)
+    # how many of a covered group's cards lab value measured (it may have run with --cards); a
+    # card without abilities (a vanilla 足軽) is its own vanilla and never gets a row
     coverage = {}
+    with_ability = _with_abilities(pd.unique(oh["card"]))
     for (v, t), part in oh.groupby(["variant", "tier"], sort=False):
         if (v, t) in covered:
             measured = value[(value["variant"] == v) & (value["tier"] == t)]
             coverage[(v, t)] = (measured[["army", "card"]].drop_duplicates().shape[0],
-                                len(part))
+                                int(part["card"].isin(with_ability).sum()))
     if len(rest):
         rows = rest.rename(columns={"effect": "value", "effect_lo": "lo", "effect_hi": "hi"})
         rows = rows[["variant", "tier", "army", "card", "value", "lo", "hi", "q", "games",
