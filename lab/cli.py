@@ -641,8 +641,11 @@ def report_command(
         help="Bot tiers from weakest to strongest for the skill split (default: ranked by the "
              "bots' win rates against each other, else random < heuristic < search).")] = None,
 ) -> None:
-    """Write the balance report of a run: variants, paired variant changes, armies, cards and
-    dead abilities, every number with its 95% interval and sample size."""
+    """Write the balance report of a run: At a glance first (armies out of band, the cards that
+    cause it, what each variant moved), then variants, paired changes, armies, tier stability,
+    card value (lab value's table when RESULTS holds one), the opening-hand effect, the
+    observational card metrics and dead abilities — per bot tier, every number with its 95%
+    interval and sample size."""
     from lab.report import build_report
     from lab.sim.records import check_readable
 
