@@ -62,15 +62,21 @@ def _watch_parent(parent: int) -> None:
 
 
 _STOPPING = threading.Event()  # set from the moment a loky dispatch is being given up
-_LOKY_THREADS = ("ExecutorManagerThread", "QueueManagerThread", "QueueFeederThread")
 _hooks: dict = {}
 
 
+def _from_joblib(tb) -> bool:
+    while tb is not None:
+        if f"{os.sep}joblib{os.sep}" in tb.tb_frame.f_code.co_filename:
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def _quiet_loky(args) -> None:
-    """threading.excepthook: once a run stops early, a loky thread tripping over the work items
-    joblib dropped says nothing to the user; any other thread's exception is shown as usual."""
-    name = args.thread.name if args.thread is not None else ""
-    if not (_STOPPING.is_set() and name.startswith(_LOKY_THREADS)):
+    """threading.excepthook: once a run stops early, a joblib or loky thread tripping over the
+    work items joblib dropped says nothing to the user; any other exception is shown as usual."""
+    if not (_STOPPING.is_set() and _from_joblib(args.exc_traceback)):
         _hooks["previous"](args)
 
 
