@@ -88,3 +88,22 @@ def test_sigkill_of_the_parent_leaves_no_worker_behind(tmp_path):
         os.killpg(proc.pid, signal.SIGKILL)
     assert not left, f"workers still alive 10 s after their parent died: {left}"
     proc.communicate(timeout=30)
+
+
+def test_loky_s_resource_tracker_is_told_to_keep_its_exit_warning(monkeypatch):
+    """The tracker inherits the environment; its "leaked semlock" warning after an interrupted
+    executor (intermittent, so the Ctrl-C test above cannot be relied on to catch it) is
+    filtered, and a user's own filters are kept."""
+    from lab.sim import dispatch
+
+    monkeypatch.setenv("PYTHONWARNINGS", "default::DeprecationWarning")
+    for _ in range(2):
+        dispatch._quiet_resource_tracker()
+    assert os.environ["PYTHONWARNINGS"] == ("default::DeprecationWarning,"
+                                            "ignore:resource_tracker:UserWarning")
+    code = ("import warnings; warnings.warn('resource_tracker: There appear to be 1 leaked "
+            "semlock objects', UserWarning); warnings.warn('kept', UserWarning)")
+    import sys
+
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stderr
+    assert "leaked" not in shown and "kept" in shown

@@ -39,10 +39,24 @@ def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str):
         with parallel_config(backend="dask"):
             yield from Parallel(n_jobs=-1, **options)(tasks)
         return
+    _quiet_resource_tracker()
     with _quiet_abort():
         yield from Parallel(n_jobs=n_jobs, backend="loky", pre_dispatch="4 * n_jobs",
                             initializer=worker_setup, initargs=(os.getpid(),),
                             **options)(tasks)
+
+
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """loky's resource tracker (a process of its own, started with this environment) warns at
+    exit about a semaphore that an interrupted executor unlinked without unregistering ("leaked
+    semlock … FileNotFoundError"): it has been cleaned up, and the warning would only follow the
+    run's last line. Its other output stays."""
+    filters = os.environ.get("PYTHONWARNINGS", "")
+    if QUIET_TRACKER not in filters.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(f for f in (filters, QUIET_TRACKER) if f)
 
 
 def worker_setup(parent: int) -> None:
