@@ -23,7 +23,7 @@ from lab.errors import LabError
 from lab.sim import runner as sim_runner
 from lab.sim.config import load_experiment, with_patches
 from lab.sim.records import read_games
-from lab.stats.balance import (Objectives, cluster_mean, clustered, hopeless, objectives,
+from lab.stats.balance import (Objectives, cluster_mean, game_mean, hopeless, objectives,
                                pareto)
 
 CONFIG = """
@@ -69,6 +69,15 @@ def comparable(result: dict) -> dict:
 
 # ------------------------------------------------------------------------------- statistics
 
+def statsmodels_mean(values, groups):
+    import statsmodels.api as sm
+
+    fit = sm.OLS(values, np.ones(len(values))).fit(cov_type="cluster",
+                                                   cov_kwds={"groups": groups}, use_t=True)
+    lo, hi = fit.conf_int(0.05)[0]
+    return {"mean": fit.params[0], "lo": lo, "hi": hi}
+
+
 def test_cluster_mean_is_statsmodels_cluster_robust_mean():
     rng = np.random.default_rng(1)
     deals = 60
@@ -82,7 +91,10 @@ def test_cluster_mean_is_statsmodels_cluster_robust_mean():
     values = games.ravel()
     groups = np.tile(np.arange(deals), 2)
     ok = ~np.isnan(values)
-    ref = clustered(values[ok], groups[ok])
+    ref = statsmodels_mean(values[ok], groups[ok])
+    games = game_mean(values[ok], groups[ok])
+    for k in ("mean", "lo", "hi"):
+        assert games[k] == pytest.approx(ref[k])
     assert mine.mean[0] == pytest.approx(ref["mean"])
     assert mine.lo[0] == pytest.approx(ref["lo"])
     assert mine.hi[0] == pytest.approx(ref["hi"])
@@ -354,3 +366,24 @@ def test_the_result_file_and_the_report_blocks(config, searched, tmp_path):
     assert blocks[0][0] == "para" and any(b[0] == "code" and "[[patch]]" in b[1]
                                           for b in blocks)
     assert isinstance(pd.DataFrame(back["proposals"][0]["armies"]), pd.DataFrame)
+
+
+def test_the_report_shows_the_proposals_with_their_toml(searched, tmp_path):
+    from _support.synthetic import synthetic_records, write_results
+
+    from lab.report import build_report
+
+    out, result = searched
+    g, c = synthetic_records(deals=4)
+    folder = write_results(tmp_path / "results", g, c, chunk_games=300)
+    (folder / "balance").mkdir()
+    (folder / "balance" / "balance.json").write_text((out / "balance.json").read_text())
+    md = build_report(folder, "md").read_text(encoding="utf-8")
+    assert "## Balance proposals" in md
+    first = result["proposals"][0]
+    assert f"```toml\n{first['toml'].rstrip()}\n```" in md
+    assert first["armies"][0]["name"] in md
+    page = build_report(folder, "html").read_text(encoding="utf-8")
+    assert "Balance proposals" in page and "<pre><code>[[patch]]" in page
+    plain = write_results(tmp_path / "plain", g, c, chunk_games=300)
+    assert "Balance proposals" not in build_report(plain, "md").read_text(encoding="utf-8")

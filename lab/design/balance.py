@@ -26,7 +26,7 @@ import numpy as np
 from lab.bots.match import parse_bot
 from lab.errors import LabError, closest
 from lab.sim.config import BASE_PATCH, Experiment, Tier
-from lab.stats.balance import clustered, objectives
+from lab.stats.balance import game_mean, objectives
 
 from lab.design.balance_edits import catalogue, card_ids, patch_toml, responsible
 from lab.design.balance_search import (CONFIRM, SECOND, Budget, Search, Settings,
@@ -337,12 +337,12 @@ def _per_army(s: Search, moves, block: int):
 
 def _rates(s: Search, moves, block: int) -> dict:
     """Per army (the search's army order): win rate (draw ½) with its 95% interval clustered by
-    deal (statsmodels)."""
+    deal."""
     scores, clusters = _per_army(s, moves, block)
     rows = []
     for a in s.armies:
         ok = ~np.isnan(scores[a])
-        rows.append(clustered(scores[a][ok], clusters[a][ok]))
+        rows.append(game_mean(scores[a][ok], clusters[a][ok]))
     return {k: np.array([r[k] for r in rows]) for k in ("mean", "lo", "hi", "games")}
 
 
@@ -354,7 +354,7 @@ def _changes(s: Search, moves, block: int) -> dict:
     for a in s.armies:
         d = after[a] - before[a]
         ok = ~np.isnan(d)
-        rows.append(clustered(d[ok], clusters[a][ok]))
+        rows.append(game_mean(d[ok], clusters[a][ok]))
     return {k: np.array([r[k] for r in rows]) for k in ("mean", "lo", "hi")}
 
 
@@ -501,11 +501,11 @@ def tables(result: dict, top: int = 5):
 
 
 def section(result: dict, top: int = 5) -> list[tuple]:
-    """The report's "Balance proposals" section as plain blocks — ("para", text),
-    ("table", columns, rows, caption), ("code", text) — which the report renders."""
+    """The report's "Balance proposals" section as plain blocks — ("para", text), ("title",
+    text), ("table", columns, rows, caption), ("code", text) — which the report renders."""
     blocks: list[tuple] = [("para", headline(result)), ("para", search_line(result))]
     for p in result["proposals"][:top]:
-        blocks.append(("para", title(p, result)))
+        blocks.append(("title", title(p, result)))
         blocks.append(("table", ARMY_COLUMNS, army_rows(p),
                        "win rate (draw ½) on fresh confirmation deals; 95% intervals "
                        "clustered by deal; change paired on the same games"))

@@ -1,15 +1,15 @@
 """Statistics of ``lab balance``: army win rates from paired deals, the three objectives of a card
-edit set and their bounds, racing, Pareto fronts and the confirmed before/after table.
+edit set and their bounds, racing and Pareto fronts.
 
-Owns: the cluster-robust mean of an army's scores with the deal as the cluster, in two forms — a
-vectorised one from per-deal sums (``cluster_mean``: the CR1 estimator statsmodels' OLS on a
-constant uses with ``cov_type="cluster"``, t quantiles on clusters − 1 degrees of freedom; it runs
-for hundreds of candidates per search round, and a test checks it against statsmodels) and
-statsmodels itself for the figures a designer reads (``clustered``: confirmed win rates and paired
-changes); the objectives — worst distance of an army from the target, spread (best − worst army),
-number of edits — with bounds from simultaneous intervals (``objectives``), the racing rule
-(``hopeless``) and the non-dominated filter (``pareto``). A score is 1 for a win, ½ for a draw, 0
-for a loss. It reads arrays handed to it: it never plays a game and knows no card.
+Owns: an army's mean score with its interval clustered by deal, from per-deal sums
+(``cluster_mean``: hundreds of candidates per search round, so it never sees single games) or
+from the games themselves (``game_mean``: the confirmed figures and paired changes a designer
+reads) — both through ``lab.stats.clustered``, statsmodels' CR1 cluster-robust variance of OLS on
+a constant with t quantiles on clusters − 1 degrees of freedom; the objectives — worst distance
+of an army from the target, spread (best − worst army), number of edits — with bounds from the
+armies' intervals (``objectives``), the racing rule (``hopeless``) and the non-dominated filter
+(``pareto``). A score is 1 for a win, ½ for a draw, 0 for a loss. It reads arrays handed to it:
+it never plays a game and knows no card.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
+from lab.stats.clustered import estimate_columns, grouped_mean, influence_se, t_crit
 from lab.stats.intervals import ALPHA
 
 
@@ -36,51 +36,34 @@ class Rates:
 
 def cluster_mean(sums: list[np.ndarray], counts: list[np.ndarray], alpha: float = ALPHA,
                  simultaneous: bool = False) -> Rates:
-    """Mean score per army from its per-deal sums and game counts (``sums[a]``, ``counts[a]``:
-    one entry per deal the army played; a deal is a cluster), with the cluster-robust (CR1)
-    standard error — Σ_g (s_g − n_g·ȳ)² · G/(G − 1) · (N − 1)/(N − 1) / N², what statsmodels'
-    OLS on a constant with cov_type="cluster" gives — and t intervals on G − 1 degrees of
-    freedom. ``simultaneous``: Bonferroni over the armies (racing needs every army's bound at
-    once)."""
+    """Mean score per army from its per-deal score sums and game counts (``sums[a]``,
+    ``counts[a]``: one entry per deal the army played; a deal is a cluster). A deal's influence
+    on the mean is (s − n·ȳ)/N, so the CR1 variance needs no single game. ``simultaneous``:
+    Bonferroni over the armies (racing needs every army's bound at once)."""
     k = len(sums)
-    out = {f: np.full(k, np.nan) for f in ("mean", "se", "lo", "hi")}
-    games = np.zeros(k, np.int64)
-    clusters = np.zeros(k, np.int64)
-    a = alpha / k if simultaneous and k else alpha
-    for i, (s, n) in enumerate(zip(sums, counts)):
-        keep = n > 0
-        s, n = s[keep], n[keep]
-        total, g = float(n.sum()), len(n)
-        games[i], clusters[i] = int(total), g
-        if total == 0:
-            continue
-        m = float(s.sum()) / total
-        out["mean"][i] = m
-        if g < 2:
-            continue
-        se = np.sqrt(g / (g - 1) * float(np.sum((s - n * m) ** 2))) / total
-        q = sps.t.ppf(1 - a / 2, g - 1)
-        out["se"][i], out["lo"][i], out["hi"][i] = se, m - q * se, m + q * se
-    return Rates(out["mean"], out["se"], out["lo"], out["hi"], games, clusters)
+    group = np.repeat(np.arange(k), [len(x) for x in sums])
+    s = np.concatenate(sums) if k else np.zeros(0)
+    n = np.concatenate(counts) if k else np.zeros(0)
+    keep = n > 0
+    group, s, n = group[keep], s[keep], n[keep]
+    total = np.bincount(group, n, minlength=k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.bincount(group, s, minlength=k) / total
+        psi = (s - n * mean[group]) / total[group]
+    se, clusters, _ = influence_se(psi, group, np.arange(len(group)), 1, k)
+    half = t_crit(alpha / k if simultaneous and k else alpha, clusters - 1) * se
+    return Rates(mean, se, mean - half, mean + half, total.astype(np.int64), clusters)
 
 
-def clustered(values: np.ndarray, groups: np.ndarray, alpha: float = ALPHA) -> dict:
-    """Mean of ``values`` with its cluster-robust interval (statsmodels OLS on a constant,
-    clustered by ``groups``, t quantiles on clusters − 1 degrees of freedom): {mean, lo, hi, se,
-    games, clusters}. Constant values give a zero-width interval."""
-    import statsmodels.api as sm
-
+def game_mean(values, clusters, alpha: float = ALPHA) -> dict:
+    """Mean of ``values`` (one per game) with its interval clustered by ``clusters``: {mean, lo,
+    hi, se, games, clusters}."""
     values = np.asarray(values, dtype=float)
-    n, g = len(values), len(np.unique(groups))
-    row = {"mean": float(values.mean()) if n else np.nan, "games": n, "clusters": g}
-    if g < 2 or not np.any(values != values[0]):
-        flat = bool(n) and not np.any(values != values[0])
-        m = row["mean"] if flat else np.nan
-        return row | {"lo": m, "hi": m, "se": 0.0 if flat else np.nan}
-    fit = sm.OLS(values, np.ones(n)).fit(cov_type="cluster", cov_kwds={"groups": groups},
-                                         use_t=True)
-    lo, hi = fit.conf_int(alpha)[0]
-    return row | {"lo": float(lo), "hi": float(hi), "se": float(fit.bse[0])}
+    est = grouped_mean(values, np.zeros(len(values), dtype=np.int64), clusters, 1)
+    cols = estimate_columns("x", est["mean"], est["se"], est["clusters"], est["n"], alpha)
+    return {"mean": float(cols["x"][0]), "lo": float(cols["x_lo"][0]),
+            "hi": float(cols["x_hi"][0]), "se": float(cols["x_se"][0]),
+            "games": int(cols["x_n"][0]), "clusters": int(cols["x_clusters"][0])}
 
 
 @dataclass(frozen=True)
