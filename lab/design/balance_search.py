@@ -72,10 +72,10 @@ class Settings:
     band: float = 0.03
     max_edits: int = 6
     seed: int = 0
-    block: int = 100  # deals per pair in one screening block
-    levels: int = 4  # screening blocks a candidate can get
+    block: int = 250  # deals per pair in one screening block
+    levels: int = 3  # screening blocks a candidate can get
     confirm_deals: int = 188  # deals per pair on the confirmation deals
-    new_per_round: int = 24  # edit sets the surrogate proposes per round
+    new_per_round: int = 30  # edit sets the surrogate proposes per round
     promote_per_round: int = 24
     confirm_per_round: int = 4
     final_confirms: int = 8
@@ -384,17 +384,50 @@ class Search:
             ranked_by_depth.append([m for _, m in scored])
             if not beam:
                 break
+        swaps = self._swaps(singles, single_d, exact, score)
         picked: list[tuple[int, ...]] = []
-        per_depth = max(1, math.ceil(quota / max(1, len(ranked_by_depth) - 1)))
-        for ranked in ranked_by_depth[1:]:
-            n = 0
+
+        def take(ranked, n: int) -> None:
             for m in ranked:
-                if len(picked) >= quota or n >= per_depth:
-                    break
+                if len(picked) >= quota or n <= 0:
+                    return
                 if rkey(m) not in self.cands and m not in picked:
                     picked.append(m)
-                    n += 1
+                    n -= 1
+
+        take(swaps, quota // 3)
+        per_depth = max(1, math.ceil((quota - len(picked)) / max(1, len(ranked_by_depth) - 1)))
+        for ranked in ranked_by_depth[1:]:
+            take(ranked, per_depth)
         return picked
+
+    def _swaps(self, singles, single_d, exact, score) -> list[tuple[int, ...]]:
+        """Edit sets one swap away from the best screened sets (one edit replaced by another):
+        the beam only grows sets, and a set of --max-edits edits can improve only this way."""
+        alive = [c for c in self.evaluated() if c.dropped < 0 and len(c.moves) >= 2]
+        anchors = sorted(alive, key=lambda c: (self.screened(c)[0].worst, c.key))[:4]
+        options = []
+        for c in anchors:
+            y = exact(c.moves)
+            col = {int(i): r for r, i in enumerate(singles)}
+            for e in c.moves:
+                if e not in col:
+                    continue
+                rest = tuple(i for i in c.moves if i != e)
+                ok = ~self.conflict[list(rest)].any(axis=0)[singles]
+                ok &= singles != e
+                if not ok.any():
+                    continue
+                approx = score(y[None, :] - single_d[col[e]] + single_d[ok])
+                for i, v in zip(singles[ok], approx):
+                    options.append((float(v), tuple(sorted(rest + (int(i),)))))
+        best: dict[tuple, float] = {}
+        for v, moves in sorted(options):
+            if moves not in best and rkey(moves) not in self.cands:
+                best[moves] = v
+            if len(best) >= 4 * self.settings.beam:
+                break
+        return [m for _, m in sorted((float(score(exact(m))), m) for m in best)]
 
     # ------------------------------------------------------------------------------ rounds
     def plan(self, final: bool) -> dict:
