@@ -1008,6 +1008,13 @@ def balance_command(
     resume: Annotated[bool, typer.Option(
         "--resume", help="Go on with the search in --out (after an interruption, or with a "
                          "larger budget).")] = False,
+    backend: Annotated[str, typer.Option(
+        "--backend", metavar="loky|dask", help="loky: local worker processes; dask: a Dask "
+                                               "cluster (one local cluster without --scheduler).")
+    ] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --backend dask).")
+    ] = None,
     top: Annotated[int, typer.Option("--top", metavar="N", help="Proposals shown.")] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
@@ -1032,7 +1039,7 @@ def balance_command(
                      second_tier=confirm_tier, second_games=confirm_tier_games, seed=seed)
     if minutes is None and budget_games is None:
         minutes = 30.0
-    balance.check_budget(minutes, budget_games)
+    balance.check_options(minutes, budget_games, backend, scheduler)
     out_path = out_dir or balance.default_out(exp)
     err.print(f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
               f"per proposal, {len(p.exp.armies)} armies at {p.exp.tiers[0].label} → {out_path}",
@@ -1041,7 +1048,7 @@ def balance_command(
                else None)
     with display or _nothing():
         result = balance.run(p, out_path, minutes=minutes, games=budget_games, resume=resume,
-                             jobs=jobs, progress=display)
+                             jobs=jobs, backend=backend, scheduler=scheduler, progress=display)
     if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return

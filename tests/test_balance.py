@@ -182,6 +182,9 @@ def test_proposal_toml_pastes_into_a_config_and_runs(small, searched, config, tm
         edits = [small.moves[int(i)].edit for i in _moves(small, p)]
         assert by_name[p["name"]].edits == tuple(edits)
         assert tomllib.loads(p["toml"])["patch"][0]["name"] == p["name"]
+    sim_runner.run(replace(exp, games=2), tmp_path / "run", jobs=1)  # and `lab run` plays it
+    variants = set(read_games(tmp_path / "run", columns=["variant"])["variant"])
+    assert {f"second_edition@{p['name']}" for p in result["proposals"]} <= variants
 
 
 def _moves(plan, proposal) -> list[int]:
@@ -288,6 +291,35 @@ def test_resume_after_an_interruption_gives_the_same_result(small, searched, tmp
     assert comparable(resumed) == comparable(first)
 
 
+def test_a_second_tier_reconfirms_the_best_proposals_of_a_finished_search(config, searched,
+                                                                         tmp_path):
+    import shutil
+
+    out, first = searched
+    shutil.copytree(out, tmp_path / "b", ignore=shutil.ignore_patterns("work"))
+    plan = balance.plan(load_experiment(config), second_tier="random", second_games=60,
+                        **SMALL)
+    again = balance.run(plan, tmp_path / "b", games=BUDGET, jobs=2, resume=True)
+    assert again["second_tier"]["tier"] == "random-vs-random"
+    assert len(again["second_tier"]["before"]) == 3
+    top = again["proposals"][:plan.settings.second_top]
+    assert top and all(p["second"]["verdict"] in ("holds", "consistent", "does not hold")
+                       for p in top)
+    assert all("second" not in p for p in again["proposals"][plan.settings.second_top:])
+    assert again["search"]["games"]["second"] > 0
+    # the search itself is untouched: the same proposals, the same confirmed figures
+    strip = lambda r: [{k: v for k, v in p.items() if k != "second"}  # noqa: E731
+                       for p in r["proposals"]]
+    assert strip(again) == strip(first)
+
+
+def test_a_dask_cluster_gives_the_same_search(small, searched, tmp_path):
+    pytest.importorskip("distributed")
+    _, first = searched
+    on_dask = balance.run(small, tmp_path / "d", games=BUDGET, jobs=2, backend="dask")
+    assert comparable(on_dask) == comparable(first)
+
+
 def test_a_larger_budget_on_resume_goes_on_from_where_it_stopped(small, tmp_path):
     short = balance.run(small, tmp_path / "s", games=8_000, jobs=1)
     longer = balance.run(small, tmp_path / "s", games=16_000, jobs=1, resume=True)
@@ -321,6 +353,8 @@ def invoke(*args):
     (["--cards", "鬼"], "--cards"),
     (["--confirm-games", "5"], "--confirm-games 5 is not allowed"),
     (["--value", "/nonexistent"], "value.parquet"),
+    (["--backend", "threads"], "--backend threads is not allowed"),
+    (["--scheduler", "tcp://x:1"], "--scheduler is for --backend dask"),
 ])
 def test_bad_options_are_one_line(config, tmp_path, args, fragment):
     result = invoke("balance", str(config), "--out", str(tmp_path / "x"), *args)

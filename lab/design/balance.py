@@ -16,6 +16,7 @@ statistics ``lab.stats.balance``. It never reaches into the engine.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from dataclasses import dataclass, replace
@@ -184,25 +185,65 @@ def run(p: BalancePlan, out: str | Path, *, minutes: float | None = None,
         keep_records: bool = False) -> dict:
     """Search (or go on searching) within the budget, confirm, write and return the result.
     ``progress``: a callable receiving the search's ``Status`` after each runner call."""
-    check_budget(minutes, games)
+    from lab.sim import lock
+
+    check_options(minutes, games, backend, scheduler)
     out = Path(out)
+    lock.refuse_if_busy(out)
     s = Search(p.exp, p.moves, p.settings, out, second=p.second, jobs=jobs, backend=backend,
                scheduler=scheduler, keep_records=keep_records)
-    found = s.load() if (out / "state.json").is_file() else False
+    found = s.load()
     if found and not resume:
         where = s.stop or "interrupted"
         raise LabError(f"{out} already holds this balance search (stopped: {where}); add "
                        "--resume to go on (with a larger budget to search further), or choose "
                        "another --out")
-    s.on_status = progress
-    s.search(Budget(minutes, games))
-    s.run_second()
-    result = build_result(p, s)
-    write_result(out, result)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise LabError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+    with lock.hold(out), _local_dask(s):  # one search writes a folder at a time
+        s.on_status = progress
+        s.search(Budget(minutes, games))
+        s.run_second()
+        result = build_result(p, s)
+        write_result(out, result)
     return result
 
 
-def check_budget(minutes: float | None, games: int | None) -> None:
+@contextlib.contextmanager
+def _local_dask(s: Search):
+    """With ``backend="dask"`` and no scheduler: one local cluster for the whole search (the
+    runner would start one per call), its address handed to every runner call."""
+    if s.backend != "dask" or s.scheduler is not None:
+        yield
+        return
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        raise LabError("--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or pip "
+                       "install 'dask[distributed]')") from None
+    from joblib import cpu_count
+
+    with LocalCluster(n_workers=s.jobs or cpu_count(), threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        s.scheduler = cluster.scheduler_address
+        try:
+            yield
+        finally:
+            s.scheduler = None
+
+
+def check_options(minutes: float | None, games: int | None, backend: str = "loky",
+                  scheduler: str | None = None) -> None:
+    """One-line errors for the budget and the runner options, before anything starts."""
+    from lab.sim.runner import BACKENDS
+
+    if backend not in BACKENDS:
+        raise LabError(f"--backend {backend} is not allowed; allowed values: "
+                       f"{', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
     if minutes is None and games is None:
         raise LabError("give a budget: --budget-minutes M (or --budget-games N)")
     if minutes is not None and not minutes > 0:

@@ -14,11 +14,12 @@ score of the pair's first army per game.
 A round, decided only from what earlier rounds measured (so the sequence of rounds is the same
 for a seed, whatever the machine): confirm the screened Pareto front not yet confirmed; give one
 more screening block to the surviving candidates with the most optimistic bounds (racing: a
-candidate whose simultaneous bounds show that an edit set with no more edits is surely better on
-worst distance and spread is dropped and never played again); screen new edit sets proposed by
-a surrogate — the measured effect of each single edit on each pair, corrected by every measured
-combination of edits on that pair — from a beam search over edit sets; and screen single edits
-not yet screened, the edits of armies farthest from the target first. The state is written after
+candidate whose simultaneous optimistic bounds cannot beat the current front — an edit set with
+no more edits better on both worst distance and spread — is dropped and never played again);
+screen new edit sets proposed by a surrogate — the measured effect of each single edit on each
+pair, corrected by every measured combination of edits on that pair — from a beam search over
+edit sets and from swaps of one edit in the best sets; and screen single edits not yet
+screened, the edits of armies farthest from the target first. The state is written after
 every round (``state.json`` and one units file per round), so an interruption loses at most the
 round in flight and ``--resume`` replays it identically. It reads no value table and renders
 nothing (``lab.design.balance``).
@@ -40,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from lab.cards.patch import Patch
+from lab.design.balance_edits import digest
 from lab.errors import LabError
 from lab.sim.config import BASE_PATCH, Experiment, Tier, with_patches
 from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
@@ -66,7 +68,7 @@ class Unit(NamedTuple):
 
 @dataclass(frozen=True)
 class Settings:
-    """What decides a search's sequence of rounds (its fingerprint), plus its budget."""
+    """What decides a search's sequence of rounds (its fingerprint; the second tier aside)."""
 
     target: float = 0.5
     band: float = 0.03
@@ -79,7 +81,7 @@ class Settings:
     promote_per_round: int = 24
     confirm_per_round: int = 4
     final_confirms: int = 8
-    units_per_round: int = 400  # a round plays at most this many new screening units
+    units_per_round: int = 400  # new screening units of single edits and proposals per round
     beam: int = 48
     second_deals: int = 0  # deals per pair at the second tier (0: no second tier)
     second_top: int = 3  # proposals re-confirmed at the second tier
@@ -164,7 +166,7 @@ class Search:
                                for m in self.moves], dtype=bool).reshape(len(self.moves),
                                                                           len(self.pairs))
         self.conflict = _conflicts(self.moves)
-        self.fingerprint = settings.fingerprint(exp, _digest(self.moves))
+        self.fingerprint = settings.fingerprint(exp, digest(self.moves))
         self.cands: dict[str, Cand] = {}
         self.units: dict[tuple[int, int, str], Unit] = {}
         self.round = 0
@@ -192,7 +194,8 @@ class Search:
         _write_json(self.state_path(), data)
 
     def load(self) -> bool:
-        """Read the state in ``out`` (False when there is none)."""
+        """Read the state in ``out`` (False when there is none); a state of another search is
+        refused in one line."""
         path = self.state_path()
         if not path.is_file():
             return False
@@ -450,10 +453,12 @@ class Search:
         planned = {rkey(m) for m in confirm + promote + new}
         todo = [m.index for m in self._single_order() if str(m.index) not in self.cands
                 and str(m.index) not in planned]
-        units = self._count_units(promote, new)
-        singles = []
+        # single edits get what the proposals and promotions leave of the round's units, and
+        # never less than half: the surrogate can only combine edits it has measured
+        room = max(s.units_per_round - self._count_units(promote, new), s.units_per_round // 2)
+        singles, units = [], 0
         for i in todo:
-            if units >= s.units_per_round:
+            if units >= room:
                 break
             singles.append((i,))
             units += int(self.touch[i].sum())
@@ -761,10 +766,6 @@ def _conflicts(moves) -> np.ndarray:
 
 def _patch_name(key: str) -> str:
     return "bal-" + hashlib.sha1(key.encode()).hexdigest()[:12]
-
-
-def _digest(moves) -> str:
-    return hashlib.sha256("|".join(m.key for m in moves).encode()).hexdigest()[:16]
 
 
 def _unit_rows(games: pd.DataFrame, names: dict, block: int, all_pairs, pairs, deals: int):
