@@ -268,23 +268,25 @@ def test_racing_drops_a_hopeless_candidate_after_one_block(small, searched):
         assert c["dropped"] < 0 or not c["confirmed"] or c["level"] == small.settings.levels
 
 
+@pytest.mark.parametrize("where", ["runner", "planning"])
 def test_resume_after_an_interruption_gives_the_same_result(small, searched, tmp_path,
-                                                            monkeypatch):
+                                                            monkeypatch, where):
     _, first = searched
     calls = {"n": 0}
-    real = sim_runner.run
+    target, name = (sim_runner, "run") if where == "runner" else (balance_search.Search, "plan")
+    real = getattr(target, name)
 
     def flaky(*args, **kwargs):
         calls["n"] += 1
-        if calls["n"] == 9:
+        if calls["n"] == (9 if where == "runner" else 3):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sim_runner, "run", flaky)
+    monkeypatch.setattr(target, name, flaky)
     with pytest.raises(LabError) as caught:
         balance.run(small, tmp_path / "i", games=BUDGET, jobs=1)
     assert caught.value.exit_code == 130 and "--resume" in str(caught.value)
-    monkeypatch.setattr(sim_runner, "run", real)
+    monkeypatch.setattr(target, name, real)
     with pytest.raises(LabError, match="--resume"):
         balance.run(small, tmp_path / "i", games=BUDGET, jobs=1)  # no silent restart
     resumed = balance.run(small, tmp_path / "i", games=BUDGET, jobs=1, resume=True)
@@ -326,6 +328,25 @@ def test_a_larger_budget_on_resume_goes_on_from_where_it_stopped(small, tmp_path
     assert longer["search"]["rounds"] > short["search"]["rounds"]
     assert longer["search"]["history"][:short["search"]["rounds"] - 1] == \
         short["search"]["history"][:short["search"]["rounds"] - 1]
+
+
+def test_resuming_a_search_whose_minutes_are_spent_plays_nothing_more(small, tmp_path):
+    first = balance.run(small, tmp_path / "m", minutes=0.005, jobs=1)
+    assert first["search"]["stop"] == "budget"
+    again = balance.run(small, tmp_path / "m", minutes=0.005, jobs=1, resume=True)
+    assert again["search"]["games"] == first["search"]["games"]
+    assert again["search"]["rounds"] == first["search"]["rounds"]
+
+
+def test_a_resumed_search_judges_the_budget_by_its_last_round(small, tmp_path):
+    s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path)
+    s.elapsed = 100.0
+    s.history = [{"elapsed_s": 60.0, "final": False}, {"elapsed_s": 100.0, "final": False},
+                 {"elapsed_s": 101.0, "final": True}]
+    assert s._last_round() == pytest.approx(40.0)
+    # 100 s spent, a round takes 40: a 2-minute budget has no room for another one
+    assert s._spent(balance_search.Budget(minutes=2), s._last_round())
+    assert not s._spent(balance_search.Budget(minutes=3), s._last_round())
 
 
 def test_another_search_in_the_same_folder_is_refused(small, searched):

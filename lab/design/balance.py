@@ -202,12 +202,16 @@ def run(p: BalancePlan, out: str | Path, *, minutes: float | None = None,
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise LabError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-    with lock.hold(out), _local_dask(s):  # one search writes a folder at a time
-        s.on_status = progress
-        s.search(Budget(minutes, games))
-        s.run_second()
-        result = build_result(p, s)
-        write_result(out, result)
+    try:
+        with lock.hold(out), _local_dask(s):  # one search writes a folder at a time
+            s.on_status = progress
+            s.search(Budget(minutes, games))
+            s.run_second()
+            result = build_result(p, s)
+            write_result(out, result)
+    except KeyboardInterrupt:
+        # between two runner calls: the state on disk is the last finished round's
+        raise s.interrupted() from None
     return result
 
 
@@ -505,7 +509,8 @@ def title(p: dict, result: dict) -> str:
     return (f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
             f"{100 * p['spread']:.1f} points; every 95% interval within "
             f"{100 * p['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
-            f"({p['confirm_games']['per_army_min']:,} fresh games per army)")
+            f"({p['confirm_games']['per_army_min']:,} fresh games per army; screened on "
+            f"{p['screened']['games']:,} games)")
 
 
 def second_line(p: dict, result: dict) -> str | None:

@@ -602,7 +602,7 @@ class Search:
             self._tick()
             self._pending = {}
             self.save()
-            raise self._interrupted() from None
+            raise self.interrupted() from None
 
     def _tick(self) -> None:
         self.elapsed = self.clock()
@@ -615,7 +615,7 @@ class Search:
             self.games[kind] += n
         self._pending = {}
 
-    def _interrupted(self) -> Interrupted:
+    def interrupted(self) -> Interrupted:
         return Interrupted(f"interrupted: the balance search in {self.out} keeps {self.round} "
                            "finished round(s); run the same command with --resume to go on")
 
@@ -669,10 +669,10 @@ class Search:
         The budget counts every session of the search (``--resume`` goes on where it was)."""
         if self.stop == "converged":
             return self.stop
-        last = 0.0
+        last = self._last_round()
         while True:
             if self._spent(budget, last):
-                if self._unconfirmed():
+                if self._unconfirmed() and self.stop != "budget":  # not again on --resume
                     self.run_round(final=True)
                 self.stop = "budget"
                 self.save()
@@ -684,6 +684,15 @@ class Search:
                 self.stop = "converged"
                 self.save()
                 return self.stop
+
+    def _last_round(self) -> float:
+        """Seconds the last search round took (0 before any): a resumed search decides as the
+        interrupted one would have whether the next round fits the budget."""
+        ends = [0.0] + [h["elapsed_s"] for h in self.history]
+        for i in range(len(self.history) - 1, -1, -1):
+            if not self.history[i]["final"]:
+                return max(0.0, ends[i + 1] - ends[i])
+        return 0.0
 
     def _unconfirmed(self) -> bool:
         alive = [c for c in self.evaluated() if c.dropped < 0]
