@@ -8,7 +8,6 @@ and ``lab.rules``; this module checks nothing of its own beyond the command-line
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import fields
 from pathlib import Path
 from typing import Annotated
@@ -21,7 +20,7 @@ from lab.cards.pool import (BALANCE_TOLERANCE, Card, CardPool, Deck, load_armies
                             load_deck, load_pool, balance_warnings)
 from lab.cards.vocab import KIND_LABELS, KIND_NAMES, Kind
 from lab.cli.common import PRESET_HELP, command, out, warn
-from lab.errors import LabError, closest
+from lab.errors import LabError, closest, read_toml
 from lab.rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, RuleSet
 
 
@@ -240,15 +239,10 @@ def rules_command(
 
 
 def config_preset(path: Path) -> str | None:
-    """The preset a rules file names, if it is readable (RuleSet.from_toml reports the rest)."""
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError):
-        return None
-    if isinstance(data.get("rules"), dict):
-        data = data["rules"]
-    named = data.get("preset")
+    """The preset a rules file names, if any (a bad file stops here, in one line)."""
+    from lab.schema.rules import rules_file
+
+    named = rules_file(read_toml(path), str(path)).get("preset")
     return named if isinstance(named, str) else None
 
 

@@ -1,0 +1,209 @@
+"""The schema layer's two pieces: ``Table``, the strict pydantic model every input table derives
+from, and ``check``, the one adapter from a pydantic ``ValidationError`` to the lab's one-line
+``LabError``.
+
+A ``Table`` refuses unknown keys and tables (with "did you mean" from ``lab.errors.closest``) and
+coerces nothing: a ``"10"`` is not 10 and a ``1`` is not ``true``. A field says what it accepts
+in words with ``allowed=`` (``field(…)`` below) and, for a missing key, how to add it with
+``example=``; the adapter builds the message from those, the error's place and the offending
+value: ``FILE ENTRY: KEY = VALUE is not allowed; allowed values: …``. A validator that needs
+other words raises ``problem(…)``, whose text is kept as written. The first error is reported
+(a designer fixes one line at a time). This module knows no file format of its own.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any, ClassVar
+
+import annotated_types
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+
+from lab.errors import LabError, closest
+
+
+class Table(BaseModel):
+    """A table of an input file: only its declared keys, values checked without coercion."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
+    # how the adapter names this table's keys: "key", "rules key", "zone", …
+    KEY_NOUN: ClassVar[str] = "key"
+    # how the keys are listed after an unknown one ("allowed keys: a, b")
+    KEYS_LABEL: ClassVar[str] = "allowed keys"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _only_known_keys(cls, data):
+        if isinstance(data, dict):
+            allowed = cls.keys()
+            for key in data:
+                if key not in allowed:
+                    raise PydanticCustomError("unknown_key", "unknown key",
+                                              {"key": key, "allowed": allowed,
+                                               "noun": cls.KEY_NOUN, "label": cls.KEYS_LABEL})
+        return data
+
+    @classmethod
+    def keys(cls) -> tuple[str, ...]:
+        return tuple(f.alias or n for n, f in cls.model_fields.items())
+
+
+def field(default: Any = ..., *, allowed: str | None = None, example: str | None = None,
+          alias: str | None = None, **kw) -> Any:
+    """A pydantic ``Field`` that also tells the adapter its allowed values and an example."""
+    extra = {k: v for k, v in (("allowed", allowed), ("example", example)) if v is not None}
+    return Field(default, alias=alias, json_schema_extra=extra or None, **kw)
+
+
+def problem(message: str) -> PydanticCustomError:
+    """An error whose words are the validator's own (raise it inside a validator)."""
+    return PydanticCustomError("lab", "{message}", {"message": message})
+
+
+def check(model: type[BaseModel], data: Any, source: str | None = None, *,
+          context: dict | None = None):
+    """``data`` validated as ``model``; the first problem becomes one ``LabError`` line."""
+    try:
+        return model.model_validate(data, context=context)
+    except ValidationError as e:
+        raise LabError(describe(model, e.errors(include_url=False)[0], data),
+                       source=source) from None
+
+
+def entry_of(loc: tuple, data: Any) -> str:
+    """The entry a loc points into, as a designer reads it: ``[expect.A]``, ``cards[3] "足軽3"``,
+    ``patch[0] "akazonae8" edit[2]``. A table of tables is named by its keys; an item of an
+    array by its index and, when it has one, its ``name``."""
+    parts: list[str] = []
+    tables: list[str] = []
+    node = data
+    for i, part in enumerate(loc):
+        if isinstance(part, int):
+            name = node[part].get("name") if isinstance(node, list) and part < len(node) \
+                and isinstance(node[part], dict) else None
+            label = f"{tables.pop() if tables else ''}[{part}]"
+            if isinstance(name, str):
+                label += f" \"{name}\""
+            if tables:
+                parts.append("[" + ".".join(tables) + "]")
+                tables = []
+            parts.append(label)
+        else:
+            tables.append(str(part))
+        node = _child(node, part)
+    if tables:
+        parts.append("[" + ".".join(tables) + "]")
+    return " ".join(parts)
+
+
+def _child(node, part):
+    try:
+        return node[part]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def describe(model: type[BaseModel], error: dict, data: Any) -> str:
+    """One error of ``model``'s validation in the lab's words (without the file name)."""
+    loc = tuple(p for p in error["loc"] if not _is_tag(p))
+    kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
+    if kind == "lab":
+        return _join(entry_of(loc, data), ctx["message"])
+    if kind == "unknown_key":
+        key, allowed = ctx["key"], ctx["allowed"]
+        hint = closest(str(key), allowed)
+        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        return _join(entry_of(loc, data), f"unknown {ctx['noun']} \"{key}\"; {did}"
+                                          f"{ctx['label']}: {', '.join(allowed)}")
+    if not loc:
+        return f"the file is not a table of keys ({error['msg']})"
+    info = field_at(model, loc)
+    extra = (info.json_schema_extra if info is not None and isinstance(
+        info.json_schema_extra, dict) else {})
+    where, key = entry_of(loc[:-1], data), _key(loc)
+    if kind == "missing":
+        example = extra.get("example")
+        return _join(where, f"missing key \"{key}\"" + (f"; add {key} = {example}"
+                                                         if example else ""))
+    allowed = extra.get("allowed") or _allowed(info, kind, ctx)
+    return _join(where, f"{key} = {value!r} is not allowed; allowed values: {allowed}")
+
+
+def _join(where: str, what: str) -> str:
+    return f"{where}: {what}" if where else what
+
+
+def _key(loc: tuple) -> str:
+    """The key an error is about; an array item is ``key[i]``."""
+    if isinstance(loc[-1], int):
+        named = [p for p in loc[:-1] if isinstance(p, str)]
+        return f"{named[-1] if named else ''}[{loc[-1]}]"
+    return str(loc[-1])
+
+
+def _is_tag(part) -> bool:
+    """pydantic's own steps in a loc (a union member, a validator), not keys of the file."""
+    return isinstance(part, str) and ("[" in part or part in ("str", "int", "bool", "list",
+                                                              "dict", "float"))
+
+
+def field_at(model: type[BaseModel], loc: tuple):
+    """The ``FieldInfo`` a loc ends in (None when the loc leaves the declared models)."""
+    tp: Any = model
+    info = None
+    for part in loc:
+        tp = _unwrap(tp)
+        if isinstance(part, int):
+            args = typing.get_args(tp)
+            tp = args[0] if args else Any
+            continue
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            found = next((f for n, f in tp.model_fields.items() if part in (n, f.alias)), None)
+            if found is None:
+                return None
+            info, tp = found, found.annotation
+        elif typing.get_origin(tp) is dict:
+            tp = typing.get_args(tp)[1]
+        else:
+            return None
+    return info
+
+
+def _unwrap(tp):
+    """A model out of Optional[...]/Annotated[...]; other unions are left alone."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+        elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp
+            tp = args[0]
+        else:
+            return tp
+
+
+def _allowed(info, kind: str, ctx: dict) -> str:
+    """Allowed values in words, from the field's type and constraints."""
+    if "expected" in ctx:
+        return str(ctx["expected"]).replace("'", "").replace(" or ", ", ")
+    tp = _unwrap(info.annotation) if info is not None else None
+    if tp is bool:
+        return "true, false"
+    if typing.get_origin(tp) is typing.Literal:
+        return ", ".join(str(a) for a in typing.get_args(tp))
+    if tp is int:
+        lo = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
+        hi = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+        if lo is not None and hi is not None:
+            return f"whole numbers {lo}–{hi:,}"
+        return f"whole numbers ≥ {lo}" if lo is not None else "whole numbers"
+    if tp is str:
+        return "text"
+    if typing.get_origin(tp) is list:
+        return "a list"
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return f"a table with keys {', '.join(tp.keys()) if issubclass(tp, Table) else '…'}"
+    return kind.replace("_", " ")
