@@ -13,6 +13,7 @@ other words raises ``problem(…)``, whose text is kept as written. The first er
 
 from __future__ import annotations
 
+import types
 import typing
 from typing import Any, ClassVar
 
@@ -118,16 +119,17 @@ def describe(model: type[BaseModel], error: dict, data: Any) -> str:
                                           f"{ctx['label']}: {', '.join(allowed)}")
     if not loc:
         return f"the file is not a table of keys ({error['msg']})"
-    info = field_at(model, loc)
+    info, tp = field_at(model, loc)
     extra = (info.json_schema_extra if info is not None and isinstance(
         info.json_schema_extra, dict) else {})
     where, key = entry_of(loc[:-1], data), _key(loc)
     if kind == "missing":
         example = extra.get("example")
-        return _join(where, f"missing key \"{key}\"" + (f"; add {key} = {example}"
-                                                         if example else ""))
-    allowed = extra.get("allowed") or _allowed(info, kind, ctx)
-    return _join(where, f"{key} = {value!r} is not allowed; allowed values: {allowed}")
+        return _join(where, f"missing key \"{key}\"" + (f"; add {example}" if example else ""))
+    allowed = extra.get("allowed") or _allowed(tp, ctx)
+    hint = closest(value, _literal_values(tp)) if isinstance(value, str) else []
+    did = f"did you mean {', '.join(hint)}? " if hint else ""
+    return _join(where, f"{key} = {value!r} is not allowed; {did}allowed values: {allowed}")
 
 
 def _join(where: str, what: str) -> str:
@@ -149,34 +151,37 @@ def _is_tag(part) -> bool:
 
 
 def field_at(model: type[BaseModel], loc: tuple):
-    """The ``FieldInfo`` a loc ends in (None when the loc leaves the declared models)."""
+    """The ``FieldInfo`` a loc ends in (None for an item of a list or table) and its type."""
     tp: Any = model
     info = None
     for part in loc:
         tp = _unwrap(tp)
-        if isinstance(part, int):
-            args = typing.get_args(tp)
-            tp = args[0] if args else Any
-            continue
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if isinstance(tp, type) and issubclass(tp, BaseModel) and isinstance(part, str):
             found = next((f for n, f in tp.model_fields.items() if part in (n, f.alias)), None)
             if found is None:
-                return None
-            info, tp = found, found.annotation
-        elif typing.get_origin(tp) is dict:
-            tp = typing.get_args(tp)[1]
+                return None, Any
+            info, tp = found, _annotated(found)
+        elif typing.get_origin(tp) in (list, tuple, dict):
+            args = typing.get_args(tp)
+            info, tp = None, (args[-1] if args else Any)
         else:
-            return None
-    return info
+            return None, Any
+    return info, tp
+
+
+def _annotated(info) -> Any:
+    """A field's type with its constraints (Ge, Le, …) attached again."""
+    return typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else \
+        info.annotation
 
 
 def _unwrap(tp):
-    """A model out of Optional[...]/Annotated[...]; other unions are left alone."""
+    """The type under Optional[...] and Annotated[...]; other unions are left alone."""
     while True:
         origin = typing.get_origin(tp)
         if origin is typing.Annotated:
             tp = typing.get_args(tp)[0]
-        elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        elif origin in (typing.Union, types.UnionType):
             args = [a for a in typing.get_args(tp) if a is not type(None)]
             if len(args) != 1:
                 return tp
@@ -185,25 +190,44 @@ def _unwrap(tp):
             return tp
 
 
-def _allowed(info, kind: str, ctx: dict) -> str:
-    """Allowed values in words, from the field's type and constraints."""
+def _constraints(tp) -> list:
+    """The annotated_types constraints of an Annotated type (also inside a pydantic Field)."""
+    out = []
+    while typing.get_origin(tp) is typing.Annotated:
+        tp, *meta = typing.get_args(tp)
+        for m in meta:
+            out += getattr(m, "metadata", None) or [m]
+    return out
+
+
+def _literal_values(tp) -> list[str]:
+    tp = _unwrap(tp)
+    return [str(a) for a in typing.get_args(tp)] if typing.get_origin(tp) is typing.Literal \
+        else []
+
+
+def _allowed(tp, ctx: dict) -> str:
+    """Allowed values in words, from the type and its constraints."""
     if "expected" in ctx:
         return str(ctx["expected"]).replace("'", "").replace(" or ", ", ")
-    tp = _unwrap(info.annotation) if info is not None else None
-    if tp is bool:
+    base = _unwrap(tp)
+    if base is bool:
         return "true, false"
-    if typing.get_origin(tp) is typing.Literal:
-        return ", ".join(str(a) for a in typing.get_args(tp))
-    if tp is int:
-        lo = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
-        hi = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+    if _literal_values(base):
+        return ", ".join(_literal_values(base))
+    if base is int:
+        cons = _constraints(tp)
+        lo = next((m.ge for m in cons if isinstance(m, annotated_types.Ge)), None)
+        hi = next((m.le for m in cons if isinstance(m, annotated_types.Le)), None)
         if lo is not None and hi is not None:
-            return f"whole numbers {lo}–{hi:,}"
+            return f"whole numbers {lo}–{hi:,}" if hi >= 10**6 else f"whole numbers {lo}–{hi}"
         return f"whole numbers ≥ {lo}" if lo is not None else "whole numbers"
-    if tp is str:
+    if base is str:
         return "text"
-    if typing.get_origin(tp) is list:
+    if typing.get_origin(base) is list:
         return "a list"
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return f"a table with keys {', '.join(tp.keys()) if issubclass(tp, Table) else '…'}"
-    return kind.replace("_", " ")
+    if typing.get_origin(base) is dict:
+        return "a table"
+    if isinstance(base, type) and issubclass(base, Table):
+        return f"a table with keys {', '.join(base.keys())}"
+    return "see the file format"
