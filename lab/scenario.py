@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from lab.cards.pool import CardPool
 from lab.engine.api import Game, IllegalAction
 from lab.engine.layout import END_NAMES
 from lab.errors import LabError, read_toml
@@ -157,9 +158,10 @@ def _check_expect_types(expect: dict, src: str) -> None:
                 raise LabError(f"{where} is not allowed; allowed values: {want}", source=src)
 
 
-def run(sc: Scenario, log: bool = False) -> Outcome:
+def run(sc: Scenario, log: bool = False, pool: CardPool | None = None) -> Outcome:
+    """Play ``sc`` (with ``pool``: the package's cards and any extra card files)."""
     game = Game.from_position(sc.rules, sc.zones, sc.first, seed=sc.seed, log=log,
-                              source=sc.source)
+                              source=sc.source, pool=pool)
     for k, (text, illegal) in enumerate(sc.steps):
         if game.is_over:
             return Outcome(sc, False, f"step {k + 1} \"{text}\": the game is already over "
@@ -217,7 +219,7 @@ def _ms(c: Counter) -> str:
     return "[" + ", ".join(f"{k}×{v}" if v > 1 else k for k, v in sorted(c.items())) + "]"
 
 
-def each_outcome(paths, log: bool = False):
+def each_outcome(paths, log: bool = False, pool: CardPool | None = None):
     """Load and run every scenario of ``paths`` (files, or folders of *.toml files), yielding
     each ``Outcome`` as soon as it is known; a scenario the engine refuses is a failed one."""
     for path in paths:
@@ -226,10 +228,10 @@ def each_outcome(paths, log: bool = False):
         for f in files:
             for sc in load(f):
                 try:
-                    yield run(sc, log=log)
+                    yield run(sc, log=log, pool=pool)
                 except LabError as e:
                     yield Outcome(sc, False, str(e))
 
 
-def run_paths(paths, log: bool = False) -> list[Outcome]:
-    return list(each_outcome(paths, log))
+def run_paths(paths, log: bool = False, pool: CardPool | None = None) -> list[Outcome]:
+    return list(each_outcome(paths, log, pool))

@@ -8,16 +8,18 @@ from a ``CardPool`` and two ``Deck``s) and never simulates.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from lab.cards.vocab import (CONDITION_NAMES, EFFECT_NAMES, INF, INF_AS_NUMBER, KIND_NAMES,
                              TRIGGER_NAMES, Condition, Effect, Kind, Trigger)
-from lab.errors import LabError, closest, read_toml
+from lab.errors import LabError, closest, parse_toml, read_text, read_toml
 from lab.schema.base import check
 from lab.schema.cards import CardFile, DeckFile
 
@@ -90,6 +92,7 @@ class CardPool:
     cards: list[Card]
     abilities: dict[str, Ability]
     sources: tuple[str, ...]
+    extra: tuple = ()  # the CardSource of the extra card files (see pool_from)
     _by_key: dict[str, Card] = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -113,7 +116,9 @@ class CardPool:
             hint = closest(key, [c.name for c in self.cards] + [c.id for c in self.cards])
             did = f" — did you mean {', '.join(hint)}?" if hint else ""
             where = f"entry \"{entry}\": " if entry else ""
-            raise LabError(f"{where}unknown card \"{key}\"{did} (`lab cards` lists the pool)",
+            raise LabError(f"{where}unknown card \"{key}\"{did} (`lab cards` lists the pool; "
+                           "a card of your own card file needs --cards FILE, or extra_cards = "
+                           "\"FILE\" in an experiment config)",
                            source=source)
         return card
 
@@ -122,6 +127,14 @@ class CardPool:
 
     def tables(self) -> "PoolTables":
         return _tables(self)
+
+    @cached_property
+    def digest(self) -> str:
+        """A hash of every card's data (an edited card file is another experiment)."""
+        data = [(c.id, c.name, int(c.kind), c.strength, c.person, c.cost,
+                 [(a.id, a.name, a.family, [r.codes() for r in a.rows]) for a in c.abilities])
+                for c in self.cards]
+        return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
 def normal_name(text: str) -> str:
@@ -197,22 +210,38 @@ def _parse_cards(data: CardFile, source: str, abilities: dict[str, Ability], sta
     return cards
 
 
+# The extra card files of a pool as data: (file name, TOML text) of each. An experiment carries
+# this, not the paths, so a worker on another machine builds the same pool.
+CardSource = tuple[tuple[str, str], ...]
+
+
+def read_card_files(paths) -> CardSource:
+    """The extra card files ``paths`` as data (one-line error for an unreadable file)."""
+    return tuple((str(p), read_text(p, "a card .toml file")) for p in paths)
+
+
 def load_pool(extra: tuple[str | Path, ...] = ()) -> CardPool:
     """The default pool, plus any extra card files (which may define abilities and cards)."""
-    return _load_pool(tuple(str(p) for p in extra))
+    return pool_from(read_card_files(extra))
 
 
 @lru_cache(maxsize=8)
-def _load_pool(extra: tuple[str, ...]) -> CardPool:
+def pool_from(extra: CardSource = ()) -> CardPool:
+    """The package's cards, then the cards of each extra file, each file checked alike."""
     abilities: dict[str, Ability] = {}
     cards: list[Card] = []
     taken: dict[str, str] = {}
-    sources = (str(CARDS_FILE),) + extra
-    for src in sources:
-        data = check(CardFile, _load_toml(Path(src)), src)
+    for src, text in ((str(CARDS_FILE), _package_cards()),) + tuple(extra):
+        data = check(CardFile, parse_toml(text, src), src)
         abilities = _parse_abilities(data, abilities)
         cards += _parse_cards(data, src, abilities, len(cards), taken)
-    return CardPool(cards, abilities, sources)
+    return CardPool(cards, abilities, (str(CARDS_FILE),) + tuple(s for s, _ in extra),
+                    tuple(extra))
+
+
+@lru_cache(maxsize=1)
+def _package_cards() -> str:
+    return read_text(CARDS_FILE)
 
 
 # --------------------------------------------------------------------------------------- decks

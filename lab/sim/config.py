@@ -27,12 +27,13 @@ from functools import lru_cache
 
 from lab.bots.match import BotSpec, parse_bot
 from lab.cards.patch import BASE, Patch, parse_patches
-from lab.cards.pool import ARMIES, Deck, load_army, load_pool
+from lab.cards.pool import (ARMIES, CardPool, CardSource, Deck, load_army, pool_from,
+                            read_card_files)
 from lab.errors import LabError, closest, read_toml
 from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
 
 KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
-        "seat_swap", "chunk_size", "patch", "swap")
+        "seat_swap", "chunk_size", "extra_cards", "patch", "swap")
 BASE_PATCH = Patch(BASE)
 PATCH_SEPARATOR = "@"  # variant id of a patched variant: RULES@PATCH (rules id, patch name)
 # which matchups a patched variant plays: "all" (those its patch leaves unchanged are copied from
@@ -53,14 +54,19 @@ class Army:
     path: str  # the deck file
     builtin: bool  # one of the nine armies shipped with the lab
     digest: str  # hash of the deck's card list (an edited deck is another experiment)
+    cards: CardSource = ()  # the experiment's extra card files, as data (see lab.cards.pool)
 
     def deck(self) -> Deck:
         return _army_deck(self)
 
+    def pool(self) -> CardPool:
+        """The card pool this army's deck is read with (the package's and the extra cards)."""
+        return pool_from(self.cards)
+
 
 @lru_cache(maxsize=64)
 def _army_deck(army: Army) -> Deck:
-    return load_army(army.key if army.builtin else army.path, load_pool())
+    return load_army(army.key if army.builtin else army.path, army.pool())
 
 
 def deck_digest(deck: Deck) -> str:
@@ -101,6 +107,11 @@ class Experiment:
     tiers: tuple[Tier, ...]
     patches: tuple[Patch, ...] = (BASE_PATCH,)
     patched_matchups: str = "all"
+    cards: CardSource = ()  # extra card files (extra_cards, --cards), as data
+
+    def pool(self) -> CardPool:
+        """The card pool: the package's cards, then those of the extra card files."""
+        return pool_from(self.cards)
 
     def army(self, key: str) -> Army:
         return next(a for a in self.armies if a.key == key)
@@ -142,6 +153,9 @@ class Experiment:
             "armies": [{"key": a.key, "name": a.name, "path": None if a.builtin else a.path,
                         "digest": a.digest} for a in self.armies],
             "matchups": [list(m) for m in self.matchups],
+            # the pool's identity, and the extra files themselves so a replay can rebuild it
+            "cards": {"digest": self.pool().digest,
+                      "extra": [{"file": f, "toml": text} for f, text in self.cards]},
             "tiers": [{"label": t.label, "a": bot_dict(t.a), "b": bot_dict(t.b)}
                       for t in self.tiers],
             # only when patched, so an unpatched experiment keeps its fingerprint
@@ -156,6 +170,7 @@ class Experiment:
         data = {k: v for k, v in self.resolved().items() if k not in ("name", "source")}
         for a in data["armies"]:
             a.pop("path")
+        data["cards"] = data["cards"]["digest"]  # the cards' data, wherever the files lie
         return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False)
                               .encode()).hexdigest()[:16]
 
@@ -166,7 +181,7 @@ def bot_dict(spec: BotSpec) -> dict:
 
 @lru_cache(maxsize=4096)
 def _affected(patch: Patch, armies: tuple[Army, ...]) -> frozenset[str]:
-    return frozenset(patch.affected({a.key: a.deck() for a in armies}))
+    return frozenset(patch.affected({a.key: a.deck() for a in armies}, armies[0].pool()))
 
 
 def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = None,
@@ -184,7 +199,7 @@ def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = Non
                            source=source)
     decks = {a.key: a.deck() for a in exp.armies}
     for p in patches:
-        p.check(decks, source)
+        p.check(decks, source, exp.pool())
     mode = exp.patched_matchups if patched_matchups is None else patched_matchups
     if mode not in PATCHED_MATCHUPS:
         raise LabError(f"patched_matchups = {mode!r}; allowed values: "
@@ -194,14 +209,17 @@ def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = Non
 
 # ------------------------------------------------------------------------------------ loading
 
-def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
-    """Read and validate an experiment file; ``games`` (``--games``) overrides its ``games``."""
+def load_experiment(path: str | Path, games: int | None = None,
+                    cards: tuple[str | Path, ...] = ()) -> Experiment:
+    """Read and validate an experiment file; ``games`` (``--games``) overrides its ``games``,
+    ``cards`` (``--cards``) are extra card files loaded after the file's ``extra_cards``."""
     src = str(path)
     data = read_toml(path, "an experiment .toml file")
-    return from_dict(data, src, games=games)
+    return from_dict(data, src, games=games, cards=cards)
 
 
-def from_dict(data: dict, src: str, games: int | None = None) -> Experiment:
+def from_dict(data: dict, src: str, games: int | None = None,
+              cards: tuple[str | Path, ...] = ()) -> Experiment:
     for key in data:
         if key not in KEYS:
             hint = closest(key, KEYS)
@@ -225,13 +243,15 @@ def from_dict(data: dict, src: str, games: int | None = None) -> Experiment:
         raise LabError(f"seat_swap = {seat_swap!r} is not allowed; allowed values: true, false",
                        source=src)
     chunk = _whole(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", 1, MAX_CHUNK, src)
-    armies, matchups = _armies(data.get("armies", "all"), seat_swap, src)
+    extra = _extra_cards(data.get("extra_cards", []), src) + read_card_files(cards)
+    pool = pool_from(extra)  # every card file checked like the package's, named in its errors
+    armies, matchups = _armies(data.get("armies", "all"), seat_swap, src, extra)
     grid = dict(_table(data, "grid", src))
     patch_names = grid.pop("patch", None)
     exp = Experiment(name=name, source=src, seed=seed, games=n_games, seat_swap=seat_swap,
                      chunk_size=chunk, variants=_variants(data, grid, src), armies=armies,
-                     matchups=matchups, tiers=_tiers(data, src))
-    patches = _patches(data, patch_names, src)
+                     matchups=matchups, tiers=_tiers(data, src), cards=extra)
+    patches = _patches(data, patch_names, src, pool)
     return exp if patches == (BASE_PATCH,) else with_patches(exp, patches, source=src)
 
 
@@ -288,9 +308,20 @@ def _variants(data: dict, grid: dict, src: str) -> tuple[RuleSet, ...]:
     return tuple(variants)
 
 
-def _patches(data: dict, names, src: str) -> tuple[Patch, ...]:
+def _extra_cards(value, src: str) -> CardSource:
+    """``extra_cards``: card files (paths relative to the config) added to the pool."""
+    files = [value] if isinstance(value, str) else value
+    if not isinstance(files, list) or not all(isinstance(f, str) and f for f in files):
+        raise LabError(f"extra_cards = {value!r} is not allowed; allowed values: a card file "
+                       "or a list of card files, paths relative to this config (e.g. "
+                       "extra_cards = \"my_cards.toml\")", source=src)
+    base = Path(src).parent
+    return read_card_files([f if Path(f).is_absolute() else base / f for f in files])
+
+
+def _patches(data: dict, names, src: str, pool: CardPool) -> tuple[Patch, ...]:
     """The patches the grid picks (default: base, then every [[patch]] in file order)."""
-    defined = parse_patches(data["patch"], src) if "patch" in data else ()
+    defined = parse_patches(data["patch"], src, pool) if "patch" in data else ()
     by_name = {BASE: BASE_PATCH} | {p.name: p for p in defined}
     if names is None:
         return (BASE_PATCH,) + defined
@@ -325,7 +356,8 @@ def _example(key: str) -> str:
 
 # ------------------------------------------------------------------------------------- armies
 
-def _armies(spec, seat_swap: bool, src: str) -> tuple[tuple[Army, ...], tuple]:
+def _armies(spec, seat_swap: bool, src: str,
+            cards: CardSource) -> tuple[tuple[Army, ...], tuple]:
     allowed = ("allowed values: \"all\", a list of armies (e.g. [\"oda\", \"takeda\"]) or a list "
                "of [seat A, seat B] pairs (e.g. [[\"tougun\", \"seigun\"]])")
     if spec == "all":
@@ -342,11 +374,11 @@ def _armies(spec, seat_swap: bool, src: str) -> tuple[tuple[Army, ...], tuple]:
         if entry.endswith(".toml") and not Path(entry).is_absolute():
             name = str(base / entry)  # a deck file next to the config
         try:
-            deck = load_army(name, load_pool())
+            deck = load_army(name, pool_from(cards))
         except LabError as e:
             raise LabError(f"{where}: {e}", source=src) from None
         a = Army(deck.key, deck.name, deck.path, deck.key in ARMIES and not entry.endswith(
-            ".toml"), deck_digest(deck))
+            ".toml"), deck_digest(deck), cards)
         if a.key in loaded and loaded[a.key] != a:
             raise LabError(f"{where}: two different decks are named \"{a.key}\" "
                            f"({loaded[a.key].path} and {a.path}); rename one file", source=src)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from lab.cards.patch import BASE, Patch, replace_card
-from lab.cards.pool import Card, load_pool
+from lab.cards.pool import Card
 from lab.errors import LabError
 from lab.sim.config import BASE_PATCH, Experiment, with_patches
 
@@ -78,7 +78,7 @@ def plan(exp: Experiment, card: str, replacement: str) -> SwapPlan:
         raise LabError(f"{exp.source} already varies card patches ([[patch]] / [grid] patch); "
                        "lab swap compares the unpatched decks — add the swap as one more "
                        "[[patch]] (edit: army, card, replace) and use lab run instead")
-    pool = load_pool()
+    pool = exp.pool()
     old = pool.get(card, source="--card")
     new = pool.get(replacement, source="--with")
     copies, unaffected = {}, []
