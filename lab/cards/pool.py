@@ -317,10 +317,16 @@ def validate_deck(deck: Deck, size: int | None = DECK_SIZE) -> None:
 
 def load_deck(path: str | Path, pool: CardPool | None = None, *,
               size: int | None = DECK_SIZE) -> Deck:
+    return deck_from(_load_toml(Path(path)), path, pool, size=size)
+
+
+def deck_from(data: dict, path: str | Path, pool: CardPool | None = None, *,
+              size: int | None = DECK_SIZE) -> Deck:
+    """A deck from the content of its file (``path`` names it and gives its key)."""
     pool = pool or load_pool()
     path = Path(path)
     src = str(path)
-    data = check(DeckFile, _load_toml(path), src)
+    data = check(DeckFile, data, src)
     merged: dict[int, list] = {}
     for key, n in data.cards.items():
         card = pool.get(key, source=src, entry=key)

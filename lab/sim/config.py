@@ -27,9 +27,9 @@ from functools import lru_cache
 
 from lab.bots.match import BotSpec, parse_bot
 from lab.cards.patch import BASE, Patch, parse_patches
-from lab.cards.pool import (ARMIES, CardPool, CardSource, Deck, load_army, pool_from,
-                            read_card_files)
-from lab.errors import LabError, closest, read_toml
+from lab.cards.pool import (ARMIES, CardPool, CardSource, Deck, deck_from, load_army,
+                            pool_from, read_card_files)
+from lab.errors import LabError, closest, parse_toml, read_text, read_toml
 from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
 
 KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
@@ -55,6 +55,7 @@ class Army:
     builtin: bool  # one of the nine armies shipped with the lab
     digest: str  # hash of the deck's card list (an edited deck is another experiment)
     cards: CardSource = ()  # the experiment's extra card files, as data (see lab.cards.pool)
+    text: str = ""  # a deck file's content (not builtin): a worker needs no copy of the file
 
     def deck(self) -> Deck:
         return _army_deck(self)
@@ -66,7 +67,9 @@ class Army:
 
 @lru_cache(maxsize=64)
 def _army_deck(army: Army) -> Deck:
-    return load_army(army.key if army.builtin else army.path, army.pool())
+    if army.builtin:
+        return load_army(army.key, army.pool())
+    return deck_from(parse_toml(army.text, army.path), army.path, army.pool())
 
 
 def deck_digest(deck: Deck) -> str:
@@ -377,8 +380,9 @@ def _armies(spec, seat_swap: bool, src: str,
             deck = load_army(name, pool_from(cards))
         except LabError as e:
             raise LabError(f"{where}: {e}", source=src) from None
-        a = Army(deck.key, deck.name, deck.path, deck.key in ARMIES and not entry.endswith(
-            ".toml"), deck_digest(deck), cards)
+        builtin = deck.key in ARMIES and not entry.endswith(".toml")
+        a = Army(deck.key, deck.name, deck.path, builtin, deck_digest(deck), cards,
+                 "" if builtin else read_text(deck.path))
         if a.key in loaded and loaded[a.key] != a:
             raise LabError(f"{where}: two different decks are named \"{a.key}\" "
                            f"({loaded[a.key].path} and {a.path}); rename one file", source=src)
