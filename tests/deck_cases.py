@@ -60,7 +60,7 @@ BAD_DECKS: dict[str, tuple[dict | str, list[str]]] = {
     "listed_twice": (variant(remove={"足軽6": 1}, add={"ashigaru6": 1}),
                      ['entry "ashigaru6"', "listed twice", '"足軽6"', "list it once"]),
     "zero_copies": (variant() | {"斥候": 0},
-                    ["[cards]: 斥候 = 0 is not allowed", "whole numbers ≥ 1"]),
+                    ["[cards] 斥候 = 0 is not allowed", "whole numbers ≥ 1"]),
     "bad_toml": ('name = "壊れ"\n[cards\n"足軽1" = 30\n', ["not valid TOML", "line 2"]),
     "unknown_key": (deck_text(ODA, extra='colour = "red"'),
                     ['unknown key "colour"', "allowed keys: name, description, cards"]),

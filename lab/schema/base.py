@@ -63,12 +63,14 @@ def problem(message: str) -> PydanticCustomError:
 
 
 def check(model: type[BaseModel], data: Any, source: str | None = None, *,
-          context: dict | None = None):
-    """``data`` validated as ``model``; the first problem becomes one ``LabError`` line."""
+          where: str = ""):
+    """``data`` validated as ``model``; the first problem becomes one ``LabError`` line.
+    ``where`` names the entry ``data`` is (``patch "x"``, ``[swap]``) when it is not the file."""
     try:
-        return model.model_validate(data, context=context)
+        return model.model_validate(data)
     except ValidationError as e:
-        raise LabError(describe(model, e.errors(include_url=False)[0], data),
+        entry, what = describe(model, e.errors(include_url=False)[0], data)
+        raise LabError(_join(" ".join(p for p in (where, entry) if p), what),
                        source=source) from None
 
 
@@ -105,31 +107,43 @@ def _child(node, part):
         return None
 
 
-def describe(model: type[BaseModel], error: dict, data: Any) -> str:
-    """One error of ``model``'s validation in the lab's words (without the file name)."""
-    loc = tuple(p for p in error["loc"] if not _is_tag(p))
+def describe(model: type[BaseModel], error: dict, data: Any) -> tuple[str, str]:
+    """One error of ``model``'s validation in the lab's words: (the entry, what is wrong)."""
+    loc = _keys_of(error["loc"], data)
     kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
-    if kind == "lab":
-        return _join(entry_of(loc, data), ctx["message"])
+    if kind == "lab":  # a validator's own words, about its field or its whole table
+        info, tp = field_at(model, loc) if loc else (None, Any)
+        of_field = info is not None and not (isinstance(_unwrap(tp), type)
+                                             and issubclass(_unwrap(tp), BaseModel))
+        return entry_of(loc[:-1] if of_field else loc, data), ctx["message"]
     if kind == "unknown_key":
         key, allowed = ctx["key"], ctx["allowed"]
         hint = closest(str(key), allowed)
         did = f"did you mean {', '.join(hint)}? " if hint else ""
-        return _join(entry_of(loc, data), f"unknown {ctx['noun']} \"{key}\"; {did}"
-                                          f"{ctx['label']}: {', '.join(allowed)}")
+        return entry_of(loc, data), (f"unknown {ctx['noun']} \"{key}\"; {did}"
+                                     f"{ctx['label']}: {', '.join(allowed)}")
     if not loc:
-        return f"the file is not a table of keys ({error['msg']})"
+        return "", f"must be a table, got {value!r}"
     info, tp = field_at(model, loc)
     extra = (info.json_schema_extra if info is not None and isinstance(
         info.json_schema_extra, dict) else {})
-    where, key = entry_of(loc[:-1], data), _key(loc)
+    # an item is named key[i] after the entry that holds its list
+    where = entry_of(loc[:-2] if isinstance(loc[-1], int) else loc[:-1], data)
+    key = _key(loc)
     if kind == "missing":
         example = extra.get("example")
-        return _join(where, f"missing key \"{key}\"" + (f"; add {example}" if example else ""))
+        return where, f"missing key \"{key}\"" + (f"; add {example}" if example else "")
+    if not extra.get("allowed") and isinstance(loc[-1], int):  # an item: its list's words
+        parent, _ = field_at(model, loc[:-1])
+        extra = parent.json_schema_extra if parent is not None and isinstance(
+            parent.json_schema_extra, dict) else {}
     allowed = extra.get("allowed") or _allowed(tp, ctx)
     hint = closest(value, _literal_values(tp)) if isinstance(value, str) else []
     did = f"did you mean {', '.join(hint)}? " if hint else ""
-    return _join(where, f"{key} = {value!r} is not allowed; {did}allowed values: {allowed}")
+    what = f"{key} = {value!r} is not allowed; {did}allowed values: {allowed}"
+    if where.split(" ")[-1].startswith("["):  # a key of a [table] reads as the file does
+        return "", f"{where} {what}"
+    return where, what
 
 
 def _join(where: str, what: str) -> str:
@@ -142,6 +156,17 @@ def _key(loc: tuple) -> str:
         named = [p for p in loc[:-1] if isinstance(p, str)]
         return f"{named[-1] if named else ''}[{loc[-1]}]"
     return str(loc[-1])
+
+
+def _keys_of(loc: tuple, data: Any) -> tuple:
+    """The loc without pydantic's own steps (a union member, a validator): a part is kept when
+    it is an index, or a key where the data holds a table."""
+    out, node = [], data
+    for part in loc:
+        if isinstance(part, int) or (isinstance(node, dict) and not _is_tag(part)):
+            out.append(part)
+            node = _child(node, part)
+    return tuple(out)
 
 
 def _is_tag(part) -> bool:
@@ -193,11 +218,15 @@ def _unwrap(tp):
 def _constraints(tp) -> list:
     """The annotated_types constraints of an Annotated type (also inside a pydantic Field)."""
     out = []
-    while typing.get_origin(tp) is typing.Annotated:
-        tp, *meta = typing.get_args(tp)
-        for m in meta:
-            out += getattr(m, "metadata", None) or [m]
-    return out
+    while True:
+        if typing.get_origin(tp) is typing.Annotated:
+            tp, *meta = typing.get_args(tp)
+            for m in meta:
+                out += getattr(m, "metadata", None) or [m]
+        elif _unwrap(tp) is not tp:
+            tp = next(a for a in typing.get_args(tp) if a is not type(None))
+        else:
+            return out
 
 
 def _literal_values(tp) -> list[str]:

@@ -19,21 +19,20 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from functools import lru_cache
 
 from lab.bots.match import BotSpec, parse_bot
-from lab.cards.patch import BASE, Patch, parse_patches
+from lab.cards.patch import BASE, Patch, parse_patch
 from lab.cards.pool import (ARMIES, CardPool, CardSource, Deck, deck_from, load_army,
                             pool_from, read_card_files)
 from lab.errors import LabError, closest, parse_toml, read_text, read_toml
-from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
+from lab.rules import PRESETS, RuleSet
+from lab.schema.base import check
+from lab.schema.experiment import MAX_GAMES, ExperimentFile
 
-KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
-        "seat_swap", "chunk_size", "extra_cards", "patch", "swap")
 BASE_PATCH = Patch(BASE)
 PATCH_SEPARATOR = "@"  # variant id of a patched variant: RULES@PATCH (rules id, patch name)
 # which matchups a patched variant plays: "all" (those its patch leaves unchanged are copied from
@@ -41,10 +40,7 @@ PATCH_SEPARATOR = "@"  # variant id of a patched variant: RULES@PATCH (rules id,
 # the matchups holding a patched army: lab value, screening many patches)
 PATCHED_MATCHUPS = ("all", "affected")
 DEFAULT_BOTS = "heuristic"
-DEFAULT_CHUNK = 2000
-MAX_CHUNK = 1_000_000
 TOGGLES = tuple(f.name for f in fields(RuleSet))
-_NAME = re.compile(r"^[^/\\\s.][^/\\\s]*$")
 
 
 @dataclass(frozen=True)
@@ -223,62 +219,31 @@ def load_experiment(path: str | Path, games: int | None = None,
 
 def from_dict(data: dict, src: str, games: int | None = None,
               cards: tuple[str | Path, ...] = ()) -> Experiment:
-    for key in data:
-        if key not in KEYS:
-            hint = closest(key, KEYS)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"unknown key \"{key}\"; {did}allowed keys: {', '.join(KEYS)}",
-                           source=src)
-    name = data.get("name", Path(src).stem)
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise LabError(f"name = {name!r} is not allowed; allowed values: a non-empty name "
-                       "without spaces or slashes that does not start with a dot (it names "
-                       "the results folder)", source=src)
-    for key in ("seed", "games"):
-        if key not in data:
-            raise LabError(f"missing key \"{key}\"; add {key} = <whole number>", source=src)
-    seed = _whole(data["seed"], "seed", 0, 2**63 - 1, src)
-    n_games = _whole(data["games"], "games", 1, 10**9, src)
+    f = check(ExperimentFile, data, src)  # keys and value types (lab.schema.experiment)
+    n_games = f.games
     if games is not None:
-        n_games = _whole(games, "--games", 1, 10**9, None)
-    seat_swap = data.get("seat_swap", False)
-    if not isinstance(seat_swap, bool):
-        raise LabError(f"seat_swap = {seat_swap!r} is not allowed; allowed values: true, false",
-                       source=src)
-    chunk = _whole(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", 1, MAX_CHUNK, src)
-    extra = _extra_cards(data.get("extra_cards", []), src) + read_card_files(cards)
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise LabError(f"--games = {games!r} is not allowed; allowed values: whole numbers "
+                           f"1–{MAX_GAMES:,}")
+        n_games = games
+    extra = _extra_cards(f.extra_cards, src) + read_card_files(cards)
     pool = pool_from(extra)  # every card file checked like the package's, named in its errors
-    armies, matchups = _armies(data.get("armies", "all"), seat_swap, src, extra)
-    grid = dict(_table(data, "grid", src))
+    armies, matchups = _armies(f.armies, f.seat_swap, src, extra)
+    grid = dict(f.grid)
     patch_names = grid.pop("patch", None)
-    exp = Experiment(name=name, source=src, seed=seed, games=n_games, seat_swap=seat_swap,
-                     chunk_size=chunk, variants=_variants(data, grid, src), armies=armies,
-                     matchups=matchups, tiers=_tiers(data, src), cards=extra)
-    patches = _patches(data, patch_names, src, pool)
+    exp = Experiment(name=f.name or Path(src).stem, source=src, seed=f.seed, games=n_games,
+                     seat_swap=f.seat_swap, chunk_size=f.chunk_size,
+                     variants=_variants(f, grid, src), armies=armies, matchups=matchups,
+                     tiers=_tiers(f, src), cards=extra)
+    patches = _patches(f.patch, patch_names, src, pool)
     return exp if patches == (BASE_PATCH,) else with_patches(exp, patches, source=src)
-
-
-def _whole(value, key: str, lo: int, hi: int, src: str | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise LabError(f"{key} = {value!r} is not allowed; allowed values: whole numbers "
-                       f"{lo}–{hi:,}", source=src)
-    return value
 
 
 # ----------------------------------------------------------------------------------- variants
 
-def _variants(data: dict, grid: dict, src: str) -> tuple[RuleSet, ...]:
-    presets = data.get("rules", DEFAULT_PRESET)
-    if isinstance(presets, str):
-        presets = [presets]
-    if not isinstance(presets, list) or not presets:
-        raise LabError(f"rules = {presets!r} is not allowed; allowed values: a preset "
-                       f"({', '.join(PRESETS)}) or a list of presets", source=src)
-    for p in presets:
-        if p not in PRESETS:
-            raise LabError(f"rules: \"{p}\" is not a preset; allowed values: "
-                           f"{', '.join(PRESETS)}", source=src)
-    overrides = _table(data, "overrides", src)
+def _variants(f: ExperimentFile, grid: dict, src: str) -> tuple[RuleSet, ...]:
+    presets = f.rules
+    overrides = f.overrides
     if "patch" in overrides:
         raise LabError("patch goes in [grid] (patch = [\"base\", \"<patch name>\"]), not in "
                        "[overrides]; a one-patch grid plays that patch alone", source=src)
@@ -311,20 +276,15 @@ def _variants(data: dict, grid: dict, src: str) -> tuple[RuleSet, ...]:
     return tuple(variants)
 
 
-def _extra_cards(value, src: str) -> CardSource:
+def _extra_cards(files: list[str], src: str) -> CardSource:
     """``extra_cards``: card files (paths relative to the config) added to the pool."""
-    files = [value] if isinstance(value, str) else value
-    if not isinstance(files, list) or not all(isinstance(f, str) and f for f in files):
-        raise LabError(f"extra_cards = {value!r} is not allowed; allowed values: a card file "
-                       "or a list of card files, paths relative to this config (e.g. "
-                       "extra_cards = \"my_cards.toml\")", source=src)
     base = Path(src).parent
     return read_card_files([f if Path(f).is_absolute() else base / f for f in files])
 
 
-def _patches(data: dict, names, src: str, pool: CardPool) -> tuple[Patch, ...]:
+def _patches(tables, names, src: str, pool: CardPool) -> tuple[Patch, ...]:
     """The patches the grid picks (default: base, then every [[patch]] in file order)."""
-    defined = parse_patches(data["patch"], src, pool) if "patch" in data else ()
+    defined = tuple(parse_patch(t, src, pool=pool) for t in tables)
     by_name = {BASE: BASE_PATCH} | {p.name: p for p in defined}
     if names is None:
         return (BASE_PATCH,) + defined
@@ -342,14 +302,6 @@ def _patches(data: dict, names, src: str, pool: CardPool) -> tuple[Patch, ...]:
         if names.count(n) > 1:
             raise LabError(f"[grid] patch: \"{n}\" is listed twice", source=src)
     return tuple(by_name[n] for n in names)
-
-
-def _table(data: dict, key: str, src: str) -> dict:
-    table = data.get(key, {})
-    if not isinstance(table, dict):
-        raise LabError(f"{key} must be a table ([{key}] with rules toggles); got {table!r}",
-                       source=src)
-    return table
 
 
 def _example(key: str) -> str:
@@ -418,12 +370,9 @@ def _armies(spec, seat_swap: bool, src: str,
 
 # --------------------------------------------------------------------------------------- bots
 
-def _tiers(data: dict, src: str) -> tuple[Tier, ...]:
-    if "bots" in data and "tiers" in data:
-        raise LabError("give bots = … (one tier) or tiers = [ … ] (several), not both",
-                       source=src)
-    if "tiers" in data:
-        entries = data["tiers"]
+def _tiers(f: ExperimentFile, src: str) -> tuple[Tier, ...]:
+    if f.tiers is not None:
+        entries = f.tiers
         if not isinstance(entries, list) or not entries:
             raise LabError(f"tiers = {entries!r} is not allowed; allowed values: a list of "
                            "tiers, each a bot for both seats or [seat A bot, seat B bot], e.g. "
@@ -431,7 +380,7 @@ def _tiers(data: dict, src: str) -> tuple[Tier, ...]:
                            source=src)
         tiers = [_tier(e, f"tiers[{i}]", src) for i, e in enumerate(entries)]
     else:
-        tiers = [_tier(data.get("bots", DEFAULT_BOTS), "bots", src)]
+        tiers = [_tier(DEFAULT_BOTS if f.bots is None else f.bots, "bots", src)]
     labels = [t.label for t in tiers]
     for lab in labels:
         if labels.count(lab) > 1:
