@@ -140,10 +140,15 @@ def describe(model: type[BaseModel], error: dict, data: Any) -> tuple[str, str]:
     allowed = extra.get("allowed") or _allowed(tp, ctx)
     hint = closest(value, _literal_values(tp)) if isinstance(value, str) else []
     did = f"did you mean {', '.join(hint)}? " if hint else ""
-    what = f"{key} = {value!r} is not allowed; {did}allowed values: {allowed}"
+    # a number typed as text ("99" from --set) failed on its number: show the number
+    shown = value if isinstance(value, str) and kind in _RANGE_ERRORS else repr(value)
+    what = f"{key} = {shown} is not allowed; {did}allowed values: {allowed}"
     if where.split(" ")[-1].startswith("["):  # a key of a [table] reads as the file does
         return "", f"{where} {what}"
     return where, what
+
+
+_RANGE_ERRORS = ("greater_than_equal", "less_than_equal", "greater_than", "less_than")
 
 
 def _join(where: str, what: str) -> str:
