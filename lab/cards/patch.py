@@ -320,20 +320,6 @@ def replace_card(army: str, card: str, with_: str, *, pool: CardPool | None = No
 
 # ------------------------------------------------------------------------------- from TOML
 
-def parse_patches(entries, source: str | None = None,
-                  pool: CardPool | None = None) -> tuple[Patch, ...]:
-    """The ``[[patch]]`` tables of a config: a list of {name, description, edit = [ … ]}."""
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise LabError("patch must be a list of tables: [[patch]] with name = \"…\" and "
-                       "[[patch.edit]] tables", source=source)
-    names = [e.get("name") for e in entries]
-    for i, n in enumerate(names):
-        if n in names[:i]:
-            raise LabError(f"patch[{i}]: the name \"{n}\" is used twice; names must be unique",
-                           source=source)
-    return tuple(parse_patch(t, source, f"patch[{i}]", pool) for i, t in enumerate(entries))
-
-
 def parse_patch(table: dict | PatchTable, source: str | None = None, where: str = "patch",
                 pool: CardPool | None = None) -> Patch:
     """One patch from its table (the form ``Patch.as_dict`` writes), checked by the schema
