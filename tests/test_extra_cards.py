@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import pickle
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -17,9 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 import lab.cli as cli
-from lab.cards.pool import load_pool, pool_from
+from lab.cards.pool import load_pool
 from lab.errors import LabError
-from lab.sim import config as sim_config
 from lab.sim.config import load_experiment
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "configs" / "my_card"
@@ -65,14 +66,16 @@ def test_an_edited_card_file_is_another_experiment(folder):
 
 def test_workers_get_the_card_data_not_the_path(folder):
     """A worker (a loky process, a Dask worker on another machine) receives the pickled job;
-    the extra cards travel inside it, so the deck builds where the file does not exist."""
+    the extra cards and the deck file travel inside it, so a fresh process builds the deck
+    after the folder is gone."""
     exp = load_experiment(folder / "experiment.toml")
     shipped = pickle.dumps(exp.army("oda_horoshu"))
     shutil.rmtree(folder)
-    pool_from.cache_clear()
-    sim_config._army_deck.cache_clear()
-    army = pickle.loads(shipped)
-    assert "母衣衆" in {c.name for c, _ in army.deck().entries}
+    code = ("import pickle, sys; army = pickle.loads(sys.stdin.buffer.read()); "
+            "print(sorted(c.name for c, _ in army.deck().entries if c.index >= 80))")
+    out = subprocess.run([sys.executable, "-c", code], input=shipped, capture_output=True,
+                         check=True)
+    assert out.stdout.decode().strip() == "['母衣衆']"
 
 
 def test_cards_option_adds_a_file_on_top_of_the_config(folder, tmp_path):

@@ -1,8 +1,10 @@
 """The card pool and the armies, loaded from data files and checked for the designer.
 
-Owns: reading ``cards.toml`` (and any extra card files, e.g. test-only cards), turning ability
-names into the integer codes of ``vocab.py``, reading deck files, and enforcing the deck limits of
-rules.md R2 with one-line errors. It compiles nothing for a particular game (the engine does that
+Owns: building the pool from ``cards.toml`` and any extra card files of the user's (carried as
+data, ``CardSource``, so a worker needs no file; every file checked alike: its format by
+``lab.schema.cards``, then names unique across files, known abilities, the engine's row limit),
+turning ability names into the integer codes of ``vocab.py``, reading deck files, and enforcing
+the deck limits of rules.md R2 with one-line errors. It compiles nothing for a particular game (the engine does that
 from a ``CardPool`` and two ``Deck``s) and never simulates.
 """
 

@@ -81,7 +81,7 @@ def entry_of(loc: tuple, data: Any) -> str:
     parts: list[str] = []
     tables: list[str] = []
     node = data
-    for i, part in enumerate(loc):
+    for part in loc:
         if isinstance(part, int):
             name = node[part].get("name") if isinstance(node, list) and part < len(node) \
                 and isinstance(node[part], dict) else None

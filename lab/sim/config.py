@@ -1,7 +1,8 @@
-"""Experiment configs: read a TOML file, validate it with one-line errors, resolve an Experiment.
+"""Experiment configs: read a TOML file, check it, resolve an Experiment.
 
-Owns the experiment file format (the keys below, documented for designers in configs/*.toml),
-its checks and the resolved, hashable ``Experiment`` the rest of ``lab.sim`` works from: the rule
+The file's keys and value types are declared in ``lab.schema.experiment`` (one-line errors from
+its adapter); this module owns what needs the cards, armies and rules — resolving them — and the
+resolved, hashable ``Experiment`` the rest of ``lab.sim`` works from: the rule
 variants (presets × the product of the ``[grid]`` toggles, ``[overrides]`` applied to all), the
 armies and their matchups, the bot tiers, and the record-determining fingerprint that ``--resume``
 compares. It plays nothing and writes nothing.
@@ -11,7 +12,8 @@ Keys: ``name`` (default: the file name), ``seed`` and ``games`` (deals per cell)
 grid value is a list); ``armies`` is "all", a list of armies (a round robin of ordered pairs,
 mirrors included) or a list of [seat A, seat B] pairs; ``bots`` is one bot for both seats or
 [seat A, seat B]; ``tiers`` is a list of such entries; ``seat_swap`` plays each deal twice with the
-armies exchanged; ``chunk_size`` is the most games one chunk (one Parquet file) holds.
+armies exchanged; ``chunk_size`` is the most games one chunk (one Parquet file) holds;
+``extra_cards`` are card files of the user's, carried as data (``lab.cards.pool.CardSource``).
 """
 
 from __future__ import annotations
