@@ -21,6 +21,7 @@ PARAMS = {
     "big": P.BP_BIG,
     "simulations": P.BP_SIMS,
     "exploration": P.BP_UCB,
+    "widen": P.BP_WIDEN,
 }
 
 PERSONAS = {
@@ -35,3 +36,7 @@ PERSONAS = {
                   "build": 300, "big": 0},
 }
 SEARCH_DEFAULTS = {"simulations": 400, "exploration": 70}
+# the expert's iterations per decision, UCB1 constant ×100, children per √visit ×100, and the
+# persona of its playouts; time_ms (0: none) stops a decision early on a wall-clock budget
+EXPERT_DEFAULTS = {"simulations": 2000, "exploration": 70, "widen": 100, "time_ms": 0,
+                   "persona": "balanced"}
