@@ -1,14 +1,14 @@
 """Tune the heuristic by self-play (CMA-ES on paired deals, lab.bots.tune) and check the result.
 
     pip install -e '.[tune]'
-    python benchmarks/tune.py [--generations 30] [--popsize 12] [--deals 4] [--seed 0]
+    python benchmarks/tune.py [--generations 30] [--popsize 12] [--scale 1] [--seed 0]
                               [--state results/tune-state.pkl]
 
 Prints each generation's best and median score against the pool (balanced, aggressive, defensive
-heuristics), resumes from --state when it exists, then scores the final mean parameters and the
-balanced persona against the pool on fresh deals (different seed) with --check-deals deals per
-ordered army pair and seat, and prints the parameters as JSON: that is what the `tuned` persona
-in lab/bots/personas.py ships.
+heuristics and search(25), lab.bots.tune.DEFAULT_POOL), resumes from --state when it exists, then
+scores the final mean parameters and the balanced persona against each opponent of the pool on
+fresh deals (another seed, --check-scale times the deals), and prints the parameters as JSON:
+that is what the `tuned` persona in lab/bots/personas.py ships.
 """
 
 import argparse
@@ -23,19 +23,22 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--generations", type=int, default=30)
     ap.add_argument("--popsize", type=int, default=12)
-    ap.add_argument("--deals", type=int, default=4)
-    ap.add_argument("--check-deals", type=int, default=20)
+    ap.add_argument("--scale", type=int, default=1)
+    ap.add_argument("--check-scale", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--state", type=Path, default=Path("results/tune-state.pkl"))
     a = ap.parse_args()
     a.state.parent.mkdir(parents=True, exist_ok=True)
-    out = tune(a.state, a.generations, a.popsize, seed=a.seed, evaluator=Evaluator(deals=a.deals))
-    check = Evaluator(deals=a.check_deals)
+    out = tune(a.state, a.generations, a.popsize, seed=a.seed, evaluator=Evaluator(scale=a.scale))
+    check = Evaluator(scale=a.check_scale)
     report = {}
     for name, params in (("tuned", out["params"]), ("balanced", PERSONAS["balanced"])):
-        s = check.score(params, seed=10_000 + a.seed)
-        half = 1.96 * math.sqrt(s * (1 - s) / check.games)
-        report[name] = {"score_vs_pool": round(s, 4), "ci95": [round(s - half, 4), round(s + half, 4)],
-                        "games": check.games}
+        rows = {}
+        for (opp, deals), s in zip(check.opponents, check.scores(params, seed=10_000 + a.seed)):
+            n = 2 * deals * len(check.contexts)
+            half = 1.96 * math.sqrt(s * (1 - s) / n)
+            rows[opp.label] = {"score": round(s, 4), "ci95": [round(s - half, 4), round(s + half, 4)],
+                               "games": n}
+        report[name] = rows
     print(json.dumps({"tuned_params": out["params"], "check": report,
                       "generations": len(out["history"])}, indent=2))

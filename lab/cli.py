@@ -645,7 +645,7 @@ def play_command(
 
 @command("ladder")
 def ladder_command(
-    bots: Annotated[list[str] | None, typer.Option("--bots", help="Bots to rate (repeat the option): random, heuristic, search, aggressive, defensive, or a TOML inline table such as '{ kind = \"search\", simulations = 100 }'.")] = None,
+    bots: Annotated[list[str] | None, typer.Option("--bots", help="Bots to rate (repeat the option): random, heuristic, search, expert, a persona (tuned, aggressive, defensive, balanced), or a TOML inline table such as '{ kind = \"search\", simulations = 100 }'.")] = None,
     games: Annotated[int, typer.Option(help="Games per pair of bots (spread over all ordered army pairs, seats swapped).")] = 324,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
@@ -656,7 +656,7 @@ def ladder_command(
 
     from rich.progress import Progress
 
-    from lab.bots.ladder import DEFAULT_BOTS, run_ladder
+    from lab.bots.ladder import DEFAULT_BOTS, render, run_ladder
 
     specs = [_bot_arg(b) for b in (bots or DEFAULT_BOTS)]
     pairs = len(specs) * (len(specs) - 1) // 2
@@ -667,20 +667,7 @@ def ladder_command(
     if as_json:
         print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"bot ratings (Bradley–Terry log-odds vs {result.ratings.bot[0]}, 95% intervals)",
-                  title_justify="left")
-    for col in ("bot", "rating", "low", "high"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for r in result.ratings.sort_values("rating").itertuples():
-        table.add_row(r.bot, f"{r.rating:+.2f}", f"{r.low:+.2f}", f"{r.high:+.2f}")
-    out.print(table)
-    h2h = Table(title="head to head", title_justify="left")
-    for col in ("a", "b", "games", "a wins", "b wins", "draws", "a win rate"):
-        h2h.add_column(col, justify="left" if col in ("a", "b") else "right")
-    for r in result.head_to_head.itertuples():
-        h2h.add_row(r.a, r.b, str(r.games), str(r.a_wins), str(r.b_wins), str(r.draws),
-                    f"{(r.a_wins + 0.5 * r.draws) / r.games:.1%}")
-    out.print(h2h)
+    render(result, out)
 
 
 _BOT_SHORTHANDS = {"aggressive": {"kind": "heuristic", "persona": "aggressive"},
