@@ -53,29 +53,42 @@ class LadderResult:
                  for r in self.gaps.itertuples()]}
 
 
-def play_pair(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
-              batch: Batch | None = None, progress=None) -> tuple[int, int, int]:
-    """(a wins, b wins, draws) over about ``games`` games: deals spread over all ordered army
-    pairs, each played with a in seat A and again in seat B."""
+def _winners(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
+             batch: Batch | None, progress) -> tuple[np.ndarray, np.ndarray]:
+    """Winners (0 A, 1 B, 2 draw) of each deal with a in seat A, and again with a in seat B:
+    about ``games`` games over deals spread over all ordered army pairs."""
     pool = load_pool()
     armies = load_armies(pool)
     batch = batch or Batch()
     pairs = [(x, y) for x in armies for y in armies]
     deals = max(1, -(-games // (2 * len(pairs))))
     rng = np.random.default_rng(seed)
-    a_wins = b_wins = draws = 0
+    first, second = [], []
     for x, y in pairs:
         c = matchup_context(pool, rules, x, y)
         seeds = rng.integers(1, 2**32, size=(deals, 12)).astype(np.int64)
-        r1, _ = batch.play(c, seeds, a, b)
-        r2, _ = batch.play(c, seeds, b, a)
-        w1, w2 = r1[:, RES_WINNER], r2[:, RES_WINNER]
-        a_wins += int((w1 == 0).sum() + (w2 == 1).sum())
-        b_wins += int((w1 == 1).sum() + (w2 == 0).sum())
-        draws += int((w1 == 2).sum() + (w2 == 2).sum())
+        first.append(batch.play(c, seeds, a, b)[0][:, RES_WINNER])
+        second.append(batch.play(c, seeds, b, a)[0][:, RES_WINNER])
         if progress:
             progress(2 * deals)
-    return a_wins, b_wins, draws
+    return np.concatenate(first), np.concatenate(second)
+
+
+def play_pair(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
+              batch: Batch | None = None, progress=None) -> tuple[int, int, int]:
+    """(a wins, b wins, draws): every deal played with a in seat A and again in seat B."""
+    w1, w2 = _winners(a, b, games, rules, seed, batch, progress)
+    draws = int((w1 == 2).sum() + (w2 == 2).sum())
+    a_wins = int((w1 == 0).sum() + (w2 == 1).sum())
+    return a_wins, 2 * len(w1) - a_wins - draws, draws
+
+
+def deal_points(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
+                batch: Batch | None = None, progress=None) -> np.ndarray:
+    """a's points on each deal of ``play_pair`` (0–2: a win 1, a draw ½, from each seat); an
+    interval over these respects the pairing (it is clustered by deal)."""
+    w1, w2 = _winners(a, b, games, rules, seed, batch, progress)
+    return (w1 == 0) + (w2 == 1) + 0.5 * ((w1 == 2) + (w2 == 2))
 
 
 def _fit(h2h: pd.DataFrame, bots: list[str]):

@@ -29,9 +29,9 @@ from lab.rules import RuleSet
 
 # the tuned parameters: name → (lowest, highest) value; mulligan is 0/1
 SPACE = {
-    "wall_gain": (0, 1000), "wall_loss": (0, 1000), "card": (0, 100), "inf_reserve": (0, 800),
-    "tactic": (-500, 800), "miokuri": (-1000, 500), "fire": (-500, 800), "mulligan": (0, 1),
-    "return_min": (0, 13), "build": (-500, 800), "big": (-200, 400),
+    "wall_gain": (0, 2000), "wall_loss": (0, 2000), "card": (0, 200), "inf_reserve": (0, 1000),
+    "tactic": (-1000, 2000), "miokuri": (-1500, 1000), "fire": (-1000, 2000), "mulligan": (0, 1),
+    "return_min": (0, 13), "build": (-1000, 2000), "big": (-600, 600),
 }
 # opponents and the deals each gets per ordered army pair (each played from both seats): the
 # three heuristic personas, and a small search so that the optimiser cannot win by exploiting
