@@ -149,18 +149,18 @@ def _expert_tree(g: Game, spec) -> tuple[tuple, np.ndarray]:
 
 def test_expert_builds_a_tree_over_both_seats_and_plays_its_most_visited_action(positions):
     from lab.bots import nb_buffer as B
-    from lab.bots.nb_expert import action_key, find_child
+    from lab.bots.nb_expert import action_key, find_child, nd
 
     deep = 0
     for g in positions[:12]:
         me = int(g.s[G_TO_MOVE])
         choice, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 300})
         nodes = int(sb[B.EX_NODES])
-        assert sb[B.EX_VISITS] == 300 and 1 < nodes <= 301  # at most one new node an iteration
-        movers = sb[B.EX_MOVER + 1:B.EX_MOVER + nodes]
+        assert sb[nd(0, B.N_VISITS)] == 300 and 1 < nodes <= 301  # ≤ one new node an iteration
+        movers = np.array([sb[nd(x, B.N_MOVER)] for x in range(1, nodes)])
         deep += (movers == 1 - me).any()  # the opponent's replies have nodes of their own
         n = legal_actions(g.s, g.c, g._acts, g._wk)
-        visits = [sb[B.EX_VISITS + c] if (c := find_child(sb, 0, action_key(g._acts[k], me))) >= 0
+        visits = [sb[nd(c, B.N_VISITS)] if (c := find_child(sb, 0, action_key(g._acts[k], me))) >= 0
                   else -1 for k in range(n)]
         assert choice == tuple(int(x) for x in g._acts[int(np.argmax(visits))])
         assert sum(v for v in visits if v > 0) == 300  # every iteration went through the root
@@ -169,9 +169,10 @@ def test_expert_builds_a_tree_over_both_seats_and_plays_its_most_visited_action(
 
 def test_expert_time_budget_stops_early(positions):
     from lab.bots import nb_buffer as B
+    from lab.bots.nb_expert import nd
     g = next(p for p in positions if legal_actions(p.s, p.c, p._acts, p._wk) > 3)
     _, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 100_000, "time_ms": 5})
-    assert 0 < sb[B.EX_VISITS] < 100_000
+    assert 0 < sb[nd(0, B.N_VISITS)] < 100_000
 
 
 def test_expert_is_deterministic_for_a_seed(positions):

@@ -30,7 +30,7 @@ from numba.extending import intrinsic
 
 from lab.bots import nb_buffer as B
 from lab.bots.nb_heuristic import heuristic_choose, score_action
-from lab.bots.nb_params import BP_SIMS, BP_TICKS, BP_UCB, BP_WIDEN
+from lab.bots.nb_params import BP_DEPTH, BP_SIMS, BP_TICKS, BP_UCB, BP_WIDEN
 from lab.bots.nb_search import PLAYOUT_LIMIT, redeal_hidden
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
@@ -90,13 +90,20 @@ def _slot(parent, key):
 
 
 @hot
+def nd(node, field):
+    """Where ``field`` (``nb_buffer.N_*``) of ``node`` lives in the scratch buffer."""
+    return B.EX_NODE + node * B.NODE_W + field
+
+
+@hot
 def find_child(sb, parent, key):
     """The child of ``parent`` along the action with this key, or -1."""
     h = _slot(parent, key)
     stamp = sb[B.EX_STAMP]
-    while sb[B.EX_H_STAMP + h] == stamp:
-        if sb[B.EX_H_PARENT + h] == parent and sb[B.EX_H_KEY + h] == key:
-            return sb[B.EX_H_CHILD + h]
+    while sb[B.EX_HASH + h * B.HASH_W] == stamp:
+        e = B.EX_HASH + h * B.HASH_W
+        if sb[e + 1] == parent and sb[e + 2] == key:
+            return sb[e + 3]
         h = (h + 1) & (B.HASH_CAP - 1)
     return -1
 
@@ -110,18 +117,19 @@ def add_child(sb, parent, key, mover):
     sb[B.EX_NODES] = node + 1
     h = _slot(parent, key)
     stamp = sb[B.EX_STAMP]
-    while sb[B.EX_H_STAMP + h] == stamp:
+    while sb[B.EX_HASH + h * B.HASH_W] == stamp:
         h = (h + 1) & (B.HASH_CAP - 1)
-    sb[B.EX_H_STAMP + h] = stamp
-    sb[B.EX_H_PARENT + h] = parent
-    sb[B.EX_H_KEY + h] = key
-    sb[B.EX_H_CHILD + h] = node
-    sb[B.EX_VISITS + node] = 0
-    sb[B.EX_VALUE + node] = 0
-    sb[B.EX_AVAIL + node] = 0
-    sb[B.EX_NCHILD + node] = 0
-    sb[B.EX_MOVER + node] = mover
-    sb[B.EX_NCHILD + parent] += 1
+    e = B.EX_HASH + h * B.HASH_W
+    sb[e] = stamp
+    sb[e + 1] = parent
+    sb[e + 2] = key
+    sb[e + 3] = node
+    sb[nd(node, B.N_VISITS)] = 0
+    sb[nd(node, B.N_VALUE)] = 0
+    sb[nd(node, B.N_AVAIL)] = 0
+    sb[nd(node, B.N_NCHILD)] = 0
+    sb[nd(node, B.N_MOVER)] = mover
+    sb[nd(parent, B.N_NCHILD)] += 1
     return node
 
 
@@ -131,8 +139,6 @@ def _tree_step(t, c, sb, sacts, m, node, visits, bot, ucb, widen, may_expand):
     actions' child ids (-1 where none) and counts their availability. Returns -1 - k when the
     choice is action k with no node yet, which the caller expands."""
     mover = t[L.G_TO_MOVE]
-    best_new = -1
-    best_new_score = -1.0e300
     legal_children = 0
     for k in range(m):
         key = action_key(sacts[k], mover)
@@ -140,29 +146,33 @@ def _tree_step(t, c, sb, sacts, m, node, visits, bot, ucb, widen, may_expand):
         sb[B.EX_LKEY + k] = key
         sb[B.EX_LCHILD + k] = child
         if child >= 0:
-            sb[B.EX_AVAIL + child] += 1
+            sb[nd(child, B.N_AVAIL)] += 1
             legal_children += 1
-        elif may_expand:
-            sc = score_action(t, c, sacts[k], bot)
-            if sc > best_new_score:
-                best_new_score = sc
-                best_new = k
-    allowed = 1 + int(widen * math.sqrt(visits + 1.0))
-    if best_new >= 0 and (sb[B.EX_NCHILD + node] < allowed or legal_children == 0):
-        return -1 - best_new
     if legal_children == 0:
         return -1 - heuristic_choose(t, c, sacts, m, bot)
+    allowed = 1 + int(widen * math.sqrt(visits + 1.0))
+    if may_expand and legal_children < m and sb[nd(node, B.N_NCHILD)] < allowed:
+        # widen: the heuristic's favourite among the legal actions not yet in the tree
+        best_new = -1
+        best_new_score = -1.0e300
+        for k in range(m):
+            if sb[B.EX_LCHILD + k] < 0:
+                sc = score_action(t, c, sacts[k], bot)
+                if sc > best_new_score:
+                    best_new_score = sc
+                    best_new = k
+        return -1 - best_new
     pick = -1
     best = -1.0e300
     for k in range(m):
         child = sb[B.EX_LCHILD + k]
         if child < 0:
             continue
-        v = sb[B.EX_VISITS + child]
+        v = sb[nd(child, B.N_VISITS)]
         if v == 0:
             return k
-        u = (sb[B.EX_VALUE + child] / (2.0 * v)
-             + ucb * math.sqrt(math.log(sb[B.EX_AVAIL + child]) / v))
+        u = (sb[nd(child, B.N_VALUE)] / (2.0 * v)
+             + ucb * math.sqrt(math.log(sb[nd(child, B.N_AVAIL)]) / v))
         if u > best:
             best = u
             pick = k
@@ -192,10 +202,12 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
         if m == 1:
             apply(t, c, lg, sacts[0])
             continue
+        if in_tree and bot[BP_DEPTH] > 0 and depth >= bot[BP_DEPTH]:
+            in_tree = False
         if not in_tree:
             apply(t, c, lg, sacts[heuristic_choose(t, c, sacts, m, bot)])
             continue
-        visits = sb[B.EX_VISITS + node]
+        visits = sb[nd(node, B.N_VISITS)]
         may_expand = sb[B.EX_NODES] < B.NODE_CAP
         k = _tree_step(t, c, sb, sacts, m, node, visits, bot, ucb, widen, may_expand)
         if k < 0:
@@ -204,7 +216,7 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
             if may_expand:
                 child = add_child(sb, node, sb[B.EX_LKEY + k], t[L.G_TO_MOVE])
                 if child >= 0:
-                    sb[B.EX_AVAIL + child] = 1
+                    sb[nd(child, B.N_AVAIL)] = 1
             in_tree = False
         else:
             child = sb[B.EX_LCHILD + k]
@@ -216,14 +228,14 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
             in_tree = False
         apply(t, c, lg, sacts[k])
     w = t[L.G_WINNER]
-    sb[B.EX_VISITS + ROOT] += 1
+    sb[nd(ROOT, B.N_VISITS)] += 1
     for d in range(depth):
         n = sb[B.EX_PATH + d]
-        sb[B.EX_VISITS + n] += 1
-        if w == sb[B.EX_MOVER + n]:
-            sb[B.EX_VALUE + n] += 2
+        sb[nd(n, B.N_VISITS)] += 1
+        if w == sb[nd(n, B.N_MOVER)]:
+            sb[nd(n, B.N_VALUE)] += 2
         elif w == 2 or w < 0:
-            sb[B.EX_VALUE + n] += 1
+            sb[nd(n, B.N_VALUE)] += 1
 
 
 @kernel
@@ -238,9 +250,9 @@ def expert_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         sb[B.SB_RNG] = 1
     sb[B.EX_STAMP] += 1
     sb[B.EX_NODES] = 1
-    sb[B.EX_VISITS + ROOT] = 0
-    sb[B.EX_NCHILD + ROOT] = 0
-    sb[B.EX_MOVER + ROOT] = 1 - p
+    sb[nd(ROOT, B.N_VISITS)] = 0
+    sb[nd(ROOT, B.N_NCHILD)] = 0
+    sb[nd(ROOT, B.N_MOVER)] = 1 - p
     ucb = bot[BP_UCB] / 100.0
     widen = bot[BP_WIDEN] / 100.0
     budget = bot[BP_TICKS]
@@ -256,11 +268,11 @@ def expert_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         child = find_child(sb, ROOT, action_key(acts[k], p))
         if child < 0:
             continue
-        v = sb[B.EX_VISITS + child]
-        if v > best_visits or (v == best_visits and sb[B.EX_VALUE + child] > best_value):
+        v = sb[nd(child, B.N_VISITS)]
+        if v > best_visits or (v == best_visits and sb[nd(child, B.N_VALUE)] > best_value):
             best = k
             best_visits = v
-            best_value = sb[B.EX_VALUE + child]
+            best_value = sb[nd(child, B.N_VALUE)]
     if best < 0:
         return heuristic_choose(s, c, acts, n, bot)
     return best

@@ -207,6 +207,8 @@ def score_action(s, c, a, bot):
 
 @kernel
 def heuristic_choose(s, c, acts, n, bot):
+    if n <= 1:
+        return 0
     best = 0
     best_score = NEG * 10.0
     for k in range(n):

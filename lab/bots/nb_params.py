@@ -21,4 +21,5 @@ BP_SIMS = 12  # search: simulations per decision
 BP_UCB = 13  # search: UCB1 exploration constant ×100
 BP_WIDEN = 14  # expert: progressive widening, children allowed per √visit ×100
 BP_TICKS = 15  # expert: time budget per decision in clock ticks (0: simulations only)
-BP_SIZE = 16
+BP_DEPTH = 16  # expert: deepest tree node, in decisions from the root (0: no limit)
+BP_SIZE = 20

@@ -25,6 +25,7 @@ PARAMS = {
     "simulations": P.BP_SIMS,
     "exploration": P.BP_UCB,
     "widen": P.BP_WIDEN,
+    "depth": P.BP_DEPTH,
 }
 
 PERSONAS = {
@@ -42,7 +43,7 @@ PERSONAS = {
               "big": -200},
 }
 SEARCH_DEFAULTS = {"simulations": 400, "exploration": 70}
-# the expert's iterations per decision, UCB1 constant ×100, children per √visit ×100, and the
-# persona of its playouts; time_ms (0: none) stops a decision early on a wall-clock budget
-EXPERT_DEFAULTS = {"simulations": 2000, "exploration": 70, "widen": 100, "time_ms": 0,
-                   "persona": "balanced"}
+# the expert's iterations per decision, UCB1 constant ×100, children per √visit ×100, deepest
+# tree node (0: no limit), the persona of its playouts; time_ms (0: none) stops a decision early
+EXPERT_DEFAULTS = {"simulations": 4000, "exploration": 70, "widen": 300, "depth": 0,
+                   "time_ms": 0, "persona": "balanced"}

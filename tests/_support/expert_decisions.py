@@ -9,6 +9,7 @@ from _support.hidden import positions
 from lab.bots import nb_buffer as B
 from lab.bots import nb_policy
 from lab.bots.match import parse_bot
+from lab.bots.nb_expert import nd
 from lab.engine.layout import AW, MAXA
 from lab.engine.nb_actions import legal_actions
 
@@ -21,5 +22,5 @@ if __name__ == "__main__":
         k = nb_policy.choose(g.s, g.c, g.lg, g._acts, n, g._wk, bot, sb,
                              np.zeros((MAXA, AW), np.int64))
         nodes = int(sb[B.EX_NODES])
-        out.append([int(k), nodes, sb[B.EX_VALUE:B.EX_VALUE + nodes].tolist()])
+        out.append([int(k), nodes, [int(sb[nd(x, B.N_VALUE)]) for x in range(nodes)]])
     print(json.dumps(out))
