@@ -6,7 +6,9 @@ import json
 import pandas as pd
 import pytest
 
-from lab.bots.ladder import bradley_terry, run_ladder
+from lab.bots.ladder import bradley_terry, deal_points, play_pair, rating_gaps, run_ladder
+from lab.bots.match import parse_bot
+from lab.rules import RuleSet
 
 
 def test_bradley_terry_recovers_an_ordering_with_intervals():
@@ -35,3 +37,26 @@ def test_ladder_rates_heuristic_above_random_and_prints_json():
 def test_same_bot_twice_is_refused():
     with pytest.raises(ValueError):
         run_ladder(["heuristic", "heuristic"], games=2)
+
+
+def test_deal_points_add_up_to_the_pair_result():
+    """Each deal scores 0–2 for a (both seats); the sum is play_pair's wins + half its draws."""
+    a, b = parse_bot("heuristic"), parse_bot("random")
+    pts = deal_points(a, b, 162, RuleSet(), seed=4)
+    aw, bw, d = play_pair(a, b, 162, RuleSet(), seed=4)
+    assert len(pts) == 81 and pts.max() == 2 and pts.min() >= 0
+    assert pts.sum() == aw + 0.5 * d
+
+
+def test_rating_gaps_use_the_difference_of_neighbours():
+    h2h = pd.DataFrame([
+        {"a": "x", "b": "y", "games": 400, "a_wins": 100, "b_wins": 300, "draws": 0},
+        {"a": "x", "b": "z", "games": 400, "a_wins": 95, "b_wins": 305, "draws": 0},
+        {"a": "y", "b": "z", "games": 400, "a_wins": 196, "b_wins": 204, "draws": 0},
+    ])
+    r = bradley_terry(h2h, ["x", "y", "z"]).set_index("bot").rating
+    g = rating_gaps(h2h, ["x", "y", "z"])
+    assert list(zip(g.bot, g.below)) == [("z", "y"), ("y", "x")]
+    assert g.gap.tolist() == pytest.approx([r["z"] - r["y"], r["y"] - r["x"]])
+    assert g.low[0] < 0 < g.high[0]  # z and y are close: not separated
+    assert g.low[1] > 0  # y is clearly above x

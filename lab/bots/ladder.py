@@ -88,7 +88,7 @@ def deal_points(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
     """a's points on each deal of ``play_pair`` (0–2: a win 1, a draw ½, from each seat); an
     interval over these respects the pairing (it is clustered by deal)."""
     w1, w2 = _winners(a, b, games, rules, seed, batch, progress)
-    return (w1 == 0) + (w2 == 1) + 0.5 * ((w1 == 2) + (w2 == 2))
+    return (w1 == 0).astype(float) + (w2 == 1) + 0.5 * (w1 == 2) + 0.5 * (w2 == 2)
 
 
 def _fit(h2h: pd.DataFrame, bots: list[str]):
