@@ -45,5 +45,5 @@ PERSONAS = {
 SEARCH_DEFAULTS = {"simulations": 400, "exploration": 70}
 # the expert's iterations per decision, UCB1 constant ×100, children per √visit ×100, deepest
 # tree node (0: no limit), the persona of its playouts; time_ms (0: none) stops a decision early
-EXPERT_DEFAULTS = {"simulations": 4000, "exploration": 70, "widen": 300, "depth": 0,
+EXPERT_DEFAULTS = {"simulations": 5000, "exploration": 70, "widen": 300, "depth": 0,
                    "time_ms": 0, "persona": "balanced"}
