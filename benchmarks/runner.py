@@ -48,7 +48,7 @@ def engine_only(exp) -> float:
     batch = _batch()
     t = time.perf_counter()
     for j, seeds in work:
-        ctx, _ = _context(j.variant, j.army_a, j.army_b)
+        ctx, *_ = _context(j.variant, j.army_a, j.army_b)
         batch.play(ctx, seeds, j.tier.a, j.tier.b)
     return exp.total_games / (time.perf_counter() - t)
 

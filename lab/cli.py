@@ -480,7 +480,9 @@ def run_command(
 
     exp = sim_config.load_experiment(config, games=games)
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
-    err.print(f"{exp.name}: {len(exp.variants)} variant(s) × {len(exp.matchups)} matchup(s) × "
+    patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
+    err.print(f"{exp.name}: {len(exp.variants)} variant(s){patches} × {len(exp.matchups)} "
+              f"matchup(s) × "
               f"{len(exp.tiers)} bot tier(s) × {exp.games} deal(s)"
               f"{' × 2 seat orders' if exp.seat_swap else ''} = {exp.total_games:,} games → "
               f"{out_path}", soft_wrap=True)
@@ -579,8 +581,11 @@ def report_command(
         help="Bot tiers from weakest to strongest for the skill split (default: ranked by the "
              "bots' win rates against each other, else random < heuristic < search).")] = None,
 ) -> None:
-    """Write the balance report of a run: variants, paired variant changes, armies, cards and
-    dead abilities, every number with its 95% interval and sample size."""
+    """Write the balance report of a run: At a glance first (armies out of band, the cards that
+    cause it, what each variant moved), then variants, paired changes, armies, tier stability,
+    card value (lab value's table when RESULTS holds one), the opening-hand effect, the
+    observational card metrics and dead abilities — per bot tier, every number with its 95%
+    interval and sample size."""
     from lab.report import build_report
 
     order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
@@ -713,11 +718,11 @@ def swap_command(
         help="Worker processes (default: every core). Records do not depend on it.")] = None,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar="DIR",
-        help="Folder for both arms, DIR/base and DIR/alt (default "
+        help="Results folder holding both arms as the patches base and CARD→WITH (default "
              "results/NAME-swap-CARD-WITH, with --games …-gamesN).")] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Reuse the arms already in --out: play only the chunks not yet "
-                         "written (none when both are complete).")] = False,
+        "--resume", help="Reuse the records already in --out: play only the chunks not yet "
+                         "written (none when complete).")] = False,
     min_games: Annotated[int, typer.Option(
         "--min-games", min=1, help="Rows with fewer pairs are marked thin.")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
@@ -726,8 +731,10 @@ def swap_command(
     as written (base) and with every copy of --card replaced by --with in every army that holds
     it (alt) — and reports each affected army's win-rate change with a 95% paired interval.
 
-    The replacement takes the card's place in the deck list, so a deal shuffles both decks
-    alike and only the swapped positions differ; seeds, first players and bots are the same.
+    The swap is a card patch (docs/value.md): both arms are variants of one results folder
+    (`lab report` reads it). The replacement takes the card's place in the deck list, so a deal
+    shuffles both decks alike and only the swapped positions differ; seeds, first players and
+    bots are the same.
     The swapped deck must stay legal (uniques, one general, ≤ 4 tactics and castles).
     Score: win 1, draw ½, loss 0; change = alt − base (negative: the card was worth
     something). Armies without the card keep their decks and are listed as unaffected. A
@@ -754,11 +761,9 @@ def swap_command(
     names = {a.key: a.name for a in exp.armies}
     err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
               f"{', '.join(f'{names[k]} (×{n})' for k, n in plan.copies.items())}; "
-              f"2 arms × {exp.total_games:,} games → {out_path}/base, {out_path}/alt",
-              soft_wrap=True)
+              f"2 arms × {exp.total_games:,} games → {out_path}", soft_wrap=True)
     swap.run(plan, out_path, jobs=jobs, resume=resume, console=None if as_json else err)
     rows = swap.effects(plan, out_path, min_games=min_games)
-    base_dir, alt_dir = swap.arms(out_path)
     armies = rows[rows["kind"] == "army"]
     if as_json:
         def clean(r):
@@ -766,7 +771,7 @@ def swap_command(
                         v.item() if hasattr(v, "item") else v) for k, v in r.items()}
 
         doc = {"config": str(config), "card": plan.card.name, "with": plan.replacement.name,
-               "base": str(base_dir), "alt": str(alt_dir),
+               "records": str(out_path), "patch": plan.patch.name,
                "unaffected": list(plan.unaffected), "armies": []}
         for r in armies.to_dict("records"):
             sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")]
@@ -802,7 +807,79 @@ def swap_command(
     missing = [names[k] for k in plan.affected if k not in set(armies["army"])]
     if missing:
         out.print(f"not compared (mirror games only): {', '.join(missing)}", soft_wrap=True)
-    out.print(f"records: {base_dir}, {alt_dir}", soft_wrap=True)
+    out.print(f"records: {out_path} (patches base and {plan.patch.name})", soft_wrap=True)
+
+
+# ----------------------------------------------------------------------------------- lab value
+
+@command("value")
+def value_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    cards: Annotated[list[str] | None, typer.Option(
+        "--cards", metavar="CARD[,CARD…]",
+        help="Only these cards (printed names or ids; repeat or separate by commas). Default: "
+             "every card of every army.")] = None,
+    tier: Annotated[list[str] | None, typer.Option(
+        "--tier", metavar="TIER",
+        help="Only this bot tier (its label, e.g. heuristic-vs-heuristic, or a bot playing "
+             "both seats, e.g. heuristic; repeatable). Default: every tier of the config.")
+    ] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", metavar="N",
+        help="Deals per cell instead of the file's `games` (default folder: "
+             "results/NAME-gamesN/value).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="Worker processes (default: every core). Results do not depend on it.")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+        help="Value folder: DIR/value.parquet and the run's records in DIR/records (default "
+             "results/NAME/value, where `lab report results/NAME` finds it).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted value run in --out: play only the chunks "
+                         "not yet written.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+) -> None:
+    """Card value: what each card (and its ability) is worth to its army, causally.
+
+    For every card type of every army: *ability_off* (the card keeps its strength, loses its
+    abilities) and *above_vanilla* (every copy replaced by a vanilla 足軽 of the nearest strength;
+    ∞ → 足軽10; tactics and castles → the army's weakest 足軽), each played on the same deals and
+    seat orders as the unchanged decks against the config's other armies. Each row: Δ army win
+    rate (as is − contrast; positive: the card helps), 95% interval clustered by deal, games, and
+    a Benjamini–Hochberg q across cards. See docs/value.md.
+    """
+    import json
+
+    from lab.design import value
+    from lab.sim import config as sim_config
+
+    exp = sim_config.load_experiment(config, games=games)
+    names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
+    plan = value.plan(exp, cards=names, tiers=tier)
+    out_path = out_dir or value.default_out(exp, games_option=games is not None)
+    run_exp = plan.exp
+    err.print(f"{exp.name}: {len(plan.arms)} arm(s) for {plan.rows} value row(s) × "
+              f"{len(run_exp.matchups)} matchup(s) × {len(run_exp.tiers)} tier(s) = "
+              f"{run_exp.total_games:,} games → {out_path}", soft_wrap=True)
+    if plan.skipped:
+        warn(f"not valued (mirror games only): {', '.join(plan.skipped)}")
+    result = value.run(plan, out_path, jobs=jobs, resume=resume, console=err)
+    err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+              f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all"
+              if result.chunks_played else "every chunk was already written; nothing to play")
+    table = value.compute(plan, out_path)
+    if as_json:
+        rows = json.loads(table.to_json(orient="records", force_ascii=False))
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for t in value.tables(table):
+        out.print(t)
+    prec = value.precision(table)
+    out.print(f"95% half-width: at most {prec['max_half_width']:.2f} points (median "
+              f"{prec['median_half_width']:.2f}) over {prec['rows']} rows; table: "
+              f"{out_path}/value.parquet", soft_wrap=True)
 
 
 if __name__ == "__main__":

@@ -1,14 +1,18 @@
-"""The balance report: both formats build from a results folder, with the expected sections,
-embedded or written-out figures, Japanese text that renders, and the `lab report` command."""
+"""The balance report: At a glance first, every detail section after it in both formats, figures
+that use their table's test, the `lab value` table when the folder holds one, and `lab report`."""
 
 from __future__ import annotations
 
 import re
+import shutil
 import warnings
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
+from matplotlib.patches import Rectangle
 from typer.testing import CliRunner
 
 import lab.cli as cli
@@ -19,15 +23,31 @@ from lab.report import build_report
 from lab.report import figures as F
 
 PNG = b"\x89PNG\r\n\x1a\n"
-SECTIONS = ["Run", "Variants", "Variant changes", "What moved (base → walls6)", "Armies",
-            "Skill split", "Cards", "Cards under base", "Cards under walls6",
-            "Dead and rare abilities"]
+GLANCE = ["Armies out of band", "Cards that move their army (causal)",
+          "What each variant moved (against base)", "Dead and rare abilities",
+          "First-player advantage"]
+SECTIONS = ["At a glance", "Run", "Variants", "Variant changes", "What moved (base → walls6)",
+            "Armies", "Tier stability", "Opening-hand effect", "Cards (observational)",
+            "Cards under base / random-vs-random (observational)", "Dead and rare abilities"]
+TIERS = ["random-vs-random", "heuristic-vs-heuristic"]
+# first player, game length, change, ratings; per variant × tier: matchups, opening hand, IWD
+FIGURES = 4 + 3 * 4
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     g, c = synthetic_records(deals=8)
     return write_results(tmp_path_factory.mktemp("run") / "results", g, c, chunk_games=300)
+
+
+SOLO = {"solo": ("heuristic", 1.0, 1.0)}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """Two armies, two variants, one tier: a quick report (6 figures)."""
+    g, c = synthetic_records(("oda", "takeda"), deals=3, tiers=SOLO)
+    return write_results(tmp_path_factory.mktemp("small") / "results", g, c, chunk_games=40)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +58,7 @@ def html_page(results):
 class Collector(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.headings, self.imgs, self.stack, self.text = [], [], [], []
+        self.headings, self.levels, self.imgs, self.stack, self.text = [], [], [], [], []
 
     def handle_starttag(self, tag, attrs):
         if tag in ("h1", "h2", "h3"):
@@ -51,56 +71,134 @@ class Collector(HTMLParser):
         if tag in ("h1", "h2", "h3") and self.stack:
             self.stack.pop()
             self.headings.append("".join(self.text))
+            self.levels.append(tag)
 
     def handle_data(self, data):
         if self.stack:
             self.text.append(data)
 
 
-def test_html_report_has_every_section_and_embeds_its_figures(html_page, results):
-    assert html_page == results / "report.html"
-    page = html_page.read_text(encoding="utf-8")
+def parse(page: Path) -> Collector:
     p = Collector()
-    p.feed(page)
+    p.feed(page.read_text(encoding="utf-8"))
+    return p
+
+
+def test_at_a_glance_is_the_first_section_and_every_section_follows(html_page, results):
+    assert html_page == results / "report.html"
+    p = parse(html_page)
+    h2 = [h for h, lv in zip(p.headings, p.levels) if lv == "h2"]
+    assert h2[0] == "At a glance" and h2[1] == "Run"
+    first_detail = p.headings.index("Run")
+    assert p.headings[2:first_detail] == GLANCE
     for s in SECTIONS:
         assert s in p.headings, s
-    assert len(p.imgs) == 8  # first player, length, change, ratings, 2 heatmaps, 2 forests
+    assert len(p.imgs) == FIGURES
     assert all(src.startswith("data:image/png;base64,") for src in p.imgs)  # self-contained
     assert not list(results.glob("report_files"))
 
 
-def test_html_report_shows_intervals_sample_sizes_thin_cells_and_flags(html_page):
+def test_the_first_screen_says_how_sure_and_what_is_observational(html_page):
     page = html_page.read_text(encoding="utf-8")
-    assert re.search(r"<small>\[\d+\.\d%, \d+\.\d%\] n=[\d,]+</small>", page)
+    glance = page.split('id="run"')[0]
+    assert "clustered by deal" in glance and "causal" in glance
+    assert re.search(r"<small>\[\d+\.\d%, \d+\.\d%\] n=[\d,]+</small>", glance)
+    # 8 deals: every card is thin, so no ranked list — a sentence says so instead
+    cards = glance.split("Cards that move their army")[1].split("What each variant")[0]
+    assert "No card&#x27;s value differs from 0 after Benjamini–Hochberg under" in cards
+    assert "<table>" not in cards
+    assert "observational" in page.split('id="cards-observational"')[1][:3000]
+    assert "winner − loser" in page  # the draw-on-win bias, measured
+
+
+def test_html_report_shows_intervals_sample_sizes_thin_cells_and_tiers(html_page):
+    page = html_page.read_text(encoding="utf-8")
     assert 'class="thin' in page  # 8 deals: many cells below 100 games
-    assert "百万一心" in page and ">never<" in page  # the dead ability is in the flagged table
-    assert "宰相殿の空弁当" not in page.split("flagged</caption>")[0].split("Dead and rare")[-1]
-    assert "織田 (oda)" in page
+    assert "百万一心" in page and "織田 (oda)" in page
+    for tier in TIERS:
+        assert f"<td class=\"text\">{tier}</td>" in page
+    assert "pooled:" not in page  # nothing here pools tiers
 
 
-def test_markdown_twin_writes_its_figures_beside_it(results, tmp_path):
+def test_markdown_twin_has_the_same_sections_and_writes_its_figures_beside_it(results, tmp_path,
+                                                                             html_page):
     page = build_report(results, "md", out=tmp_path / "out")
     assert page == tmp_path / "out" / "report.md"
     text = page.read_text(encoding="utf-8")
-    for s in SECTIONS:
-        assert re.search(rf"^#+ {re.escape(s)}$", text, re.M), s
+    heads = re.findall(r"^#{2,3} (.+)$", text, re.M)
+    assert heads == parse(html_page).headings[1:]  # HTML and Markdown in step
+    assert heads[0] == "At a glance"
     links = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", text)
-    assert len(links) == 8
+    assert len(links) == FIGURES
     for link in links:
         assert link.startswith("report_files/")
         assert (page.parent / link).read_bytes().startswith(PNG)
-    assert "†" in text and "| variant | games |" in text
+    assert "†" in text and "| variant | tier | games |" in text
+
+
+def value_table(rec: stats.Records) -> pd.DataFrame:
+    """A hand-built `lab value` table for the run: 織田信長 +9 points above vanilla (q 0.001),
+    足軽6 −6 (q 0.01), every other card of oda 0 (q 0.9), under every variant and tier."""
+    rows = []
+    ct = stats.card_table(rec)
+    for (v, t), part in ct.groupby(["variant", "tier"]):
+        for _, r in part[part.army == "oda"].iterrows():
+            value, q = {"織田信長": (0.09, 0.001), "足軽6": (-0.06, 0.01)}.get(r["card"],
+                                                                         (0.0, 0.9))
+            for contrast in ("above_vanilla", "ability_off"):
+                rows.append({"variant": v, "tier": t, "army": "oda", "army_name": "織田",
+                             "card_id": r["card_id"], "card": r["card"], "copies": r["copies"],
+                             "contrast": contrast,
+                             "replacement": "足軽5" if contrast == "above_vanilla" else "",
+                             "value": value if contrast == "above_vanilla" else value / 3,
+                             "lo": value - 0.03, "hi": value + 0.03, "se": 0.015, "p": q / 10,
+                             "q": q, "games": 400, "deals": 200, "base_rate": 0.55})
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def valued(results, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("valued") / "results"
+    shutil.copytree(results, folder)
+    (folder / "value").mkdir()
+    value_table(stats.load(results)).to_parquet(folder / "value" / "value.parquet")
+    return build_report(folder, "md", min_games=40)  # oda's rows count 44–48 games: judged
+
+
+def test_a_value_table_in_the_folder_leads_the_card_answers(valued):
+    text = valued.read_text(encoding="utf-8")
+    glance = text.split("\n## Run")[0]
+    cards = glance.split("### Cards that move their army (causal)")[1].split("###")[0]
+    assert "above vanilla" in cards
+    lines = [ln for ln in cards.splitlines() if ln.startswith("| base | random-vs-random")]
+    assert [ln.split(" | ")[2] for ln in lines] == ["織田信長", "足軽6"]  # up first, then down
+    assert "ability off: +3.0" in lines[0]
+    armies = glance.split("### Armies out of band")[1].split("###")[0]
+    oda = [ln for ln in armies.splitlines() if ln.startswith("| base | random-vs-random | 織田")]
+    assert len(oda) == 1 and "above" in oda[0]  # 71.7% over 46 games
+    assert oda[0].endswith("| 織田信長 +9.0 |")  # the card that pushes it there
+    assert "## Card value (lab value)" in text
+    assert re.search(r"^### above vanilla — base / random-vs-random$", text, re.M)
+    assert "No card's value differs" not in cards  # every group is covered by lab value
+    # only oda's cards were valued: the page says so
+    assert re.search(r"lab value measured only some of the cards with an ability \(base / "
+                     r"random-vs-random: \d+ of \d+ cards", cards)
+
+
+def test_patched_variants_are_shown_with_their_patch(tmp_path):
+    g, c = synthetic_records(("oda", "takeda"), deals=3, tiers=SOLO)
+    g["patch"] = np.where(g["variant"] == "walls6", "nerf", "base")
+    page = build_report(write_results(tmp_path / "p", g, c), "md")
+    assert "walls6 (patch nerf)" in page.read_text(encoding="utf-8")
 
 
 def test_a_run_with_one_variant_and_one_tier_skips_the_comparisons(tmp_path):
     g, c = synthetic_records(("oda", "takeda"), deals=4,
                              variants={"only": {"walls": 7, "first_edge": 0.2, "shift": {}}},
                              tiers={"solo": ("random", 1.0, 1.0)})
-    page = build_report(write_results(tmp_path / "r", g, c, layout="merged"), "html")
-    p = Collector()
-    p.feed(page.read_text(encoding="utf-8"))
-    assert "Variants" in p.headings and "Cards" in p.headings
-    assert "Variant changes" not in p.headings and "Skill split" not in p.headings
+    p = parse(build_report(write_results(tmp_path / "r", g, c, layout="merged"), "html"))
+    assert p.headings[1] == "At a glance" and "Variants" in p.headings
+    assert "Variant changes" not in p.headings and "Tier stability" not in p.headings
 
 
 def test_bad_format_and_base_are_clear_errors(results):
@@ -111,9 +209,9 @@ def test_bad_format_and_base_are_clear_errors(results):
         build_report(results, "html", base="x")
 
 
-def test_lab_report_command(results, tmp_path):
+def test_lab_report_command(small, tmp_path):
     runner = CliRunner()
-    res = runner.invoke(cli.app, ["report", str(results), "--format", "md", "--out",
+    res = runner.invoke(cli.app, ["report", str(small), "--format", "md", "--out",
                                   str(tmp_path / "r.md"), "--base", "walls6"])
     assert res.exit_code == 0, res.output
     assert "wrote" in res.stdout and (tmp_path / "r.md").exists()
@@ -123,6 +221,43 @@ def test_lab_report_command(results, tmp_path):
     assert bad.exit_code == 2
     assert bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
     assert "results folder not found" in bad.stderr
+
+
+# ------------------------------------------------------------------------------------ figures
+
+def test_change_bars_are_coloured_by_the_tables_bh_test_not_the_raw_interval():
+    changes = pd.DataFrame({
+        "tier": "t", "kind": "army", "item": ["oda", "takeda"], "army": ["oda", "takeda"],
+        "change": [0.05, -0.05], "change_lo": [0.01, -0.09], "change_hi": [0.09, -0.01],
+        "moved": [False, True], "thin": False})
+    fig = F.change_figure(changes)
+    bars = [p for p in fig.axes[0].patches if isinstance(p, Rectangle)]
+    colors = [tuple(np.round(b.get_facecolor()[:3], 3)) for b in bars]
+    grey, red = (np.round(np.array(F.mpl.colors.to_rgb(c)), 3) for c in (F.GREY, F.RED))
+    assert colors[0] == tuple(grey)  # the raw interval excludes 0, but BH did not pass it
+    assert colors[1] == tuple(red)
+
+
+def test_cards_are_coloured_relative_to_their_armys_baseline():
+    ct = pd.DataFrame({"army": "oda", "card": ["a", "b", "c"], "iwd": [0.05, 0.30, 0.12],
+                       "iwd_lo": [0.0, 0.25, 0.05], "iwd_hi": [0.1, 0.35, 0.19],
+                       "iwd_base": 0.12, "iwd_flag": [True, True, False], "thin": False})
+    fig = F.forest_figure(ct)
+    dots = {ln.get_ydata()[0]: ln.get_color() for ln in fig.axes[0].lines
+            if len(ln.get_xdata()) == 1 and ln.get_marker() == "o"}
+    # sorted by IWD: a (y 0) is flagged *below* the baseline although IWD > 0 → red
+    assert dots[0] == F.RED and dots[2] == F.BLUE and dots[1] == F.DARK
+
+
+def test_rates_are_dots_and_histograms_keep_their_tail():
+    vt = pd.DataFrame({"variant": ["v", "w"], "first_win": [0.55, 0.6],
+                       "first_win_lo": [0.5, 0.55], "first_win_hi": [0.6, 0.65],
+                       "first_win_n": [500, 500]})
+    ax = F.first_player_figure(vt, 100).axes[0]
+    assert not [p for p in ax.patches if isinstance(p, Rectangle)]  # no truncated bars
+    tail = np.concatenate([np.full(95, 10), np.arange(40, 45)])
+    fig = F.length_figure({"leader_turns": {"v": tail}, "battles": {"v": tail}})
+    assert fig.axes[0].get_xlim()[1] >= 44  # the longest games are drawn where they fell
 
 
 def _glyph_warnings(make) -> list[str]:
@@ -138,10 +273,11 @@ def test_japanese_names_render_without_missing_glyphs(results, monkeypatch):
     mt = stats.matchup_table(rec)
     names = rec.army_names()
     assert names["oda"] == "織田"
-    forest = lambda: F.forest_figure(ct[ct.variant == "base"], names)  # noqa: E731
-    heat = lambda: F.matchup_heatmap(stats.matchup_matrix(mt, variant="base"),  # noqa: E731
-                                     stats.matchup_matrix(mt, "win_rate_n", variant="base"),
-                                     100, names)
+    one = dict(variant="base", tier="random-vs-random")
+    forest = lambda: F.forest_figure(ct[(ct.variant == "base") & (ct.tier == one["tier"])],  # noqa
+                                     names)
+    heat = lambda: F.matchup_heatmap(stats.matchup_matrix(mt, **one),  # noqa: E731
+                                     stats.matchup_matrix(mt, "win_rate_n", **one), 100, names)
     assert _glyph_warnings(forest) == []
     assert _glyph_warnings(heat) == []
     # the check can fail: without the Japanese font the same figure loses its glyphs
@@ -149,9 +285,9 @@ def test_japanese_names_render_without_missing_glyphs(results, monkeypatch):
     assert _glyph_warnings(heat)
 
 
-def test_report_reads_both_layouts_alike(tmp_path):
-    g, c = synthetic_records(("oda", "takeda"), deals=3)
-    a = build_report(write_results(tmp_path / "a", g, c, chunk_games=50), "md")
+def test_report_reads_both_layouts_alike(small, tmp_path):
+    g, c = stats.load(small).games, stats.load(small).cards
+    a = build_report(small, "md", out=tmp_path / "a")
     b = build_report(write_results(tmp_path / "b", g, c, layout="merged"), "md")
     strip = lambda p: re.sub(r"Results: \S+", "", Path(p).read_text(encoding="utf-8"))  # noqa
     strip_title = lambda s: s.split("\n", 1)[1]  # noqa: E731

@@ -93,7 +93,7 @@ def test_chunks_cover_every_game_once(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["default", "walls", "logistics", "hand_cap",
-                                  "legacy_vs_second", "sekigahara"])
+                                  "legacy_vs_second", "sekigahara", "patches"])
 def test_shipped_configs_load(name):
     exp = load_experiment(CONFIGS / f"{name}.toml")
     assert exp.name == name
@@ -102,6 +102,9 @@ def test_shipped_configs_load(name):
         assert exp.games >= 200 and exp.tiers[0].label == "heuristic-vs-heuristic"
     if name == "walls":
         assert [v.walls for v in exp.variants] == [6, 7, 10]
+    if name == "patches":
+        assert exp.patches[0].is_base and len(exp.patches) == 6
+        assert {a for p in exp.patches for a in exp.affected(p)} >= {"takeda", "oda"}
     if name == "sekigahara":
         assert exp.matchups == (("tougun", "seigun"),) and exp.seat_swap
         assert exp.variants[0].walls == 6

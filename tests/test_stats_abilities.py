@@ -98,9 +98,11 @@ def test_flagged_rows_come_first(table):
     assert flags[:2].all() and not flags[2:].any()
 
 
-def test_thin_marks_rows_held_in_few_games():
+def test_thin_marks_rows_held_in_few_games_and_they_are_never_flagged():
     t = stats.ability_table(records(), min_games=N + 1)
     assert t.loc[t.held > 0, "thin"].all()
+    assert not t["flag"].any()
+    assert "never" in set(t["status"])  # the status stays: the table shows it, unflagged
     t = stats.ability_table(records(), min_games=N)
     assert not t.loc[t.held == N, "thin"].any()
 

@@ -49,7 +49,8 @@ def test_matchup_table_is_complementary():
 
 
 def synthetic_games(n: int, seed: int, strengths=None, first_edge: float = 0.4):
-    """Games drawn from a known Bradley–Terry model with a first-player edge."""
+    """Independent games (each its own deal) from a known Bradley–Terry model with a
+    first-player edge."""
     strengths = strengths or {"oda": 0.6, "honganji": 0.1, "takeda": -0.2, "uesugi": -0.5}
     armies = list(strengths)
     rng = np.random.default_rng(seed)
@@ -60,7 +61,8 @@ def synthetic_games(n: int, seed: int, strengths=None, first_edge: float = 0.4):
     p = expit(s[ia] - s[ib] + np.where(first_a, first_edge, -first_edge))
     a_wins = rng.random(n) < p
     g = games_frame([{"army_a": armies[x], "army_b": armies[y], "first": "A" if f else "B",
-                      "winner": "A" if w else "B"} for x, y, f, w in zip(ia, ib, first_a, a_wins)])
+                      "winner": "A" if w else "B", "deal": i}
+                     for i, (x, y, f, w) in enumerate(zip(ia, ib, first_a, a_wins))])
     return g, strengths
 
 
@@ -101,3 +103,17 @@ def test_bradley_terry_per_group_and_separation():
     sep = bt[bt.variant == "sep"]
     assert sep["rating"].isna().all()  # oda always wins: no finite estimate, shown as NaN
     assert bt[bt.variant == "v"]["rating"].notna().all()
+
+
+def test_tables_are_per_tier_and_a_pooled_table_says_so():
+    g = games_frame([{"tier": t, "deal": i, "winner": "AB"[i % 2]}
+                     for t in ("random-vs-random", "heuristic-vs-heuristic") for i in range(6)])
+    per_tier = stats.army_table(g)
+    assert set(per_tier["tier"]) == {"random-vs-random", "heuristic-vs-heuristic"}
+    pooled = stats.army_table(g, by=("variant",))
+    assert list(pooled["tier"].unique()) == ["pooled: random-vs-random + heuristic-vs-heuristic"]
+    for table in (stats.bradley_terry(g, by=None), stats.matchup_table(g, by="variant"),
+                  stats.variant_table(g, by="variant")):
+        assert table["tier"].str.startswith("pooled: ").all()
+    one_tier = stats.army_table(g[g.tier == "random-vs-random"], by=None)
+    assert list(one_tier["tier"].unique()) == ["random-vs-random"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+import statsmodels.api as sm
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
@@ -36,15 +37,25 @@ def paired_games():
     return games_frame(rows)
 
 
-def test_army_change_is_the_mean_paired_difference_with_the_paired_t_interval():
+ODA_DEALS = np.array([0, 1, 2, 3, 0])  # the deal of each pair: deal 0 in both seat orders
+
+
+def test_army_change_is_the_mean_paired_difference_clustered_by_deal():
     cmp = stats.compare_variants(paired_games(), "v", "w", min_games=1)
     oda = cmp[(cmp.kind == "army") & (cmp.army == "oda")].iloc[0]
-    ci = sps.ttest_1samp(ODA_DIFFS, 0).confidence_interval()
-    assert oda["pairs"] == 5  # the mirror pair is left out
+    # statsmodels: OLS of the differences on a constant, errors clustered by deal, t(G − 1)
+    ref = sm.OLS(ODA_DIFFS, np.ones(5)).fit(cov_type="cluster", use_t=True,
+                                           cov_kwds={"groups": ODA_DEALS})
+    lo, hi = ref.conf_int()[0]
+    assert oda["pairs"] == 5 and oda["deals"] == 4  # the mirror pair is left out
     assert oda["change"] == pytest.approx(ODA_DIFFS.mean())
-    assert ci.high > 1  # five pairs: the t interval overshoots, and is clipped to the range
-    assert (oda["change_lo"], oda["change_hi"]) == (pytest.approx(ci.low), 1.0)
-    assert oda["p"] == pytest.approx(sps.ttest_1samp(ODA_DIFFS, 0).pvalue)
+    assert oda["se"] == pytest.approx(ref.bse[0])
+    assert hi > 1  # four deals: the t interval overshoots, and is clipped to the range
+    assert (oda["change_lo"], oda["change_hi"]) == (pytest.approx(lo), 1.0)
+    assert oda["p"] == pytest.approx(ref.pvalues[0])
+    # the two seat orders of deal 0 as independent pairs would claim a narrower interval
+    naive = sps.ttest_1samp(ODA_DIFFS, 0).confidence_interval()
+    assert naive.low > lo
     assert oda["base"] == pytest.approx(np.mean([1, 0, 1, 0, 0]))
     assert oda["other"] == pytest.approx(np.mean([1, 1, 0.5, 0, 1]))
     takeda = cmp[(cmp.kind == "army") & (cmp.army == "takeda")].iloc[0]
@@ -102,10 +113,11 @@ def test_what_moved_finds_the_built_in_change(synthetic):
     takeda = t[(t.kind == "army") & (t.army == "takeda")].iloc[0]
     assert takeda["moved"] and takeda["change"] > 0.05
     assert takeda["rank"] <= 3
-    q = t["q"].to_numpy()
-    reject, ref_q, _, _ = multipletests(t["p"], method="fdr_bh")
-    assert q == pytest.approx(ref_q)
-    assert list(t["moved"]) == list(reject)
+    tested = t[~t["thin"]]
+    reject, ref_q, _, _ = multipletests(tested["p"], method="fdr_bh")
+    assert tested["q"].to_numpy() == pytest.approx(ref_q)
+    assert list(tested["moved"]) == list(reject)
+    assert t.loc[t["thin"], "q"].isna().all()
     oda = t[(t.kind == "army") & (t.army == "oda")].iloc[0]
     assert oda["change_lo"] < 0.05  # oda was not changed: no large move claimed
 

@@ -167,7 +167,8 @@ def test_reads_what_the_runner_writes(tmp_path, frames):
         df = df.copy()
         for f in schema:
             if f.name not in df.columns:  # columns the synthetic frames leave out: neutral
-                df[f.name] = False if pa.types.is_boolean(f.type) else 0
+                df[f.name] = (False if pa.types.is_boolean(f.type) else
+                              "" if pa.types.is_string(f.type) else 0)
         return pa.Table.from_pandas(df[schema.names], schema=schema, preserve_index=False)
 
     games = games.assign(error=games.index == 0)  # one game hit an engine limit

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
+import statsmodels.api as sm
+from scipy import stats as sps
 
-from _support.frames import games_frame
+from _support.frames import cards_frame, games_frame
 from _support.synthetic import synthetic_records
 from lab import stats
 from lab.errors import LabError
-from lab.stats.intervals import diff_interval
+from lab.stats.clustered import CLUSTER
+from lab.stats.skill import _sign_changes, card_sign
+from lab.stats.views import card_rows
 
 
 def tier_games():
@@ -22,27 +27,42 @@ def tier_games():
     return games_frame(rows)
 
 
-def test_skill_split_of_army_win_rates_with_given_order():
-    at = stats.army_table(tier_games(), by=("variant", "tier"))
-    sp = stats.skill_split(at, "win_rate", order=["low", "high"], min_games=5)
+def test_skill_split_of_army_win_rates_is_clustered_by_the_deals_both_tiers_played():
+    sp = stats.skill_split(tier_games(), "win_rate", order=["low", "high"], min_games=5)
     oda = sp[sp.army == "oda"].iloc[0]
-    assert oda["win_rate@low"] == 0.6 and oda["win_rate@high"] == 0.9
-    assert oda["win_rate_n@low"] == 10
+    assert oda["value@low"] == 0.6 and oda["value@high"] == 0.9
+    assert oda["value_n@low"] == 10
     assert oda["skill_sensitivity"] == pytest.approx(0.3)
-    lo, hi = diff_interval(9, 10, 6, 10)
+    # statsmodels: OLS of oda's win on "high tier", errors clustered by deal (deal i was played
+    # at both tiers), Student's t on deals − 1
+    won = np.array([i < 6 for i in range(10)] + [i < 9 for i in range(10)], dtype=float)
+    high = np.repeat([0.0, 1.0], 10)
+    deal = np.tile(np.arange(10), 2)
+    ref = sm.OLS(won, sm.add_constant(high)).fit(cov_type="cluster", use_t=True,
+                                                 cov_kwds={"groups": deal})
+    lo, hi = ref.conf_int()[1]
     assert (oda["skill_sensitivity_lo"], oda["skill_sensitivity_hi"]) == (
         pytest.approx(lo), pytest.approx(hi))
+    assert oda["skill_p"] == pytest.approx(ref.pvalues[1])
     assert (oda["weaker"], oda["stronger"]) == ("low", "high")
     assert not oda["thin"]
     takeda = sp[sp.army == "takeda"].iloc[0]
     assert takeda["skill_sensitivity"] == pytest.approx(-0.3)
 
 
-def test_reversed_order_flips_the_sign():
-    at = stats.army_table(tier_games(), by=("variant", "tier"))
-    sp = stats.skill_split(at, "win_rate", order=["high", "low"])
+def test_alpha_sets_the_interval():
+    wide = stats.skill_split(tier_games(), order=["low", "high"], min_games=5, alpha=0.01)
+    narrow = stats.skill_split(tier_games(), order=["low", "high"], min_games=5, alpha=0.2)
+    w = (wide.skill_sensitivity_hi - wide.skill_sensitivity_lo).iloc[0]
+    n = (narrow.skill_sensitivity_hi - narrow.skill_sensitivity_lo).iloc[0]
+    assert w / n == pytest.approx(sps.t.ppf(0.995, 9) / sps.t.ppf(0.9, 9))
+
+
+def test_reversed_order_flips_the_sign_and_thin_rows_are_never_flagged():
+    sp = stats.skill_split(tier_games(), order=["high", "low"])
     assert sp[sp.army == "oda"]["skill_sensitivity"].iloc[0] == pytest.approx(-0.3)
     assert sp["thin"].all()  # 10 games per tier is below the default 100
+    assert sp["skill_p"].isna().all() and not sp["skill_flag"].any()
 
 
 def test_tier_order_from_cross_bot_games():
@@ -69,27 +89,89 @@ def test_a_given_order_is_checked():
     with pytest.raises(LabError, match=r"names middle, not a tier of this run \(allowed: low, "
                                        r"high\)"):
         stats.tier_order(tier_games(), ["low", "middle"])
-    at = stats.army_table(tier_games(), by=("variant", "tier"))
-    with pytest.raises(LabError, match="give order="):
-        stats.skill_split(at, "win_rate")
-    with pytest.raises(LabError, match="compute the table with by="):
-        stats.skill_split(stats.army_table(tier_games()), "win_rate", order=["low", "high"])
+    with pytest.raises(LabError, match="skill split metric \"iwd\" is not one of"):
+        stats.skill_split(tier_games(), "iwd")
+    one = tier_games()
+    with pytest.raises(LabError, match="needs two tiers"):
+        stats.skill_split(one[one.tier == "low"])
 
 
-def test_iwd_uses_the_normal_approximation():
-    g, c = synthetic_records(("oda", "takeda"), deals=10)
-    rec = stats.Records.from_frames(g, c)
-    ct = stats.card_table(rec, by=("variant", "tier"))
-    sp = stats.skill_split(ct, "iwd", records=rec)
-    order = stats.tier_order(rec)
-    assert order == ["random-vs-random", "heuristic-vs-heuristic"]
-    row = sp.iloc[0]
-    key = ct[(ct.variant == row["variant"]) & (ct.army == row["army"]) & (ct.card == row["card"])]
-    weak = key.set_index("tier").loc[order[0]]
-    strong = key.set_index("tier").loc[order[1]]
-    z = 1.959963984540054
-    se = np.hypot((weak.iwd_hi - weak.iwd_lo) / (2 * z), (strong.iwd_hi - strong.iwd_lo) / (2 * z))
-    assert row["skill_sensitivity"] == pytest.approx(strong.iwd - weak.iwd)
-    assert row["skill_sensitivity_lo"] == pytest.approx(strong.iwd - weak.iwd - z * se)
-    assert len(sp) == len(ct) // 2
-    assert {"skill_q", "skill_flag"} <= set(sp.columns)
+@pytest.fixture(scope="module")
+def two_tiers():
+    g, c = synthetic_records(("oda", "takeda", "uesugi"), deals=30, mirrors=False,
+                             variants={"base": {"walls": 7, "first_edge": 0.1, "shift": {}}})
+    return stats.Records.from_frames(g, c)
+
+
+def test_opening_hand_skill_split_is_the_fully_interacted_regression(two_tiers):
+    sp = stats.skill_split(two_tiers, "opening_hand", min_games=1)
+    assert sp.attrs["order"] == ["random-vs-random", "heuristic-vs-heuristic"]
+    row = sp[(sp.army == "oda") & (sp.card == "織田信長")].iloc[0]
+    # statsmodels: score on (in opening hand) × tier with one dummy per opponent × tier, errors
+    # clustered by deal: the interaction is the change of the effect from the weak tier
+    rows = card_rows(two_tiers.cards, two_tiers.games, ["tier"])
+    rows = rows[(rows.army == "oda") & (rows.card == "織田信長") & ~rows.mirror]
+    strong = (rows.tier == "heuristic-vs-heuristic").to_numpy(float)
+    oh = (rows.opening > 0).to_numpy(float)
+    cells = pd.get_dummies(rows.opponent + "/" + rows.tier).to_numpy(float)
+    x = np.column_stack([oh, oh * strong, cells])
+    ref = sm.OLS(rows.score.to_numpy(float), x).fit(
+        cov_type="cluster", use_t=True, cov_kwds={"groups": rows[CLUSTER].to_numpy()})
+    assert row["skill_sensitivity"] == pytest.approx(ref.params[1])
+    lo, hi = ref.conf_int()[1]
+    assert (row["skill_sensitivity_lo"], row["skill_sensitivity_hi"]) == (
+        pytest.approx(lo), pytest.approx(hi))
+    per_tier = stats.opening_hand_effect(two_tiers, min_games=1)
+    weak = per_tier[(per_tier.tier == "random-vs-random") & (per_tier.army == "oda")
+                    & (per_tier.card == "織田信長")].iloc[0]
+    assert row["value@random-vs-random"] == pytest.approx(weak["effect"])
+
+
+def test_tier_stability_names_the_armies_whose_band_changes():
+    rows = []
+    # oda: 60% at low (above the band), 50% at high (in band); 120 deals per tier
+    for tier, oda_wins in (("low", 72), ("high", 60)):
+        for i in range(120):
+            rows.append({"tier": tier, "deal": i, "winner": "A" if i < oda_wins else "B",
+                         "bot_a": tier, "bot_b": tier})
+    g = games_frame(rows)
+    cards = cards_frame([{"game_id": gid, "opening": int(d % 2 == 0)}
+                         for gid, d in zip(g.game_id, g.deal)])
+    ts = stats.tier_stability(stats.Records.from_frames(g, cards), order=["low", "high"],
+                              min_games=10)
+    a = ts.armies.set_index("army")
+    assert a.loc["oda", "band@low"] == "above" and a.loc["oda", "band@high"] == "in band"
+    assert a.loc["oda", "changes"] and a.loc["takeda", "changes"]
+    assert a.loc["oda", "skill_flag"]  # a band change counts only when the difference passes BH
+    assert set(ts.changes["army"]) == {"oda", "takeda"}
+    assert list(ts.cards["card"]) == ["足軽7"]
+    corr = ts.correlation.iloc[0]
+    assert corr["tiers"] == "low vs high" and corr["armies_n"] == 2
+
+
+def test_card_signs_and_sign_changes():
+    assert list(card_sign([0.1, -0.1, 0.1, 0.1], [True, True, False, None])) == [
+        "+", "−", "0", "0"]
+    cards = pd.DataFrame({"value@a": [0.1, 0.1, 0.1], "sign@a": ["+", "+", "0"],
+                          "value@b": [-0.02, 0.05, -0.02], "sign@b": ["0", "0", "0"],
+                          "thin@a": False, "thin@b": False})
+    # firm at a and of the opposite sign at b: changes; same sign: no; never firm: no
+    assert list(_sign_changes(cards, ["a", "b"])) == [True, False, False]
+
+
+def test_tier_stability_compares_one_measure_across_tiers(two_tiers):
+    # a lab value table that covers only the strong tier: the variant falls back, whole, to the
+    # opening-hand effect rather than set "above vanilla" beside "opening hand"
+    value = pd.DataFrame([{"variant": "base", "tier": "heuristic-vs-heuristic", "army": "oda",
+                           "army_name": "織田", "card_id": "x", "card": "織田信長", "copies": 1,
+                           "contrast": "above_vanilla", "replacement": "足軽5", "value": 0.1,
+                           "lo": 0.05, "hi": 0.15, "se": 0.02, "p": 0.001, "q": 0.01,
+                           "games": 500, "deals": 250, "base_rate": 0.5}])
+    ts = stats.tier_stability(two_tiers, value=value, min_games=1)
+    measures = ts.cards[[c for c in ts.cards.columns if c.startswith("measure@")]]
+    assert (measures == "opening hand").all().all()
+    both = pd.concat([value, value.assign(tier="random-vs-random")])
+    ts = stats.tier_stability(two_tiers, value=both, min_games=1)
+    row = ts.cards[(ts.cards.army == "oda") & (ts.cards.card == "織田信長")].iloc[0]
+    assert row["measure@random-vs-random"] == row["measure@heuristic-vs-heuristic"] == (
+        "above vanilla")

@@ -69,7 +69,8 @@ def test_end_reason_table_shares_sum_to_one_per_variant():
     assert (row["share"], row["games"]) == (0.25, 4)
 
 
-def test_length_values_per_variant():
+def test_length_values_per_variant_and_tier():
     vals = stats.length_values(four_games(), column="battles")
-    assert sorted(vals["v"]) == [8, 12, 20, 24]
-    assert list(vals["w"]) == [8]
+    assert sorted(vals[("v", "t")]) == [8, 12, 20, 24]
+    assert list(vals[("w", "t")]) == [8]
+    assert list(stats.length_values(four_games(), by="variant", column="battles")["w"]) == [8]

@@ -1,5 +1,6 @@
-"""lab swap: the card-swap test — two arms on the same deals, the swapped deck position for
-position, paired analysis per affected army, and one-line errors."""
+"""lab swap: the card-swap test — a card patch: two arms (patches base and CARD→WITH) of one
+results folder on the same deals, the swapped deck position for position, matchups without the
+card played once and recorded for both, paired analysis per affected army, one-line errors."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import lab.cli as cli
-from _support.sim_cases import assert_same_records, records, write_config
+from _support.sim_cases import records, write_config
 from lab.errors import LabError
 from lab.sim import swap
 from lab.sim.config import load_experiment
@@ -26,8 +27,8 @@ bots = "random"
 seat_swap = true
 """
 
-PAIR_COLUMNS = ["game_id", "cell", "variant", "army_a", "army_b", "tier", "deal", "swapped",
-                "first", "seed_words"]
+PAIR_COLUMNS = ["army_a", "army_b", "tier", "deal", "swapped", "first", "seed_words"]
+ARM_ONLY = ["game_id", "cell", "variant", "patch"]  # the columns in which two arms' games differ
 
 
 @pytest.fixture(scope="module")
@@ -44,38 +45,72 @@ def real_swap(config, tmp_path_factory):
     return p, out
 
 
+def split(out, p):
+    """(base games, swapped games, base cards, swapped cards), each in deal order."""
+    games, cards = records(out)
+    base, alt = swap.arms(games, p)
+    order = ["army_a", "army_b", "deal", "swapped"]
+    cb, ca = (cards[cards["game_id"].isin(g["game_id"])] for g in (base, alt))
+    return (base.sort_values(order, ignore_index=True), alt.sort_values(order, ignore_index=True),
+            cb, ca)
+
+
 def test_swap_for_itself_changes_nothing(config, tmp_path):
     p = swap.plan(load_experiment(config), "赤備え", "赤備え")
-    assert p.alt.fingerprint() != p.base.fingerprint()  # another experiment, same games
+    assert p.exp.fingerprint() != p.base.fingerprint()  # another experiment, same games
     swap.run(p, tmp_path, jobs=1)
-    base, alt = swap.arms(tmp_path)
-    assert_same_records(base, alt)
+    gb, ga, cb, ca = split(tmp_path, p)
+    assert len(gb) == len(ga) == p.base.total_games
+    pd.testing.assert_frame_equal(gb.drop(columns=ARM_ONLY), ga.drop(columns=ARM_ONLY))
     rows = swap.effects(p, tmp_path, min_games=1)
     assert (rows["change"] == 0).all() and (rows["base"] == rows["other"]).all()
 
 
-def test_base_arm_is_the_config_as_written(config, real_swap):
+def test_the_swap_is_a_patch_of_the_config_as_written(config, real_swap):
     p, _ = real_swap
     assert p.base.fingerprint() == load_experiment(config).fingerprint()
-    assert "swaps" not in json.dumps(p.base.resolved())
-    assert p.alt.army("takeda").swaps == (("akazonae", "ashigaru7"),)
-    assert p.alt.army("oda") == p.base.army("oda")
+    assert "patches" not in json.dumps(p.base.resolved())
+    assert [x.name for x in p.exp.patches] == ["base", "赤備え→足軽7"]
+    [edit] = p.patch.edits
+    assert (edit.op, edit.army, edit.card, edit.value) == ("replace", "takeda", "akazonae",
+                                                           "ashigaru7")
+    assert p.exp.affected(p.patch) == {"takeda"}
 
 
 def test_arms_play_paired_deals(real_swap):
     p, out = real_swap
-    base, alt = (records(d) for d in swap.arms(out))
-    gb, ga = base[0], alt[0]
+    gb, ga, _, _ = split(out, p)
     assert len(gb) == len(ga) == p.base.total_games
+    assert set(ga["variant"]) == {"second_edition"}  # arms() gives the swapped arm its rule set
     pd.testing.assert_frame_equal(gb[PAIR_COLUMNS], ga[PAIR_COLUMNS])
+    # oda vs uesugi holds no 赤備え: played once, recorded in both arms
+    plain = lambda g: g[~g["army_a"].eq("takeda") & ~g["army_b"].eq("takeda")]  # noqa: E731
+    pd.testing.assert_frame_equal(plain(gb).drop(columns=ARM_ONLY).reset_index(drop=True),
+                                  plain(ga).drop(columns=ARM_ONLY).reset_index(drop=True))
+
+
+def test_unaffected_matchups_are_played_once(real_swap):
+    from lab.sim import manifest
+
+    p, out = real_swap
+    man = manifest.read(out)
+    session = man["sessions"][0]
+    takeda = sum(1 for m in p.base.matchups if "takeda" in m)
+    others = len(p.base.matchups) - takeda
+    per_cell = p.base.games * p.base.orders
+    assert session["games_played"] == (2 * takeda + others) * per_cell
+    assert len(records(out)[0]) == 2 * len(p.base.matchups) * per_cell
 
 
 def test_swapped_deck_keeps_positions(real_swap):
     """The replacement takes the card's place in the deck list: a deal's opening hand holds the
     same cards at every unswapped position, and 足軽7 where 赤備え was."""
     p, out = real_swap
-    (_, cb), (_, ca) = (records(d) for d in swap.arms(out))
-    key = ["game_id", "player", "card"]
+    gb, ga, cb, ca = split(out, p)
+    # index both arms' card rows by the deal instead of the game id
+    deal = lambda g: g.set_index("game_id")[["army_a", "army_b", "deal", "swapped"]]  # noqa
+    cb, ca = (c.join(deal(g), on="game_id") for c, g in ((cb, gb), (ca, ga)))
+    key = ["army_a", "army_b", "deal", "swapped", "player", "card"]
     tb, ta = (c[c["army"] == "takeda"].set_index(key)["opening"] for c in (cb, ca))
     assert "赤備え" not in set(ca.loc[ca["army"] == "takeda", "card"])
     assert set(ca.loc[(ca["army"] == "takeda") & (ca["card"] == "足軽7"), "copies"]) == {5}
@@ -97,12 +132,12 @@ def test_effects_report_affected_army_only(real_swap):
     assert line.startswith("removing 赤備え (for 足軽7)") and "武田" in line and "points" in line
 
 
-def test_alt_game_replays(real_swap):
-    _, out = real_swap
-    _, alt = swap.arms(out)
-    games = records(alt)[0]
-    gid = int(games.loc[games["army_a"] == "takeda", "game_id"].iloc[0])
-    assert replay(alt, gid).reproduced
+def test_swapped_game_replays(real_swap):
+    p, out = real_swap
+    games = records(out)[0]
+    alt = games[(games["patch"] == p.patch.name) & (games["army_a"] == "takeda")]
+    assert alt["variant"].iloc[0] == "second_edition@赤備え→足軽7"
+    assert replay(out, int(alt["game_id"].iloc[0])).reproduced
 
 
 def test_cli_json_from_swap_table_and_resume(config, real_swap, tmp_path):
@@ -112,7 +147,7 @@ def test_cli_json_from_swap_table_and_resume(config, real_swap, tmp_path):
                                      "--json", "--min-games", "1"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    assert doc["card"] == "赤備え" and doc["with"] == "足軽7"
+    assert doc["card"] == "赤備え" and doc["with"] == "足軽7" and doc["records"] == str(out)
     assert doc["unaffected"] == ["oda", "uesugi"]
     [army] = doc["armies"]
     assert army["army"] == "takeda" and army["copies"] == 3 and army["pairs"] == 24

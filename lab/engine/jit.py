@@ -19,7 +19,7 @@ from numba import njit
 
 _LAB = Path(__file__).parent.parent
 # every file a kernel is compiled from: the kernels themselves and the constants they fold in
-_SOURCES = sorted(_LAB.glob("engine/nb_*.py")) + sorted(_LAB.glob("bots/nb_*.py")) + [
+_SOURCES = sorted(_LAB.glob("**/nb_*.py")) + [  # engine/, bots/ and games/*/ kernels
     _LAB / "engine" / "layout.py", _LAB / "engine" / "jit.py", _LAB / "rules.py",
     _LAB / "cards" / "vocab.py"]
 

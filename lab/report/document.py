@@ -61,6 +61,13 @@ class Cell:
         return cls(points(row[name]), note, thin=thin, strong=strong)
 
     @classmethod
+    def change(cls, value, lo, hi, note: str = "", thin: bool = False,
+               strong: bool = False) -> "Cell":
+        """A difference in percentage points with its interval (and an optional note)."""
+        text = f"[{points(lo)}, {points(hi)}]" + (f" {note}" if note else "")
+        return cls(points(value), text, thin=thin, strong=strong)
+
+    @classmethod
     def mean(cls, row, name: str, digits: int = 1) -> "Cell":
         note = f"[{num(row[f'{name}_lo'], digits)}, {num(row[f'{name}_hi'], digits)}]"
         if f"{name}_n" in row:

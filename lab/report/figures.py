@@ -1,11 +1,16 @@
 """The report's figures, drawn from ``lab.stats`` tables (never from games directly).
 
-Owns: one function per figure — first-player advantage per variant, game-length histograms, the
-matchup heatmap, Bradley–Terry ratings, variant-change bars, the card forest plot (IWD with its
-interval) — each returning a matplotlib ``Figure`` (built without pyplot, so no global backend
-state), and ``png(fig)`` for the bytes. Japanese names render with the IPAexGothic font bundled
-by ``matplotlib-fontja`` (DejaVu Sans as fallback for symbols). Every interval drawn is the one the
-table holds; thin cells are drawn grey. It computes no statistic of its own.
+Owns: one function per figure — first-player advantage per variant and tier, game-length
+histograms, the matchup heatmap, Bradley–Terry ratings, variant-change bars, the card forest plot
+(a card value with its interval: the opening-hand effect, ``lab value`` or IWD) — each returning a
+matplotlib ``Figure`` (built without pyplot, so no global backend state), and ``png(fig)`` for the
+bytes. Japanese names render with the IPAexGothic font bundled by ``matplotlib-fontja`` (DejaVu
+Sans as fallback for symbols). Every interval drawn is the one the table holds and every colour
+is the table's test: a change is coloured when Benjamini–Hochberg flags it (the table's ``moved``),
+a card when it is flagged, in the direction it departs from its reference (zero, or its army's
+baseline for IWD); thin cells are drawn grey. Rates are dots on an axis that need not start at
+zero (no bars); bars start at zero; histograms show every game (no last bin piling up the tail).
+It computes no statistic of its own.
 """
 
 from __future__ import annotations
@@ -48,29 +53,36 @@ def _label(key: str, names: dict | None) -> str:
 
 
 @japanese
-def first_player_figure(vt: pd.DataFrame, min_games: int) -> Figure:
-    """First-player win rate per variant (decisive games) with Wilson 95% intervals."""
-    fig = Figure(figsize=(max(4.0, 1.1 * len(vt) + 2), 3.2), layout="constrained")
+def first_player_figure(vt: pd.DataFrame, min_games: int,
+                        labels: list[str] | None = None) -> Figure:
+    """First-player win rate per row of a variant table (a variant × tier) with its 95%
+    interval: dots, not bars (the axis does not start at zero), the 50% line dashed."""
+    labels = labels or [str(v) for v in vt["variant"]]
+    fig = Figure(figsize=(7, 0.45 * len(vt) + 1.4), layout="constrained")
     ax = fig.add_subplot()
-    x = np.arange(len(vt))
-    y = vt["first_win"].to_numpy(float)
-    err = np.vstack([y - vt["first_win_lo"], vt["first_win_hi"] - y])
-    colors = [GREY if n < min_games else BLUE for n in vt["first_win_n"]]
-    ax.bar(x, y, color=colors, width=0.6)
-    ax.errorbar(x, y, yerr=err, fmt="none", ecolor=DARK, capsize=4)
-    ax.axhline(0.5, color=DARK, lw=0.8, ls="--")
-    ax.set_xticks(x, [f"{v}\n(n={n:,})" for v, n in zip(vt["variant"], vt["first_win_n"])])
-    lo = max(0.0, float(np.nanmin(vt["first_win_lo"])) - 0.05)
-    hi = min(1.0, float(np.nanmax(vt["first_win_hi"])) + 0.05)
-    ax.set_ylim(min(lo, 0.45), max(hi, 0.55))
-    ax.set_ylabel("first player's win rate")
-    ax.set_title("先手の勝率 — first-player advantage (95% Wilson)")
+    y = np.arange(len(vt))[::-1]
+    v = vt["first_win"].to_numpy(float)
+    lo, hi = vt["first_win_lo"].to_numpy(float), vt["first_win_hi"].to_numpy(float)
+    thin = ~(vt["first_win_n"].to_numpy(float) >= min_games)
+    for yy, vv, l_, h_, t in zip(y, v, lo, hi, thin):
+        color = GREY if t else BLUE
+        ax.plot([l_, h_], [yy, yy], color=color, lw=1.6)
+        ax.plot([vv], [yy], "o", color=color, ms=6)
+    ax.axvline(0.5, color=DARK, lw=0.8, ls="--")
+    ax.set_yticks(y, [f"{lab} (n={int(n):,})" for lab, n in zip(labels, vt["first_win_n"])])
+    ax.xaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0))
+    ax.set_xlabel("first player's win rate, decisive games (95% CI, clustered by deal)")
+    ax.set_title("先手の勝率 — first-player advantage")
     return fig
 
 
 @japanese
 def length_figure(lengths: dict[str, dict]) -> Figure:
-    """Histograms of leader turns and battles per variant (step outlines, shared bins)."""
+    """Histograms of leader turns and battles per group (step outlines, shared bins).
+
+    Bins are one unit wide up to the longest game (every game counted where it fell); past 60
+    they are 40 equal bins over the whole range — never a last bin that piles up the tail.
+    """
     fig = Figure(figsize=(9, 3.2), layout="constrained")
     for i, (col, title) in enumerate((("leader_turns", "leader turns (手番)"),
                                       ("battles", "battles (合戦)"))):
@@ -78,11 +90,11 @@ def length_figure(lengths: dict[str, dict]) -> Figure:
         values = lengths[col]
         allv = np.concatenate([v for v in values.values() if len(v)]) if values else np.array([])
         if len(allv):
-            top = int(np.nanpercentile(allv, 99.5)) + 1
-            bins = np.arange(0, max(top, 2) + 1) if top <= 60 else 40
+            top = int(np.nanmax(allv)) + 1
+            bins = np.arange(0, max(top, 2) + 1) if top <= 60 else np.linspace(0, top, 41)
             for v, arr in values.items():
-                ax.hist(np.clip(arr, None, top), bins=bins, histtype="step", lw=1.5,
-                        density=True, label=f"{v} (n={len(arr):,})")
+                ax.hist(arr, bins=bins, histtype="step", lw=1.5, density=True,
+                        label=f"{v} (n={len(arr):,})")
         ax.set_title(title)
         ax.set_xlabel(col.replace("_", " "))
         ax.set_ylabel("share of games")
@@ -127,66 +139,89 @@ def matchup_heatmap(matrix: pd.DataFrame, counts: pd.DataFrame, min_games: int,
 
 
 @japanese
-def ratings_figure(bt: pd.DataFrame, names: dict | None = None, group: str = "variant",
+def ratings_figure(bt: pd.DataFrame, names: dict | None = None, panel: str = "tier",
+                   series: str = "variant", panels: list | None = None,
                    order: list | None = None) -> Figure:
-    """Bradley–Terry ratings as win probability against the average army, per group (in
-    ``order`` when given)."""
+    """Bradley–Terry ratings as win probability against the average army: one panel per
+    ``panel`` value (a bot tier), one series per ``series`` value (a variant, in ``order``)."""
     armies = bt[bt["term"] == "army"]
-    groups = list(pd.unique(armies[group])) if group in armies.columns else [None]
-    if order is not None and group in armies.columns:
+    panels = panels or list(pd.unique(armies[panel]))
+    groups = list(pd.unique(armies[series]))
+    if order is not None:
         groups = [g for g in order if g in groups] + [g for g in groups if g not in order]
-    order = (armies.groupby("army")["rating"].mean().sort_values().index.tolist())
-    fig = Figure(figsize=(6.5, 0.45 * len(order) + 1.6), layout="constrained")
-    ax = fig.add_subplot()
+    rank = armies.groupby("army")["rating"].mean().sort_values().index.tolist()
+    fig = Figure(figsize=(5.2 * len(panels), 0.45 * len(rank) + 1.8), layout="constrained")
     width = 0.8 / max(1, len(groups))
-    for gi, gname in enumerate(groups):
-        part = armies if gname is None else armies[armies[group] == gname]
-        part = part.set_index("army").reindex(order)
-        y = np.arange(len(order)) + (gi - (len(groups) - 1) / 2) * width
-        v = part["vs_average"].to_numpy(float)
-        ax.errorbar(v, y, xerr=np.vstack([v - part["vs_average_lo"], part["vs_average_hi"] - v]),
-                    fmt="o", capsize=3, label=str(gname) if gname is not None else None)
-    ax.axvline(0.5, color=DARK, lw=0.8, ls="--")
-    ax.set_yticks(range(len(order)), [_label(a, names) for a in order])
-    ax.set_xlabel("win probability against the average army (Bradley–Terry, 95% CI)")
-    ax.set_title("軍の強さ — army ratings")
-    if len(groups) > 1:
-        ax.legend(fontsize=8)
+    for pi, pname in enumerate(panels):
+        ax = fig.add_subplot(1, len(panels), pi + 1)
+        for gi, gname in enumerate(groups):
+            part = armies[(armies[panel] == pname) & (armies[series] == gname)]
+            part = part.set_index("army").reindex(rank)
+            y = np.arange(len(rank)) + (gi - (len(groups) - 1) / 2) * width
+            v = part["vs_average"].to_numpy(float)
+            ax.errorbar(v, y, xerr=np.vstack([v - part["vs_average_lo"],
+                                              part["vs_average_hi"] - v]),
+                        fmt="o", capsize=3, label=str(gname))
+        ax.axvline(0.5, color=DARK, lw=0.8, ls="--")
+        ax.set_yticks(range(len(rank)), [_label(a, names) for a in rank])
+        ax.xaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0))
+        ax.set_xlabel("win probability vs the average army (95% CI)")
+        ax.set_title(str(pname), fontsize=10)
+        if len(groups) > 1 and pi == 0:
+            ax.legend(fontsize=8)
+    fig.suptitle("軍の強さ — army ratings (Bradley–Terry, errors clustered by deal)")
     return fig
 
 
 @japanese
-def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str = "") -> Figure:
-    """Paired change per army (and the first player, draws) with 95% intervals, in points."""
-    rows = changes.reset_index(drop=True)
-    labels = [(_label(r["army"], names) if r["kind"] == "army" else r["item"])
-              for _, r in rows.iterrows()]
-    y = np.arange(len(rows))[::-1]
-    v = rows["change"].to_numpy(float) * 100
-    lo, hi = rows["change_lo"].to_numpy(float) * 100, rows["change_hi"].to_numpy(float) * 100
-    excl = (lo > 0) | (hi < 0)
-    thin = rows["thin"].to_numpy(bool) if "thin" in rows else np.zeros(len(rows), bool)
-    fig = Figure(figsize=(7, 0.42 * len(rows) + 1.5), layout="constrained")
-    ax = fig.add_subplot()
-    bars = ax.barh(y, v, height=0.6, color=[GREY if t or not e else (RED if c < 0 else BLUE)
-                                            for c, e, t in zip(v, excl, thin)])
-    for bar, t in zip(bars, thin):
-        if t:
-            bar.set_hatch("///")
-            bar.set_edgecolor("white")
-    ax.errorbar(v, y, xerr=np.vstack([v - lo, hi - v]), fmt="none", ecolor=DARK, capsize=3)
-    ax.axvline(0, color=DARK, lw=0.8)
-    ax.set_yticks(y, labels)
-    ax.set_xlabel("change in score, percentage points (paired deals, 95% CI)")
-    ax.set_title(title or "ルール変更の効果 — variant change")
+def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str = "",
+                  panel: str = "tier") -> Figure:
+    """Paired change per army (and the first player, draws) with 95% intervals, in points; one
+    panel per tier. Coloured where the table says it moved (Benjamini–Hochberg, ``moved``),
+    grey otherwise; hatched when thin. Bars start at zero."""
+    panels = list(pd.unique(changes[panel])) if panel in changes.columns else [None]
+    first = changes if panels == [None] else changes[changes[panel] == panels[0]]
+    fig = Figure(figsize=(4.8 * len(panels) + 1.5, 0.42 * len(first) + 1.6),
+                 layout="constrained")
+    for pi, pname in enumerate(panels):
+        rows = (changes if pname is None else changes[changes[panel] == pname]).reset_index(
+            drop=True)
+        ax = fig.add_subplot(1, len(panels), pi + 1)
+        labels = [(_label(r["army"], names) if r["kind"] == "army" else r["item"])
+                  for _, r in rows.iterrows()]
+        y = np.arange(len(rows))[::-1]
+        v = rows["change"].to_numpy(float) * 100
+        lo = rows["change_lo"].to_numpy(float) * 100
+        hi = rows["change_hi"].to_numpy(float) * 100
+        moved = rows["moved"].to_numpy(bool)
+        thin = rows["thin"].to_numpy(bool)
+        bars = ax.barh(y, v, height=0.6, color=[
+            (RED if c < 0 else BLUE) if m and not t else GREY
+            for c, m, t in zip(v, moved, thin)])
+        for bar, t in zip(bars, thin):
+            if t:
+                bar.set_hatch("///")
+                bar.set_edgecolor("white")
+        ax.errorbar(v, y, xerr=np.vstack([v - lo, hi - v]), fmt="none", ecolor=DARK, capsize=3)
+        ax.axvline(0, color=DARK, lw=0.8)
+        ax.set_yticks(y, labels if pi == 0 else [""] * len(labels))
+        ax.set_xlabel("change in score, points (95% CI)")
+        if pname is not None:
+            ax.set_title(str(pname), fontsize=10)
+    fig.suptitle(title or "ルール変更の効果 — variant change")
     return fig
 
 
 @japanese
 def forest_figure(ct: pd.DataFrame, names: dict | None = None, title: str = "",
-                  ncols: int = 3) -> Figure:
-    """IWD per card with its 95% interval, one panel per army; the army's baseline dashed,
-    BH-flagged cards coloured, thin cards grey."""
+                  value: str = "iwd", lo: str | None = None, hi: str | None = None,
+                  flag: str = "iwd_flag", base: str | None = "iwd_base",
+                  xlabel: str = "IWD, points", ncols: int = 3) -> Figure:
+    """A card value with its 95% interval, one panel per army. ``base`` names the column of
+    the reference each card is tested against (dashed: the army's baseline), else zero. Flagged
+    cards are coloured by the direction they depart from that reference — blue above, red below
+    — so the colour says what the table's test says; thin cards grey."""
+    lo, hi = lo or f"{value}_lo", hi or f"{value}_hi"
     armies = army_order(pd.unique(ct["army"]))
     ncols = min(ncols, len(armies)) or 1
     nrows = int(np.ceil(len(armies) / ncols))
@@ -195,21 +230,21 @@ def forest_figure(ct: pd.DataFrame, names: dict | None = None, title: str = "",
                  layout="constrained")
     for i, army in enumerate(armies):
         ax = fig.add_subplot(nrows, ncols, i + 1)
-        part = ct[ct["army"] == army].sort_values("iwd", na_position="first")
+        part = ct[ct["army"] == army].sort_values(value, na_position="first")
         y = np.arange(len(part))
-        v = part["iwd"].to_numpy(float) * 100
-        lo, hi = part["iwd_lo"].to_numpy(float) * 100, part["iwd_hi"].to_numpy(float) * 100
-        for yy, vv, l_, h_, thin_, flag in zip(y, v, lo, hi, part["thin"], part["iwd_flag"]):
-            color = GREY if thin_ else ((BLUE if vv > 0 else RED) if flag else DARK)
-            ax.plot([l_, h_], [yy, yy], color=color, lw=1.2)
+        v = part[value].to_numpy(float) * 100
+        l_, h_ = part[lo].to_numpy(float) * 100, part[hi].to_numpy(float) * 100
+        ref = (part[base].to_numpy(float) * 100 if base is not None
+               else np.zeros(len(part)))
+        for yy, vv, a, b, r, thin_, f in zip(y, v, l_, h_, ref, part["thin"], part[flag]):
+            color = GREY if thin_ else ((BLUE if vv > r else RED) if f else DARK)
+            ax.plot([a, b], [yy, yy], color=color, lw=1.2)
             ax.plot([vv], [yy], "o", color=color, ms=4)
-        base = part["iwd_base"].dropna()
-        if len(base):
-            ax.axvline(float(base.iloc[0]) * 100, color=BLUE, lw=0.8, ls="--")
+        if base is not None and np.isfinite(ref).any():
+            ax.axvline(float(np.nanmean(ref)), color=BLUE, lw=0.8, ls="--")
         ax.axvline(0, color=DARK, lw=0.6)
         ax.set_yticks(y, part["card"].tolist(), fontsize=8)
         ax.set_title(_label(army, names), fontsize=10)
-        ax.set_xlabel("IWD, points", fontsize=8)
-    fig.suptitle(title or "カード — improvement when drawn (GIH − GNS win rate, 95% CI; "
-                 "dashed: army baseline)")
+        ax.set_xlabel(xlabel, fontsize=8)
+    fig.suptitle(title or "カード — card value (95% CI)")
     return fig

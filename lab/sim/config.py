@@ -23,13 +23,22 @@ import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from functools import lru_cache
+
 from lab.bots.match import BotSpec, parse_bot
-from lab.cards.pool import ARMIES, CardPool, Deck, load_army, load_pool, validate_deck
+from lab.cards.patch import BASE, Patch, parse_patches
+from lab.cards.pool import ARMIES, Deck, load_army, load_pool
 from lab.errors import LabError, closest, read_toml
 from lab.rules import PRESETS, RuleSet
 
 KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
-        "seat_swap", "chunk_size", "swap")
+        "seat_swap", "chunk_size", "patch", "swap")
+BASE_PATCH = Patch(BASE)
+PATCH_SEPARATOR = "@"  # variant id of a patched variant: RULES@PATCH (rules id, patch name)
+# which matchups a patched variant plays: "all" (those its patch leaves unchanged are copied from
+# the first variant that plays them, so every variant holds every matchup) or "affected" (only
+# the matchups holding a patched army: lab value, screening many patches)
+PATCHED_MATCHUPS = ("all", "affected")
 DEFAULT_PRESET = "second_edition"
 DEFAULT_BOTS = "heuristic"
 DEFAULT_CHUNK = 2000
@@ -45,13 +54,14 @@ class Army:
     path: str  # the deck file
     builtin: bool  # one of the nine armies shipped with the lab
     digest: str  # hash of the deck's card list (an edited deck is another experiment)
-    # (card id, replacement id) pairs: every copy replaced in place, copy for copy (lab swap)
-    swaps: tuple[tuple[str, str], ...] = ()
 
     def deck(self) -> Deck:
-        pool = load_pool()
-        return apply_swaps(load_army(self.key if self.builtin else self.path, pool), self.swaps,
-                           pool)
+        return _army_deck(self)
+
+
+@lru_cache(maxsize=64)
+def _army_deck(army: Army) -> Deck:
+    return load_army(army.key if army.builtin else army.path, load_pool())
 
 
 def deck_digest(deck: Deck) -> str:
@@ -60,26 +70,9 @@ def deck_digest(deck: Deck) -> str:
                           ).hexdigest()[:16]
 
 
-def apply_swaps(deck: Deck, swaps, pool: CardPool | None = None) -> Deck:
-    """``deck`` with every copy of each swapped card replaced by its replacement, each entry
-    kept in its place in the list (so a deal's shuffle moves the same positions: only the
-    swapped cards differ). The result must still be a legal deck (one-line LabError if not)."""
-    if not swaps:
-        return deck
-    pool = pool or load_pool()
-    entries = list(deck.entries)
-    for old, new in swaps:
-        a, b = pool.get(old), pool.get(new)
-        entries = [(b if c.index == a.index else c, n) for c, n in entries]
-    swapped = replace(deck, entries=tuple(entries))
-    try:
-        validate_deck(swapped)
-    except LabError as e:
-        msg = str(e).removeprefix(f"{e.source}: ") if e.source else str(e)
-        what = ", ".join(f"{pool.get(o).name} → {pool.get(n).name}" for o, n in swaps)
-        raise LabError(f"swapping {what} makes the {deck.name} ({deck.key}) deck illegal: "
-                       f"{msg}") from None
-    return swapped
+def variant_id(rules: RuleSet, patch: Patch) -> str:
+    """The ``variant`` of the records: the rule set id, plus ``@PATCH`` when patched."""
+    return rules.id if patch.is_base else f"{rules.id}{PATCH_SEPARATOR}{patch.name}"
 
 
 @dataclass(frozen=True)
@@ -107,9 +100,21 @@ class Experiment:
     armies: tuple[Army, ...]
     matchups: tuple[tuple[str, str], ...]  # (army in seat A, army in seat B) as listed
     tiers: tuple[Tier, ...]
+    patches: tuple[Patch, ...] = (BASE_PATCH,)
+    patched_matchups: str = "all"
 
     def army(self, key: str) -> Army:
         return next(a for a in self.armies if a.key == key)
+
+    def affected(self, patch: Patch) -> frozenset[str]:
+        """The armies whose cards ``patch`` changes (their matchups play differently)."""
+        return _affected(patch, self.armies)
+
+    def plays(self, patch: Patch, matchup: tuple[str, str]) -> bool:
+        """Whether the cells of ``patch`` hold ``matchup`` at all ("affected" mode drops the
+        matchups a patch leaves unchanged)."""
+        return (patch.is_base or self.patched_matchups == "all"
+                or bool(self.affected(patch) & set(matchup)))
 
     @property
     def orders(self) -> int:
@@ -117,9 +122,13 @@ class Experiment:
         return 2 if self.seat_swap else 1
 
     @property
+    def n_cells(self) -> int:
+        per_rules = sum(self.plays(p, m) for p in self.patches for m in self.matchups)
+        return len(self.variants) * len(self.tiers) * per_rules
+
+    @property
     def total_games(self) -> int:
-        return (len(self.variants) * len(self.tiers) * len(self.matchups) * self.games
-                * self.orders)
+        return self.n_cells * self.games * self.orders
 
     def resolved(self) -> dict:
         """The full resolved config, as manifest.json records it (JSON-ready)."""
@@ -132,12 +141,15 @@ class Experiment:
             "chunk_size": self.chunk_size,
             "variants": [{"id": v.id, "rules": v.as_dict()} for v in self.variants],
             "armies": [{"key": a.key, "name": a.name, "path": None if a.builtin else a.path,
-                        "digest": a.digest,
-                        **({"swaps": [list(s) for s in a.swaps]} if a.swaps else {})}
-                       for a in self.armies],
+                        "digest": a.digest} for a in self.armies],
             "matchups": [list(m) for m in self.matchups],
             "tiers": [{"label": t.label, "a": bot_dict(t.a), "b": bot_dict(t.b)}
                       for t in self.tiers],
+            # only when patched, so an unpatched experiment keeps its fingerprint
+            **({"patches": [p.as_dict() for p in self.patches]}
+               if self.patches != (BASE_PATCH,) else {}),
+            **({"patched_matchups": self.patched_matchups}
+               if self.patched_matchups != "all" else {}),
         }
 
     def fingerprint(self) -> str:
@@ -151,6 +163,34 @@ class Experiment:
 
 def bot_dict(spec: BotSpec) -> dict:
     return {"kind": spec.kind, **dict(spec.params)}
+
+
+@lru_cache(maxsize=4096)
+def _affected(patch: Patch, armies: tuple[Army, ...]) -> frozenset[str]:
+    return frozenset(patch.affected({a.key: a.deck() for a in armies}))
+
+
+def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = None,
+                 source: str | None = None) -> Experiment:
+    """``exp`` playing ``patches`` (Patch objects; the base patch is ``BASE_PATCH``), each
+    checked against the experiment's armies — the Python entry point for code that builds
+    patches (lab value, lab swap, a search over card edits)."""
+    patches = tuple(patches)
+    names = [p.name for p in patches]
+    if not patches:
+        raise LabError("give at least one patch (BASE_PATCH for the unpatched cards)")
+    for n in names:
+        if names.count(n) > 1:
+            raise LabError(f"the patch name \"{n}\" is used twice; names must be unique",
+                           source=source)
+    decks = {a.key: a.deck() for a in exp.armies}
+    for p in patches:
+        p.check(decks, source)
+    mode = exp.patched_matchups if patched_matchups is None else patched_matchups
+    if mode not in PATCHED_MATCHUPS:
+        raise LabError(f"patched_matchups = {mode!r}; allowed values: "
+                       f"{', '.join(PATCHED_MATCHUPS)}")
+    return replace(exp, patches=patches, patched_matchups=mode)
 
 
 # ------------------------------------------------------------------------------------ loading
@@ -187,9 +227,13 @@ def from_dict(data: dict, src: str, games: int | None = None) -> Experiment:
                        source=src)
     chunk = _whole(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", 1, MAX_CHUNK, src)
     armies, matchups = _armies(data.get("armies", "all"), seat_swap, src)
-    return Experiment(name=name, source=src, seed=seed, games=n_games, seat_swap=seat_swap,
-                      chunk_size=chunk, variants=_variants(data, src), armies=armies,
-                      matchups=matchups, tiers=_tiers(data, src))
+    grid = dict(_table(data, "grid", src))
+    patch_names = grid.pop("patch", None)
+    exp = Experiment(name=name, source=src, seed=seed, games=n_games, seat_swap=seat_swap,
+                     chunk_size=chunk, variants=_variants(data, grid, src), armies=armies,
+                     matchups=matchups, tiers=_tiers(data, src))
+    patches = _patches(data, patch_names, src)
+    return exp if patches == (BASE_PATCH,) else with_patches(exp, patches, source=src)
 
 
 def _whole(value, key: str, lo: int, hi: int, src: str | None) -> int:
@@ -201,7 +245,7 @@ def _whole(value, key: str, lo: int, hi: int, src: str | None) -> int:
 
 # ----------------------------------------------------------------------------------- variants
 
-def _variants(data: dict, src: str) -> tuple[RuleSet, ...]:
+def _variants(data: dict, grid: dict, src: str) -> tuple[RuleSet, ...]:
     presets = data.get("rules", DEFAULT_PRESET)
     if isinstance(presets, str):
         presets = [presets]
@@ -213,7 +257,9 @@ def _variants(data: dict, src: str) -> tuple[RuleSet, ...]:
             raise LabError(f"rules: \"{p}\" is not a preset; allowed values: "
                            f"{', '.join(PRESETS)}", source=src)
     overrides = _table(data, "overrides", src)
-    grid = _table(data, "grid", src)
+    if "patch" in overrides:
+        raise LabError("patch goes in [grid] (patch = [\"base\", \"<patch name>\"]), not in "
+                       "[overrides]; a one-patch grid plays that patch alone", source=src)
     for key, values in grid.items():
         if key not in TOGGLES:
             hint = closest(key, TOGGLES)
@@ -241,6 +287,28 @@ def _variants(data: dict, src: str) -> tuple[RuleSet, ...]:
             seen[rs.id] = where.removeprefix(src + " ")
             variants.append(rs)
     return tuple(variants)
+
+
+def _patches(data: dict, names, src: str) -> tuple[Patch, ...]:
+    """The patches the grid picks (default: base, then every [[patch]] in file order)."""
+    defined = parse_patches(data["patch"], src) if "patch" in data else ()
+    by_name = {BASE: BASE_PATCH} | {p.name: p for p in defined}
+    if names is None:
+        return (BASE_PATCH,) + defined
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise LabError(f"[grid] patch = {names!r}: a list of patch names, e.g. patch = "
+                       f"[\"base\", \"{defined[0].name if defined else 'akazonae8'}\"]",
+                       source=src)
+    for n in names:
+        if n not in by_name:
+            hint = closest(n, by_name)
+            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            raise LabError(f"[grid] patch: unknown patch \"{n}\"; {did}defined: "
+                           f"{', '.join(by_name)} (a patch is a [[patch]] table with name = "
+                           "\"…\"; base is the unpatched cards)", source=src)
+        if names.count(n) > 1:
+            raise LabError(f"[grid] patch: \"{n}\" is listed twice", source=src)
+    return tuple(by_name[n] for n in names)
 
 
 def _table(data: dict, key: str, src: str) -> dict:

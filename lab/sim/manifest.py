@@ -93,7 +93,7 @@ def new(exp: Experiment, plan: list[dict]) -> dict:
         "code_digest": code_digest(),
         "config": exp.resolved(),
         "games": exp.total_games,
-        "cells": len(exp.variants) * len(exp.tiers) * len(exp.matchups),
+        "cells": exp.n_cells,
         "versions": versions(),
         "git": git_commit(),
         "command": " ".join([Path(sys.argv[0]).name] + sys.argv[1:]),
@@ -112,7 +112,9 @@ def check_folder(out: Path, exp: Experiment, resume: bool) -> dict | None:
         raise LabError(f"--out {out} is a file; give a folder")
     old = read(out)
     if old is None:
-        if out.is_dir() and any(p for p in out.iterdir() if p.name not in ("games", "cards")
+        # value/: `lab value` keeps its tables inside the experiment's folder
+        if out.is_dir() and any(p for p in out.iterdir() if p.name not in ("games", "cards",
+                                                                           "value")
                                 and not p.name.startswith(f".{NAME}.")):
             raise LabError(f"--out {out} is not empty and holds no {NAME}; choose a new or "
                            "empty folder")

@@ -47,7 +47,8 @@ _ARROW_TYPES = {int: pa.int32(), bool: pa.bool_(), str: pa.string()}
 TOGGLE_TYPES = {f.name: _ARROW_TYPES[type(getattr(RuleSet(), f.name))] for f in fields(RuleSet)}
 
 GAMES_SCHEMA = pa.schema(
-    [("game_id", pa.int64()), ("cell", pa.int32()), ("variant", pa.string())]
+    [("game_id", pa.int64()), ("cell", pa.int32()), ("variant", pa.string()),
+     ("patch", pa.string())]
     + list(TOGGLE_TYPES.items())
     + [(k, pa.string()) for k in ("army_a", "army_b", "army_a_name", "army_b_name", "bot_a",
                                   "bot_b", "tier")]
@@ -92,7 +93,8 @@ def games_table(job, seeds: np.ndarray, results: np.ndarray) -> pa.Table:
     cols = {
         "game_id": pa.array(job.game_id(deals)),
         "cell": const(job.cell, pa.int32()),
-        "variant": const(job.variant.id, pa.string()),
+        "variant": const(job.variant_id, pa.string()),
+        "patch": const(job.patch.name, pa.string()),
         **{k: const(rules[k], t) for k, t in TOGGLE_TYPES.items()},
         "army_a": const(job.army_a.key, pa.string()),
         "army_b": const(job.army_b.key, pa.string()),

@@ -1,6 +1,6 @@
-"""Replay one recorded game: rebuild it from its record (rule toggles, armies, seed words) and
-the manifest (bot specs, deck files), play it again through the same compiled loop with the
-event log on, and check that it reproduces the recorded result.
+"""Replay one recorded game: rebuild it from its record (rule toggles, armies, card patch,
+seed words) and the manifest (bot specs, deck files, patches), play it again through the same
+compiled loop with the event log on, and check that it reproduces the recorded result.
 
 Reads a results folder; writes nothing. Presentation is the CLI's (``lab replay``).
 """
@@ -13,13 +13,14 @@ import numpy as np
 import pyarrow.compute as pc
 
 from lab.bots.match import finish, parse_bot
+from lab.cards.patch import BASE, Patch, parse_patch
 from lab.cards.pool import load_army, load_deck, load_pool
 from lab.engine.api import Game
 from lab.engine.layout import G_BATTLES, G_DECISIONS, G_TURNS
 from lab.errors import LabError
 from lab.rules import RuleSet
 from lab.sim import manifest, records
-from lab.sim.config import apply_swaps
+from lab.sim.config import variant_id
 
 CHECKED = ("winner", "end_reason", "leader_turns", "battles", "decisions")
 
@@ -54,16 +55,18 @@ def load_record(out, game_id: int) -> tuple[dict, dict]:
 def replay(out, game_id: int) -> Replay:
     man, row = load_record(out, game_id)
     rules = RuleSet(**{k: row[k] for k in records.TOGGLE_TYPES})
+    patch = _patch(man, row.get("patch") or BASE)
     warnings = []
-    if rules.id != row["variant"]:
-        warnings.append(f"the toggles now give rule set {rules.id}, recorded {row['variant']}")
+    if variant_id(rules, patch) != row["variant"]:
+        warnings.append(f"the toggles now give variant {variant_id(rules, patch)}, recorded "
+                        f"{row['variant']}")
     pool = load_pool()
     armies = {a["key"]: a for a in man["config"]["armies"]}
     decks = []
     for key in (row["army_a"], row["army_b"]):
         info = armies[key]
-        deck = load_deck(info["path"], pool) if info["path"] else load_army(key, pool)
-        decks.append(apply_swaps(deck, [tuple(s) for s in info.get("swaps", ())], pool))
+        decks.append(load_deck(info["path"], pool) if info["path"] else load_army(key, pool))
+    pool, *decks = patch.apply(((row["army_a"], decks[0]), (row["army_b"], decks[1])), pool)
     tier = next(t for t in man["config"]["tiers"] if t["label"] == row["tier"])
     game = Game(rules, decks[0], decks[1], seed=np.asarray(row["seed_words"], np.int64),
                 log=True, pool=pool)
@@ -77,3 +80,14 @@ def replay(out, game_id: int) -> Replay:
         warnings.append("the engine, bot or card code changed since this run (digest "
                         f"{man.get('code_digest')}, now {manifest.code_digest()})")
     return Replay(game, row, mismatches, warnings)
+
+
+def _patch(man: dict, name: str) -> Patch:
+    """The recorded game's card patch, rebuilt from the manifest's resolved config."""
+    if name == BASE:
+        return Patch(BASE)
+    found = [p for p in man["config"].get("patches", []) if p.get("name") == name]
+    if not found:
+        raise LabError(f"the manifest lists no patch \"{name}\"; this folder's records and "
+                       "manifest do not belong together")
+    return parse_patch(found[0], where=f"manifest patch \"{name}\"")

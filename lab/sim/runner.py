@@ -70,13 +70,16 @@ def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = No
     for kind in (records.GAMES, records.CARDS):
         (out / kind).mkdir(parents=True, exist_ok=True)
     records.remove_temp_files(out)
-    man = old or manifest.new(exp, [{"id": j.id, "cell": j.cell, "swapped": j.swapped,
-                                     "deals": [j.lo, j.hi]} for j in plan])
+    man = old or manifest.new(exp, [{"id": o.id, "cell": o.cell, "swapped": o.swapped,
+                                     "deals": [o.lo, o.hi]}
+                                    for o in sorted((o for j in plan for o in j.outputs()),
+                                                    key=lambda o: o.id)])
     done = records.written_chunks(out)
-    todo = [j for j in plan if j.id not in done]
+    todo = [j for j in plan if not done.issuperset(j.chunk_ids)]  # copies are written with it
     session = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                "host": platform.node(), "backend": backend, "jobs": n_jobs,
-               "scheduler": scheduler, "chunks": len(todo), "games": sum(j.size for j in todo)}
+               "scheduler": scheduler, "chunks": len(todo),
+               "games": sum(j.size * len(j.chunk_ids) for j in todo)}
     man["sessions"].append(session)
     man["status"] = "running"
     manifest.write(out, man)
@@ -94,13 +97,13 @@ def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = No
             with _progress(console, exp.total_games, exp.total_games - session["games"]) as adv:
                 for r in _dispatch(todo, out, n_jobs, backend, scheduler):
                     receipts.append(r)
-                    adv(r.games)
+                    adv(r.written)
                     times["play_s"] = time.perf_counter() - t
     except KeyboardInterrupt:
         _close(man, out, session, receipts, times, started, "interrupted")
         written = len(records.written_chunks(out))
-        raise RunInterrupted(f"interrupted: {written} of {len(plan)} chunks are written in "
-                             f"{out}; run the same command with --resume to finish") from None
+        raise RunInterrupted(f"interrupted: {written} of {len(man['chunks'])} chunks are "
+                             f"written in {out}; run the same command with --resume to finish") from None
     _close(man, out, session, receipts, times, started, "complete")
     return RunResult(out, exp.total_games, sum(r.games for r in receipts), len(receipts),
                      time.perf_counter() - started, times["play_s"],

@@ -10,9 +10,10 @@ consecutive deals come out of one vectorised call):
   give eight words: four for each army of the pair. No variant, bot, seat order, worker or chunk
   is in it, so every variant and bot tier of a matchup deals the same shuffles, and a seat swap
   gives each army the same shuffle it had in the other seat;
-- the **play key** (the deal key plus the variant id, both seats' bot labels and which army of the
-  pair sits in seat A) and the deal index give the four play words (random effects and bot
-  choices).
+- the **play key** (the deal key plus the rule set's id, both seats' bot labels and which army of
+  the pair sits in seat A) and the deal index give the four play words (random effects and bot
+  choices). The card patch of a variant is not in it (the runner passes the rule set's id): every
+  patch plays on the same words as the unpatched cards, common random numbers across patches.
 
 A game's words depend only on its own keys: any worker count, chunk size or backend gives the same
 records. This module only derives numbers; it knows no rule.

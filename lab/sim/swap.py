@@ -1,30 +1,29 @@
-"""The card-swap test (``lab swap``): the same deals with and without a card.
+"""The card-swap test (``lab swap``): the same deals with and without a card — a card patch.
 
-Owns the two arms of a swap: the **base** arm is the experiment as written; the **alt** arm is the
-same experiment in which every army holding the card has each copy replaced by the other card, in
-place and copy for copy (``Army.swaps``, applied by ``lab.sim.config.apply_swaps``). Army keys,
-seeds, variants, tiers and matchups are unchanged, so both arms play the same deals: the same deck
-order position for position (only the swapped positions hold another card), the same first
-player, the same play-stream words. The alt arm's armies carry the swap in the fingerprint, so
-its folder can never be mistaken for the base's.
-
-Both arms are ordinary results folders (``OUT/base``, ``OUT/alt``) written by ``lab.sim.runner``
-and resumable with ``--resume``; the analysis is ``lab.stats.paired.swap_effect`` per affected
-army. This module plays nothing itself and holds no statistics of its own.
+Owns the swap's patch and the reading of its result. A swap is the patch (``lab.cards.patch``)
+that, in every army holding the card, replaces each copy by the other card in place and copy for
+copy; ``lab swap`` runs the experiment with the patches ``base`` and that one (variant ids
+``RULES`` and ``RULES@CARD→WITH``) into one ordinary results folder through ``lab.sim.runner``
+(resumable with ``--resume``; ``lab report`` compares the two like any two variants). Both play
+the same deals: the same deck order position for position (only the swapped positions hold another
+card), the same first player, the same play-stream words; matchups without the card are played
+once and recorded for both. The analysis is ``lab.stats.paired.swap_effect`` per affected army.
+This module plays nothing itself and holds no statistics of its own.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from lab.cards.patch import BASE, Patch, replace_card
 from lab.cards.pool import Card, load_pool
 from lab.errors import LabError
-from lab.sim.config import Experiment, apply_swaps, deck_digest
+from lab.sim.config import BASE_PATCH, Experiment, with_patches
 
 TABLE_KEYS = ("card", "with")
 
@@ -33,8 +32,9 @@ TABLE_KEYS = ("card", "with")
 class SwapPlan:
     card: Card  # the card taken out
     replacement: Card  # the card put in its place
-    base: Experiment
-    alt: Experiment
+    base: Experiment  # the config as written
+    exp: Experiment  # the config playing the patches base and ``patch``
+    patch: Patch
     copies: dict[str, int]  # affected army key → copies replaced
     unaffected: tuple[str, ...]  # armies of the run without the card (decks unchanged)
 
@@ -71,34 +71,36 @@ def read_table(config: str | Path) -> dict | None:
 
 
 def plan(exp: Experiment, card: str, replacement: str) -> SwapPlan:
-    """The two arms of swapping ``card`` for ``replacement`` in every army of ``exp`` that holds
-    it. One-line errors: an unknown card (with suggestions), no army holding the card, a
-    swapped deck that breaks the deck rules."""
+    """The swap of ``card`` for ``replacement`` in every army of ``exp`` that holds it.
+    One-line errors: an unknown card (with suggestions), no army holding the card, a
+    swapped deck that breaks the deck rules, a config that already has patches."""
+    if exp.patches != (BASE_PATCH,):
+        raise LabError(f"{exp.source} already varies card patches ([[patch]] / [grid] patch); "
+                       "lab swap compares the unpatched decks — add the swap as one more "
+                       "[[patch]] (edit: army, card, replace) and use lab run instead")
     pool = load_pool()
     old = pool.get(card, source="--card")
     new = pool.get(replacement, source="--with")
-    armies, copies, unaffected = [], {}, []
+    copies, unaffected = {}, []
     for army in exp.armies:
-        deck = army.deck()
-        n = sum(k for c, k in deck.entries if c.index == old.index)
-        if not n:
+        n = sum(k for c, k in army.deck().entries if c.index == old.index)
+        if n:
+            copies[army.key] = n
+        else:
             unaffected.append(army.key)
-            armies.append(army)
-            continue
-        swaps = army.swaps + ((old.id, new.id),)
-        swapped = apply_swaps(deck, ((old.id, new.id),), pool)
-        armies.append(replace(army, swaps=swaps, digest=deck_digest(swapped)))
-        copies[army.key] = n
     if not copies:
         raise LabError(f"--card {old.name}: no army of {exp.source} holds it (armies: "
                        f"{', '.join(a.key for a in exp.armies)}); pick a card one of them "
                        "holds (`lab decks ARMY` lists a deck)")
-    return SwapPlan(old, new, exp, replace(exp, armies=tuple(armies)), copies,
+    patch = Patch(f"{_slug(old.name)}→{_slug(new.name)}",
+                  tuple(replace_card(a, old.id, new.id, pool=pool) for a in copies),
+                  f"{old.name} → {new.name} in {', '.join(copies)}")
+    return SwapPlan(old, new, exp, with_patches(exp, (BASE_PATCH, patch)), patch, copies,
                     tuple(unaffected))
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[/\\\s]+", "_", text)
+    return re.sub(r"[/\\\s@+=]+", "_", text)
 
 
 def default_out(p: SwapPlan, games_option: bool = False) -> Path:
@@ -107,23 +109,21 @@ def default_out(p: SwapPlan, games_option: bool = False) -> Path:
     return Path("results") / (f"{name}-games{p.base.games}" if games_option else name)
 
 
-def arms(out: str | Path) -> tuple[Path, Path]:
-    out = Path(out)
-    return out / "base", out / "alt"
-
-
 def run(p: SwapPlan, out: str | Path, *, jobs: int | None = None, resume: bool = False,
         console=None):
-    """Play both arms (each a results folder under ``out``): (base RunResult, alt RunResult)."""
+    """Play the swap (both patches, one results folder): the runner's RunResult."""
     from lab.sim import runner
 
-    base_dir, alt_dir = arms(out)
-    results = []
-    for label, exp, folder in (("base", p.base, base_dir), ("alt", p.alt, alt_dir)):
-        if console is not None:
-            console.print(f"{label} arm → {folder}", soft_wrap=True)
-        results.append(runner.run(exp, folder, jobs=jobs, resume=resume, console=console))
-    return tuple(results)
+    return runner.run(p.exp, out, jobs=jobs, resume=resume, console=console)
+
+
+def arms(games: pd.DataFrame, p: SwapPlan) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(base, swapped) games of a swap's records; the swapped games carry their rule set's id
+    as ``variant`` so that the two pair on it."""
+    base = games[games["patch"] == BASE]
+    alt = games[games["patch"] == p.patch.name].copy()
+    alt["variant"] = alt["variant"].str.removesuffix(f"@{p.patch.name}")
+    return base, alt
 
 
 def effects(p: SwapPlan, out: str | Path, *, min_games: int | None = None) -> pd.DataFrame:
@@ -135,8 +135,7 @@ def effects(p: SwapPlan, out: str | Path, *, min_games: int | None = None) -> pd
     from lab.stats.paired import swap_effect
     from lab.stats.records import load
 
-    base_dir, alt_dir = arms(out)
-    base, alt = load(base_dir), load(alt_dir)
+    base, alt = arms(load(out, cards=False).games, p)
     min_games = MIN_GAMES if min_games is None else min_games
     split = [col for col, n in (("variant", len(p.base.variants)), ("tier", len(p.base.tiers)))
              if n > 1]

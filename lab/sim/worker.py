@@ -1,9 +1,12 @@
 """The unit of work a runner dispatches: play one chunk and write its records.
 
 ``play_chunk`` runs in whatever process joblib or Dask puts it in: it builds (and caches, per
-process) the matchup context, derives the chunk's seed words, plays the games through the compiled
-match loop (``lab.bots.match``) and writes the chunk's two Parquet files. It returns only a small
-receipt, so no game data crosses process boundaries. It holds no rule and picks no bot.
+process) the matchup context — from the pool and decks as the job's card patch leaves them
+(``lab.cards.patch``; the engine reads a patched pool like any other) — derives the chunk's seed
+words, plays the games through the compiled match loop (``lab.bots.match``) and writes the chunk's
+two Parquet files, and those of its copies (cells whose patch leaves these games unchanged). It
+returns only a small receipt, so no game data crosses process boundaries. It holds no rule and
+picks no bot.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from lab.bots.match import Batch
-from lab.cards.pool import load_pool
+from lab.cards.patch import Patch
 from lab.engine.context import matchup_context
 from lab.rules import RuleSet
 from lab.sim import records
-from lab.sim.config import Army
+from lab.sim.config import BASE_PATCH, Army
 from lab.sim.plan import Job
 from lab.sim.seeding import game_seeds
 
@@ -28,16 +31,18 @@ from lab.sim.seeding import game_seeds
 @dataclass(frozen=True)
 class Receipt:
     chunk: int
-    games: int
+    games: int  # games played
     seconds: float  # wall time in the worker, play and write
     errors: int  # games that hit an engine limit (the error flag)
+    written: int  # games recorded: the games played, once per chunk they were written to
 
 
 @lru_cache(maxsize=256)
-def _context(variant: RuleSet, army_a: Army, army_b: Army):
-    pool = load_pool()
-    decks = (army_a.deck(), army_b.deck())
-    return matchup_context(pool, variant, *decks), decks
+def _context(variant: RuleSet, army_a: Army, army_b: Army, patch: Patch | None = None):
+    """(context, decks, pool) of a matchup under a rule set and a card patch."""
+    pool, *decks = (patch or BASE_PATCH).apply(((army_a.key, army_a.deck()),
+                                                   (army_b.key, army_b.deck())))
+    return matchup_context(pool, variant, *decks), tuple(decks), pool
 
 
 @lru_cache(maxsize=1)
@@ -46,24 +51,31 @@ def _batch() -> Batch:
 
 
 def seeds_for(job: Job) -> np.ndarray:
+    # the rule set's id, not the patch's: every patch of a variant plays on the same play words
+    # (common random numbers), so a patch's games differ from base's only through the patch
     return game_seeds(job.seed, job.pair, job.seat_a_slot, job.variant.id, job.tier.a.label,
                       job.tier.b.label, job.lo, job.hi)
 
 
 def play(job: Job, games: int | None = None):
-    """Play a chunk's games (or its first ``games``): (seeds, results, stats, context, decks)."""
-    ctx, decks = _context(job.variant, job.army_a, job.army_b)
+    """Play a chunk's games (or its first ``games``): (seeds, results, stats, context, decks,
+    pool)."""
+    ctx, decks, pool = _context(job.variant, job.army_a, job.army_b, job.patch)
     seeds = seeds_for(job)[:games]
     results, stats = _batch().play(ctx, seeds, job.tier.a, job.tier.b)
-    return seeds, results, stats, ctx, decks
+    return seeds, results, stats, ctx, decks, pool
 
 
 def play_chunk(job: Job, out: str) -> Receipt:
-    """Play a chunk and write games/ and cards/ chunk files under ``out``."""
+    """Play a chunk and write games/ and cards/ chunk files under ``out`` (for the chunk and
+    each of its copies)."""
     t = time.perf_counter()
-    seeds, results, stats, ctx, decks = play(job)
-    games = records.games_table(job, seeds, results)
-    cards = records.cards_table(job, load_pool(), ctx, decks, stats)
-    records.write_chunk(Path(out), job.id, games, cards)
+    seeds, results, stats, ctx, decks, pool = play(job)
+    outputs = job.outputs()
+    for j in outputs:
+        games = records.games_table(j, seeds, results)
+        cards = records.cards_table(j, pool, ctx, decks, stats)
+        records.write_chunk(Path(out), j.id, games, cards)
     return Receipt(job.id, job.size, time.perf_counter() - t,
-                   int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])))
+                   int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])),
+                   job.size * len(outputs))

@@ -11,9 +11,11 @@ Wilson interval, ``triggers`` (the total count) and a ``status``:
 - ``not in run`` — no deck of the run (or group) held the card; ``not held`` — decks held it but
   it never reached a hand: neither is evidence about the ability, neither is flagged;
 - ``never`` — held but never acted; ``rare`` — acted in under ``rare`` (1%) of the games that held
-  the card: both ``flag`` = True, the design bugs the lab surfaces on its own;
-- ``ok`` otherwise. ``thin`` marks rows held in fewer than ``min_games`` games (a flag there is
-  weak evidence). Games of every outcome count, draws included. Reads records only.
+  the card: both ``flag`` = True, the design bugs the lab surfaces on its own — unless the row is
+  ``thin`` (held in fewer than ``min_games`` games): thin rows keep their status and are never
+  flagged;
+- ``ok`` otherwise. Games of every outcome count, draws included. Per variant and tier by
+  default (``by``). Reads records only.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from lab.errors import LabError
 from lab.stats.cards import card_flags
 from lab.stats.intervals import ALPHA, MIN_GAMES, rate
 from lab.stats.records import as_records
-from lab.stats.views import card_rows, group_columns
+from lab.stats.views import BY, CARD_COUNTS, card_rows, group_columns, label_pooled
 
 RARE = 0.01
 STATUS_ORDER = ("never", "rare", "ok", "not held", "not in run", "no effect")
@@ -85,7 +87,7 @@ def _fired_counts(m: pd.DataFrame, source: str) -> np.ndarray:
     return counts
 
 
-def ability_table(records, by=None, *, pool=None, rare: float = RARE,
+def ability_table(records, by=BY, *, pool=None, rare: float = RARE,
                   min_games: int = MIN_GAMES, alpha: float = ALPHA) -> pd.DataFrame:
     """The dead/rare-ability table described in the module docstring."""
     rec = as_records(records)
@@ -93,7 +95,7 @@ def ability_table(records, by=None, *, pool=None, rare: float = RARE,
     cards = rec.require_cards()
     source = str(rec.path) if rec.path else "cards"
     ab = pool_abilities(pool)
-    rows = card_rows(cards, rec.games, keys)
+    rows = card_rows(cards, rec.games, keys, columns=(*CARD_COUNTS, "triggers_by_ability"))
     rows = rows.assign(held=card_flags(rows)["held"])
     m = rows[[*keys, "card", "army", "triggers", "triggers_by_ability", "held"]].merge(
         ab[["card", "ability_id", "n_abilities"]], on="card", how="inner")
@@ -122,8 +124,8 @@ def ability_table(records, by=None, *, pool=None, rare: float = RARE,
          out["fired"] < rare * out["held"]],
         ["no effect", "not in run", "not held", "never", "rare"], default="ok")
     out["status"] = status
-    out["flag"] = np.isin(status, ("never", "rare"))
     out["thin"] = out["held"] < min_games
+    out["flag"] = np.isin(status, ("never", "rare")) & ~out["thin"]
     out.loc[out["effects"] == 0, ["fired_rate", "fired_rate_lo", "fired_rate_hi"]] = np.nan
     order = {s: i for i, s in enumerate(STATUS_ORDER)}
     out = out.assign(_o=out["status"].map(order)).sort_values(
@@ -131,4 +133,4 @@ def ability_table(records, by=None, *, pool=None, rare: float = RARE,
     cols = [*keys, "card", "card_id", "ability_id", "ability", "effects", "armies", "decks",
             "held", "fired", "fired_rate", "fired_rate_lo", "fired_rate_hi", "triggers", "status",
             "flag", "thin"]
-    return out[cols].reset_index(drop=True)
+    return label_pooled(out[cols].reset_index(drop=True), rec.games, keys)

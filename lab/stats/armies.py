@@ -5,12 +5,15 @@ Owns: ``army_table`` (win rate overall, going first and going second, draws), ``
 ``bradley_terry`` — a logistic regression (statsmodels GLM, binomial) of "seat A won" on
 army strengths coded sum-to-zero plus a first-player term (+1 when A went first, −1 when B did),
 so a rating is the log-odds against the average army and ``first_player`` is the log-odds edge of
-moving first between equal armies; intervals are Wald intervals of those linear combinations.
+moving first between equal armies; intervals are Wald intervals of those linear combinations with
+errors clustered by deal (``cov_type="cluster"``): the two seat orders of a deal are one cluster.
 
 Conventions: mirror games (an army against itself) are left out — they add one win and one loss
-whatever the army's strength; win rates count decisive games; cells counting fewer than
-``min_games`` games are marked ``thin``. Every table takes ``by`` (e.g. ``("variant", "tier")``).
-Reads records only; never simulates.
+whatever the army's strength; win rates count decisive games; every rate's interval is clustered
+by deal (``lab.stats.clustered``); cells counting fewer than ``min_games`` games are marked
+``thin``. Every table takes ``by`` — by default ``("variant", "tier")``; a table that leaves out
+``tier`` on a run with several tiers says so in its ``tier`` column ("pooled: …"). Reads records
+only; never simulates.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import statsmodels.api as sm
 from scipy.special import expit
 
 from lab.cards.pool import ARMIES
-from lab.stats.intervals import ALPHA, MIN_GAMES, rate, thin
+from lab.stats.clustered import CLUSTER, clustered_rate
+from lab.stats.intervals import ALPHA, MIN_GAMES, thin
 from lab.stats.records import as_records
-from lab.stats.views import group_columns, grouped, seat_rows
+from lab.stats.views import (BY, group_codes, group_columns, grouped, label_pooled, seat_rows,
+                             with_clusters)
 
 
 def army_order(armies) -> list[str]:
@@ -36,46 +41,48 @@ def army_order(armies) -> list[str]:
 
 def _seats(rec, keys):
     rows = seat_rows(rec.games, keep=keys)
-    return rows[~rows["mirror"]]
+    rows = rows[~rows["mirror"]].reset_index(drop=True)
+    return rows.assign(dec=rows["won"] | rows["lost"])
 
 
-def army_table(records, by=("variant",), *, min_games: int = MIN_GAMES,
+def _rates(rows: pd.DataFrame, keys: list[str], specs, alpha: float) -> pd.DataFrame:
+    """Per group of ``keys``: ``games`` and one clustered rate per (name, y, mask) of ``specs``."""
+    codes, out = group_codes(rows, keys)
+    out = out.copy()
+    out["games"] = np.bincount(codes, minlength=len(out))
+    for name, y, mask in specs:
+        for col, v in clustered_rate(name, y, mask, codes, rows[CLUSTER], len(out),
+                                     alpha).items():
+            out[col] = v
+    return out
+
+
+def army_table(records, by=BY, *, min_games: int = MIN_GAMES,
                alpha: float = ALPHA) -> pd.DataFrame:
     """Per army (and group): games, win rate, win rate going first / second, draw rate."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
     rows = _seats(rec, keys)
-    rows = rows.assign(dec=rows["won"] | rows["lost"])
-    rows = rows.assign(won_first=rows["won"] & rows["went_first"],
-                       dec_first=rows["dec"] & rows["went_first"],
-                       won_second=rows["won"] & ~rows["went_first"],
-                       dec_second=rows["dec"] & ~rows["went_first"])
-    grp = rows.groupby([*keys, "army"], observed=True)
-    s = grp[["won", "dec", "draw", "won_first", "dec_first", "won_second", "dec_second"]].sum()
-    out = pd.DataFrame({"games": grp.size()})
-    for name, k, n in (("win_rate", s["won"], s["dec"]),
-                       ("win_rate_first", s["won_first"], s["dec_first"]),
-                       ("win_rate_second", s["won_second"], s["dec_second"]),
-                       ("draw", s["draw"], out["games"])):
-        for col, v in rate(k, n, name, alpha).items():
-            out[col] = v
+    first = rows["went_first"]
+    out = _rates(rows, [*keys, "army"], [
+        ("win_rate", rows["won"], rows["dec"]),
+        ("win_rate_first", rows["won"], rows["dec"] & first),
+        ("win_rate_second", rows["won"], rows["dec"] & ~first),
+        ("draw", rows["draw"], np.ones(len(rows), bool))], alpha)
     out["thin"] = thin(out["win_rate_n"], min_games)
-    return out.reset_index()
+    return label_pooled(out, rec.games, keys)
 
 
-def matchup_table(records, by=("variant",), *, min_games: int = MIN_GAMES,
+def matchup_table(records, by=BY, *, min_games: int = MIN_GAMES,
                   alpha: float = ALPHA) -> pd.DataFrame:
     """Per ordered pair (army, opponent) and group: the army's win rate in decisive games."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
     rows = _seats(rec, keys)
-    grp = rows.groupby([*keys, "army", "opponent"], observed=True)
-    s = grp[["won", "lost", "draw"]].sum()
-    out = pd.DataFrame({"games": grp.size()})
-    for col, v in rate(s["won"], s["won"] + s["lost"], "win_rate", alpha).items():
-        out[col] = v
+    out = _rates(rows, [*keys, "army", "opponent"],
+                 [("win_rate", rows["won"], rows["dec"])], alpha)
     out["thin"] = thin(out["win_rate_n"], min_games)
-    return out.reset_index()
+    return label_pooled(out, rec.games, keys)
 
 
 def matchup_matrix(table: pd.DataFrame, value: str = "win_rate", **where) -> pd.DataFrame:
@@ -113,10 +120,14 @@ def _fit_bt(part: pd.DataFrame, alpha: float) -> pd.DataFrame:
     lmat = np.zeros((k + 1, k))
     lmat[:k, :k - 1] = contrast
     lmat[k, k - 1] = 1.0
+    clusters = g[CLUSTER].to_numpy()
     try:
+        if len(np.unique(clusters)) < 2:
+            raise ValueError("one deal: no clustered error")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = sm.GLM(y, x, family=sm.families.Binomial()).fit()
+            res = sm.GLM(y, x, family=sm.families.Binomial()).fit(
+                cov_type="cluster", cov_kwds={"groups": clusters})
             tt = res.t_test(lmat)
         est = np.asarray(tt.effect, dtype=float)
         se = np.asarray(tt.sd, dtype=float).ravel()
@@ -139,8 +150,9 @@ def _fit_bt(part: pd.DataFrame, alpha: float) -> pd.DataFrame:
     return out
 
 
-def bradley_terry(records, by=("variant",), *, alpha: float = ALPHA) -> pd.DataFrame:
-    """Bradley–Terry ratings per group, with a first-player term and 95% Wald intervals.
+def bradley_terry(records, by=BY, *, alpha: float = ALPHA) -> pd.DataFrame:
+    """Bradley–Terry ratings per group, with a first-player term and 95% Wald intervals
+    (errors clustered by deal).
 
     ``rating``: log-odds of beating the average army (ratings sum to zero within a group);
     ``vs_average``: that as a win probability. The row with ``term == "first_player"`` holds the
@@ -151,7 +163,7 @@ def bradley_terry(records, by=("variant",), *, alpha: float = ALPHA) -> pd.DataF
     rec = as_records(records)
     keys = group_columns(rec.games, by)
     parts = []
-    for key, part in grouped(rec.games, keys):
+    for key, part in grouped(with_clusters(rec.games), keys):
         fit = _fit_bt(part, alpha)
         if keys:
             key = key if isinstance(key, tuple) else (key,)
@@ -159,4 +171,14 @@ def bradley_terry(records, by=("variant",), *, alpha: float = ALPHA) -> pd.DataF
                 fit.insert(keys.index(col), col, v)
         parts.append(fit)
     out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    return out
+    return label_pooled(out, rec.games, keys)
+
+
+BAND = (0.45, 0.55)  # an army's win rate inside this band reads as balanced
+
+
+def band_of(rate, band: tuple[float, float] = BAND) -> np.ndarray:
+    """"below", "in band" or "above" for each win rate (NaN: "—")."""
+    r = np.asarray(rate, dtype=float)
+    return np.where(~np.isfinite(r), "—", np.where(r < band[0], "below",
+                                                   np.where(r > band[1], "above", "in band")))

@@ -14,25 +14,50 @@ that follow, and three tables built from them:
   two arms belongs with the runner; this is its analysis.)
 
 A score is 1 for a win, ½ for a draw, 0 for a loss, so a pair's difference is defined even when one
-arm drew; with no draws the mean score is the win rate. The interval is the t interval of the mean
-paired difference (statsmodels/scipy: the paired t test). Pairs are treated as independent (the two
-seat orders of one deal are separate pairs). Intervals of shares are clipped to [−1, 1] (a t
-interval on a few pairs can overshoot); rows with fewer than ``min_games`` pairs are ``thin`` —
-shown, greyed, never tested or flagged. Reads records only; never simulates.
+arm drew; with no draws the mean score is the win rate. The change is the mean paired difference;
+its error is clustered by deal (``lab.stats.clustered``): the two seat orders of a deal — and, in a
+table pooled over tiers, the deal under each tier — are one cluster, not independent pairs. The
+interval is Student's t on (deals − 1) degrees of freedom, which is the paired t interval when
+every deal contributes one pair. Intervals of shares are clipped to [−1, 1] (a t interval on a few
+pairs can overshoot); rows with fewer than ``min_games`` pairs are ``thin`` — shown, greyed, never
+tested or flagged. ``reference_variant`` picks the variant the others are compared with (the
+report and the notebooks share it). Tables are per tier unless ``by`` says otherwise (the default
+``by=("tier",)``; ``by=None`` pools tiers and says so in its ``tier`` column). Reads records only;
+never simulates.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from lab.errors import LabError
-from lab.stats.intervals import ALPHA, MIN_GAMES, bh, mean_test
+from lab.stats.clustered import CLUSTER, deal_clusters, estimate_columns, grouped_mean
+from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
-from lab.stats.views import group_columns
+from lab.stats.views import group_codes, group_columns, label_pooled
 
 PAIR_KEYS = ("army_a", "army_b", "tier", "deal", "swapped")
+REFERENCE = "second_edition"  # the current rulebook: the reference variant when the run has it
+
+
+def reference_variant(records, base: str | None = None) -> str:
+    """The variant others are compared with: ``base`` when given (checked), else
+    second_edition when the run has it unpatched, else the run's first variant."""
+    rec = as_records(records)
+    variants = rec.variants()
+    if base is not None:
+        if base not in variants:
+            raise LabError(f"--base \"{base}\" is not a variant of this run (allowed: "
+                           f"{', '.join(variants)})")
+        return base
+    if REFERENCE in variants:
+        return REFERENCE
+    g = rec.games
+    if "patch" in g.columns:  # an unpatched variant before any card patch
+        unpatched = set(g.loc[g["patch"].astype(str) == "base", "variant"])
+        return next((v for v in variants if v in unpatched), variants[0])
+    return variants[0]
 _OUTCOME = ["winner", "first", "end_reason", "leader_turns", "battles", "max_deficit_a",
             "max_deficit_b"]
 
@@ -60,17 +85,10 @@ def pair_games(base: pd.DataFrame, other: pd.DataFrame, keys=PAIR_KEYS, *,
         raise LabError(f"no paired deals: the {labels[0]} and {labels[1]} games share no "
                        f"({', '.join(keys)}); pairing needs the same config seed, armies and "
                        "tiers in both arms")
+    pairs[CLUSTER] = deal_clusters(pairs)
     pairs.attrs["unpaired"] = {labels[0]: len(base) - len(pairs),
                                labels[1]: len(other) - len(pairs)}
     return pairs
-
-
-def _z(out: pd.DataFrame, alpha: float) -> np.ndarray:
-    """change / SE, the SE read back from the (unclipped) t interval's half-width."""
-    half = (out["change_hi"] - out["change_lo"]) / 2
-    crit = sps.t.ppf(1 - alpha / 2, np.maximum(out["pairs"] - 1, 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(half > 0, out["change"] / (half / crit), np.nan)
 
 
 def _score_a(winner: pd.Series) -> np.ndarray:
@@ -82,7 +100,7 @@ def _seat_diffs(pairs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     s0, s1 = _score_a(pairs["winner_0"]), _score_a(pairs["winner_1"])
     parts = []
     for army, opp, sign in (("army_a", "army_b", 1), ("army_b", "army_a", -1)):
-        p = pairs[keys].copy()
+        p = pairs[[*keys, CLUSTER]].copy()
         p["army"] = pairs[army].to_numpy()
         p["opponent"] = pairs[opp].to_numpy()
         p["s0"] = s0 if sign == 1 else 1 - s0
@@ -96,19 +114,25 @@ def _seat_diffs(pairs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def _summarise(frame: pd.DataFrame, group: list[str], kind: str, alpha: float,
                item=None) -> pd.DataFrame:
-    """mean_test of d per group, with the mean of each arm (s0, s1)."""
-    out = []
-    it = frame.groupby(group, observed=True, sort=True) if group else [((), frame)]
-    for key, part in it:
-        key = key if isinstance(key, tuple) else (key,)
-        r = dict(zip(group, key))
-        r["kind"] = kind
-        r["item"] = item(r) if callable(item) else item
-        r["base"] = float(part["s0"].mean())
-        r["other"] = float(part["s1"].mean())
-        r.update(mean_test(part["d"].to_numpy(), alpha))
-        out.append(r)
-    return pd.DataFrame(out)
+    """The mean paired difference ``d`` per group with its clustered interval, and the mean
+    score in each arm (``base`` from s0, ``other`` from s1)."""
+    codes, out = group_codes(frame, group)
+    out = out.copy()
+    ng = len(out)
+    est = grouped_mean(frame["d"], codes, frame[CLUSTER], ng)
+    n = est["n"].to_numpy(float)
+    out["kind"] = kind
+    out["item"] = ([item(r) for r in out.to_dict("records")] if callable(item)
+                   else [item] * ng)
+    out["pairs"] = est["n"].to_numpy()
+    out["deals"] = est["clusters"].to_numpy()
+    out["base"] = np.bincount(codes, frame["s0"].to_numpy(float), minlength=ng) / n
+    out["other"] = np.bincount(codes, frame["s1"].to_numpy(float), minlength=ng) / n
+    cols = estimate_columns("change", est["mean"], est["se"], est["clusters"], est["n"], alpha)
+    for c in ("change", "change_lo", "change_hi", "change_se"):
+        out[c.replace("change_se", "se")] = cols[c]
+    out["p"] = cols["change_p"]
+    return out
 
 
 def _variant_pairs(rec, base: str, other: str, keys: list[str]) -> pd.DataFrame:
@@ -128,7 +152,7 @@ def _overall(pairs: pd.DataFrame, keys: list[str], alpha: float, *, full: bool) 
     parts = []
 
     def add(kind, item, s0, s1):
-        f = pairs[keys].copy()
+        f = pairs[[*keys, CLUSTER]].copy()
         f["s0"], f["s1"] = np.asarray(s0, float), np.asarray(s1, float)
         f["d"] = f["s1"] - f["s0"]
         parts.append(_summarise(f, keys, kind, alpha, item))
@@ -154,13 +178,14 @@ def _overall(pairs: pd.DataFrame, keys: list[str], alpha: float, *, full: bool) 
     return parts
 
 
-def compare_variants(records, base: str, other: str, by=None, *, min_games: int = MIN_GAMES,
-                     alpha: float = ALPHA) -> pd.DataFrame:
+def compare_variants(records, base: str, other: str, by=("tier",), *,
+                     min_games: int = MIN_GAMES, alpha: float = ALPHA) -> pd.DataFrame:
     """Per army (and overall) change in score from ``base`` to ``other`` on paired deals.
 
-    Columns: [by…], kind (army / overall), item, army, pairs, base, other, change, change_lo,
-    change_hi, p, thin (fewer than ``min_games`` pairs). ``by`` may split by any games column
-    shared by both variants (e.g. "tier").
+    Columns: [by…], kind (army / overall), item, army, pairs, deals, base, other, change,
+    change_lo, change_hi, se, p, q (Benjamini–Hochberg over the table's non-thin rows), moved
+    (q < alpha), thin (fewer than ``min_games`` pairs). ``by`` may split by any games column
+    shared by both variants; the default is per tier.
     """
     rec = as_records(records)
     keys = group_columns(rec.games, by)
@@ -169,8 +194,9 @@ def compare_variants(records, base: str, other: str, by=None, *, min_games: int 
     parts = [_summarise(rows, [*keys, "army"], "army", alpha, lambda r: r["army"])]
     parts += _overall(pairs, keys, alpha, full=False)
     out = _finish(pd.concat(parts, ignore_index=True), min_games)
+    out["q"], out["moved"] = bh(out["p"].where(~out["thin"]), alpha)
     out.attrs["unpaired"] = pairs.attrs["unpaired"]
-    return _columns(out, keys)
+    return label_pooled(_columns(out, keys), rec.games, keys)
 
 
 def _finish(out: pd.DataFrame, min_games: int) -> pd.DataFrame:
@@ -183,8 +209,8 @@ def _finish(out: pd.DataFrame, min_games: int) -> pd.DataFrame:
 
 
 def _columns(out: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    cols = [*keys, "kind", "item", "army", "opponent", "pairs", "base", "other", "change",
-            "change_lo", "change_hi", "p", "thin"]
+    cols = [*keys, "kind", "item", "army", "opponent", "pairs", "deals", "base", "other",
+            "change", "change_lo", "change_hi", "se", "p", "q", "moved", "thin"]
     for col in ("army", "opponent"):
         if col not in out.columns:
             out[col] = ""
@@ -192,15 +218,15 @@ def _columns(out: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return out[[c for c in cols if c in out.columns] + [c for c in out.columns if c not in cols]]
 
 
-def what_moved(records, base: str, other: str, by=None, *, min_games: int = MIN_GAMES,
+def what_moved(records, base: str, other: str, by=("tier",), *, min_games: int = MIN_GAMES,
                alpha: float = ALPHA) -> pd.DataFrame:
     """Everything that changed from ``base`` to ``other``, ranked, with paired intervals.
 
     Rows: armies, matchups (each unordered pair once, from the first army's side), the first
-    player's score, draw rate, end reasons, comebacks, leader turns and battles. Rows with fewer
-    than ``min_games`` pairs are ``thin``: shown, never tested. ``q``: BH over the other rows;
-    ``moved``: q < alpha. Sorted: moved rows first, then tested rows by |change| / SE (``z``),
-    then thin rows.
+    player's score, draw rate, end reasons, comebacks, leader turns and battles — per tier by
+    default. Rows with fewer than ``min_games`` pairs are ``thin``: shown, never tested. ``q``:
+    BH over the other rows; ``moved``: q < alpha. Sorted: moved rows first, then tested rows by
+    |change| / SE (``z``), then thin rows.
     """
     rec = as_records(records)
     keys = group_columns(rec.games, by)
@@ -212,14 +238,15 @@ def what_moved(records, base: str, other: str, by=None, *, min_games: int = MIN_
                             lambda r: f"{r['army']} vs {r['opponent']}"))
     parts += _overall(pairs, keys, alpha, full=True)
     out = pd.concat(parts, ignore_index=True)
-    out["z"] = _z(out, alpha)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["z"] = np.where(out["se"] > 0, out["change"] / out["se"], np.nan)
     out = _finish(out, min_games)
     out["q"], out["moved"] = bh(out["p"].where(~out["thin"]), alpha)
     out = out.assign(_m=~out["moved"], _t=out["thin"], _z=-out["z"].abs().fillna(0)).sort_values(
         ["_m", "_t", "_z"], kind="stable").drop(columns=["_m", "_t", "_z"]).reset_index(drop=True)
     out.insert(0, "rank", np.arange(1, len(out) + 1))
     out.attrs["unpaired"] = pairs.attrs["unpaired"]
-    return _columns(out, ["rank", *keys])
+    return label_pooled(_columns(out, ["rank", *keys]), rec.games, keys)
 
 
 def swap_effect(base, alt, army: str, *, alt_army: str | None = None, by=None,
@@ -253,5 +280,6 @@ def swap_effect(base, alt, army: str, *, alt_army: str | None = None, by=None,
              _summarise(rows, [*keys_by, "army", "opponent"], "matchup", alpha,
                         lambda r: f"{r['army']} vs {r['opponent']}")]
     out = _finish(pd.concat(parts, ignore_index=True), min_games)
+    out["q"], out["moved"] = bh(out["p"].where(~out["thin"]), alpha)
     out.attrs["unpaired"] = pairs.attrs["unpaired"]
     return _columns(out, keys_by)

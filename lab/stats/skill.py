@@ -1,33 +1,43 @@
-"""Skill split: how a per-army or per-card number changes from weaker to stronger bot tiers.
+"""Skill split and tier stability: how army strength and card value change with bot skill.
 
 Owns: ``tier_order`` — the order of the run's tiers from weakest to strongest, either given by the
 caller (checked against the tiers the run has) or found from the data: each bot label's win rate
 in decisive games against *other* bot labels, a tier ranking by the mean over its two bots; bots
 that never met another bot rank by kind (random < heuristic < search, more simulations stronger),
-ties keep the run's order — and ``skill_split``, which turns any table computed with ``by``
-including ``tier`` (``army_table``, ``card_table``, ``bradley_terry``, ``matchup_table``) into one
-row per key with the value at each tier and ``skill_sensitivity`` = value at the strongest tier −
-value at the weakest, with a 95% interval: Newcombe's for a rate (reconstructing its counts from
-``x`` and ``x_n``), else a normal approximation from the two tiers' intervals (for IWD, ratings,
-means), and ``skill_p``/``skill_q``/``skill_flag`` (the matching test, Benjamini–Hochberg over the
-table's non-thin rows). Reads records only for the order.
+ties keep the run's order; ``skill_split`` — per army (``metric="win_rate"``) or per army × card
+(``metric="opening_hand"``, the causal card value of ``lab.stats.causal``) the value at each tier
+and ``skill_sensitivity`` = value at the strongest tier − value at the weakest, estimated from the
+records on the deals both tiers played: the tiers share deals (the same deck orders), so the
+difference's error is clustered by deal (``lab.stats.clustered``), with Student's t at the
+caller's ``alpha`` and Benjamini–Hochberg over the table's non-thin rows (a row is thin when
+either tier counts fewer than ``min_games``: shown, never tested or flagged); and
+``tier_stability`` — the designer's question "does the conclusion hold at every skill level?":
+side by side per tier the army win rates (with their band, below / in / above 45–55%) and card
+values (with their sign where it passes BH), the Spearman rank correlation of both between tiers,
+and the armies and cards whose conclusion changes band or sign with skill — each change backed by
+a test that passes Benjamini–Hochberg. Reads records only; never simulates.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
 from lab.errors import LabError
-from lab.stats.intervals import ALPHA, MIN_GAMES, bh, diff_interval, diff_pvalue
+from lab.stats.armies import BAND, band_of, army_table
+from lab.stats.causal import card_value, opening_hand_effect
+from lab.stats.clustered import (CLUSTER, diff_influence, estimate_columns, grouped_diff,
+                                 influence_se)
+from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
+from lab.stats.views import card_rows, group_codes, group_columns, seat_rows
 
 KIND_RANK = {"random": 0, "heuristic": 1, "search": 2}
-NORMAL_METRICS = {"iwd", "rating", "leader_turns", "battles", "wall_margin", "change"}
-_Z = 1.959963984540054
+METRICS = ("win_rate", "opening_hand")
 
 
 def _bot_rank(label: str) -> tuple[int, float]:
@@ -78,80 +88,218 @@ def tier_order(records, order=None) -> list[str]:
     return sorted(tiers, key=lambda t: (kind_rank(t), tiers.index(t)))
 
 
-def _keys(table: pd.DataFrame, tier: str) -> list[str]:
-    return [c for c in table.columns if c != tier
-            and not pd.api.types.is_numeric_dtype(table[c])
-            and not pd.api.types.is_bool_dtype(table[c])]
-
-
-def skill_split(table: pd.DataFrame, value: str, *, order=None, records=None,
-                tier: str = "tier", method: str = "auto", min_games: int = MIN_GAMES,
-                alpha: float = ALPHA) -> pd.DataFrame:
-    """One row per key: ``value`` at each tier (``value@tier``, ``value_n@tier``) and
-    ``skill_sensitivity`` (strongest − weakest tier) with ``_lo``/``_hi``; ``thin`` when either
-    end counts fewer than ``min_games``. Give ``order`` (weakest first) or ``records``."""
-    for col in (tier, value):
-        if col not in table.columns:
-            raise LabError(f"skill_split needs column \"{col}\"; compute the table with "
-                           f"by=(…, \"{tier}\") (columns: {', '.join(map(str, table.columns))})")
-    if order is None:
-        if records is None:
-            raise LabError("skill_split needs the tier order: give order=[weakest, …, strongest] "
-                           "or records= to rank the tiers by their bots' win rates")
-        order = tier_order(records)
-    else:
-        order = list(order)
-        unknown = [t for t in order if t not in set(table[tier])]
-        if unknown:
-            raise LabError(f"tier order names {', '.join(unknown)}, not in the table "
-                           f"(allowed: {', '.join(map(str, pd.unique(table[tier])))})")
-    order = [t for t in order if t in set(table[tier])]
-    if len(order) < 2:
-        raise LabError(f"a skill split needs two tiers; the table has "
-                       f"{', '.join(map(str, pd.unique(table[tier])))}")
-    if method not in ("auto", "newcombe", "normal"):
-        raise LabError(f"method \"{method}\" is not one of: auto, newcombe, normal")
-    keys = _keys(table, tier)
-    extra = [c for c in (f"{value}_n", f"{value}_lo", f"{value}_hi") if c in table.columns]
-    part = table[table[tier].isin(order)]
-    if part.duplicated([*keys, tier]).any():
-        raise LabError(f"the table repeats a row for one key and tier; key columns: "
-                       f"{', '.join(keys)} (compute it with by=(…, \"{tier}\"))")
-    wide = part.set_index([*keys, tier])[[value, *extra]].unstack(tier)
+def _side_by_side(table: pd.DataFrame, item: list[str], columns: list[str],
+                  order: list[str]) -> pd.DataFrame:
+    """One row per ``item`` with each of ``columns`` at each tier of ``order`` as ``col@tier``
+    (a tier the table lacks is left out)."""
+    wide = table[table["tier"].isin(order)].set_index([*item, "tier"])[columns].unstack("tier")
     out = pd.DataFrame(index=wide.index)
     for t in order:
-        out[f"{value}@{t}"] = wide[(value, t)]
-        if f"{value}_n" in table.columns:
-            out[f"{value}_n@{t}"] = wide[(f"{value}_n", t)]
-    weak, strong = order[0], order[-1]
-    v0, v1 = wide[(value, weak)].to_numpy(float), wide[(value, strong)].to_numpy(float)
-    out["skill_sensitivity"] = v1 - v0
-    if method == "auto":
-        method = ("newcombe" if f"{value}_n" in table.columns and value not in NORMAL_METRICS
-                  else "normal")
-    if method == "newcombe":
-        n0 = wide[(f"{value}_n", weak)].to_numpy(float)
-        n1 = wide[(f"{value}_n", strong)].to_numpy(float)
-        k0, k1 = np.round(v0 * n0), np.round(v1 * n1)
-        lo, hi = diff_interval(k1, n1, k0, n0, alpha)
-        p = diff_pvalue(k1, n1, k0, n0, 0.0)
-    else:
-        if f"{value}_lo" not in table.columns:
-            raise LabError(f"the normal interval needs \"{value}_lo\"/\"{value}_hi\" columns")
-        se0 = (wide[(f"{value}_hi", weak)] - wide[(f"{value}_lo", weak)]).to_numpy(float) / (2 * _Z)
-        se1 = (wide[(f"{value}_hi", strong)]
-               - wide[(f"{value}_lo", strong)]).to_numpy(float) / (2 * _Z)
-        se = np.sqrt(se0 ** 2 + se1 ** 2)
-        lo, hi = v1 - v0 - _Z * se, v1 - v0 + _Z * se
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(se > 0, 2 * sps.norm.sf(np.abs(v1 - v0) / se), np.nan)
-    out["skill_sensitivity_lo"], out["skill_sensitivity_hi"] = lo, hi
-    out["weaker"], out["stronger"] = weak, strong
-    if f"{value}_n" in table.columns:
-        n_min = np.fmin(wide[(f"{value}_n", weak)].to_numpy(float),
-                        wide[(f"{value}_n", strong)].to_numpy(float))
-        out["thin"] = ~(n_min >= min_games)
-        p = np.where(out["thin"], np.nan, p)
-    out["skill_p"] = p
-    out["skill_q"], out["skill_flag"] = bh(p, alpha)
+        if (columns[0], t) in wide.columns:
+            for c in columns:
+                out[f"{c}@{t}"] = wide[(c, t)]
     return out.reset_index()
+
+
+def _order(rec, order) -> list[str]:
+    order = tier_order(rec, order)
+    if len(order) < 2:
+        raise LabError(f"a skill split needs two tiers; the run has {', '.join(order)}")
+    return order
+
+
+def _tier_difference(rows: pd.DataFrame, keys: list[str], y: str, weak: str, strong: str,
+                     strata: str | None, alpha: float) -> pd.DataFrame:
+    """Per group of ``keys``: (strong − weak) of the mean of ``y`` (no strata) or of the
+    within-strata opening-hand difference (``strata``: the column of the strata), clustered by
+    deal across both tiers — the fully interacted OLS, one coefficient set per tier."""
+    rows = rows[rows["tier"].isin([weak, strong])].reset_index(drop=True)
+    codes, out = group_codes(rows, keys)
+    out = out.copy()
+    ng = len(out)
+    is_strong = (rows["tier"] == strong).to_numpy()
+    if strata is None:
+        est = grouped_diff(rows[y], is_strong, codes, rows[CLUSTER], n_groups=ng)
+        diff, se, g = est["diff"].to_numpy(), est["se"].to_numpy(), est["clusters"].to_numpy()
+    else:
+        sub = codes * 2 + is_strong
+        n_sub = 2 * ng
+        beta, sxx, k, psi = diff_influence(rows[y], rows["opening"] > 0, sub,
+                                           pd.factorize(rows[strata])[0], n_sub)
+        sub_group = np.zeros(n_sub, dtype=np.int64)
+        sub_group[sub] = codes
+        sub_strong = np.zeros(n_sub, dtype=bool)
+        sub_strong[sub] = is_strong
+        signed = np.where(is_strong, psi, -psi)
+        k_group = np.bincount(sub_group, k, minlength=ng)
+        se, g, _ = influence_se(signed, codes, rows[CLUSTER], k_group, ng)
+        b_strong = np.full(ng, np.nan)
+        b_weak = np.full(ng, np.nan)
+        b_strong[sub_group[sub_strong]] = beta[sub_strong]
+        b_weak[sub_group[~sub_strong]] = beta[~sub_strong]
+        ok = np.zeros(ng, dtype=bool)
+        ok[sub_group[(sxx > 0) & sub_strong]] = True
+        ok2 = np.zeros(ng, dtype=bool)
+        ok2[sub_group[(sxx > 0) & ~sub_strong]] = True
+        diff = b_strong - b_weak
+        se = np.where(ok & ok2, se, np.nan)
+    cols = estimate_columns("skill_sensitivity", diff, se, g, np.bincount(codes, minlength=ng),
+                            alpha)
+    for c in ("skill_sensitivity", "skill_sensitivity_lo", "skill_sensitivity_hi",
+              "skill_sensitivity_p"):
+        out[c] = cols[c]
+    out["deals"] = g
+    return out
+
+
+def skill_split(records, metric: str = "win_rate", *, by=("variant",), order=None,
+                min_games: int = MIN_GAMES, alpha: float = ALPHA) -> pd.DataFrame:
+    """One row per army (``win_rate``) or army × card (``opening_hand``) and group of ``by``.
+
+    Columns: ``value@tier`` and ``value_n@tier`` for each tier (weakest first; for opening_hand
+    n is the smaller of the games with and without the card in hand), ``skill_sensitivity`` =
+    strongest − weakest with ``_lo``/``_hi`` (clustered by deal), ``skill_p``, ``skill_q``,
+    ``skill_flag`` (BH at ``alpha`` over the non-thin rows), ``thin``, ``weaker``, ``stronger``.
+    """
+    if metric not in METRICS:
+        raise LabError(f"skill split metric \"{metric}\" is not one of: {', '.join(METRICS)}")
+    rec = as_records(records)
+    order = _order(rec, order)
+    keys = [k for k in group_columns(rec.games, by) if k != "tier"]
+    weak, strong = order[0], order[-1]
+    if metric == "win_rate":
+        per = army_table(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
+        per = per.rename(columns={"win_rate": "value", "win_rate_n": "value_n",
+                                  "win_rate_lo": "value_lo", "win_rate_hi": "value_hi"})
+        item = [*keys, "army"]
+        rows = seat_rows(rec.games, keep=[*keys, "tier"])
+        rows = rows[~rows["mirror"] & (rows["won"] | rows["lost"])]
+        diff = _tier_difference(rows.assign(won=rows["won"].astype(float)), item, "won",
+                                weak, strong, None, alpha)
+    else:
+        per = opening_hand_effect(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
+        per = per.rename(columns={"effect": "value", "effect_lo": "value_lo",
+                                  "effect_hi": "value_hi"})
+        per["value_n"] = np.minimum(per["in_opening"], per["games"] - per["in_opening"])
+        item = [*keys, "army", "card"]
+        rows = card_rows(rec.require_cards(), rec.games, [*keys, "tier"])
+        rows = rows[~rows["mirror"]]
+        diff = _tier_difference(rows, item, "score", weak, strong, "opponent", alpha)
+    out = _side_by_side(per, item, ["value", "value_lo", "value_hi", "value_n"], order)
+    out = out.merge(diff, on=item, how="left")
+    n_min = np.fmin(out.get(f"value_n@{weak}", np.nan), out.get(f"value_n@{strong}", np.nan))
+    out["thin"] = ~(np.asarray(n_min, dtype=float) >= min_games)
+    out["skill_p"] = np.where(out["thin"], np.nan, out.pop("skill_sensitivity_p"))
+    out["skill_q"], out["skill_flag"] = bh(out["skill_p"], alpha)
+    out["weaker"], out["stronger"] = weak, strong
+    out.attrs["order"] = order
+    return out
+
+
+# ----------------------------------------------------------------------------- tier stability
+
+@dataclass
+class TierStability:
+    """Side-by-side tables of one run's tiers (see ``tier_stability``)."""
+
+    order: list[str]
+    armies: pd.DataFrame  # per army: win rate @ tier, band @ tier, the skill difference
+    cards: pd.DataFrame  # per army × card: value @ tier, sign @ tier, measure
+    correlation: pd.DataFrame  # per group × tier pair: Spearman rho of armies and of cards
+    changes: pd.DataFrame = field(default_factory=pd.DataFrame)  # conclusions that change
+
+
+def card_sign(value, flag) -> np.ndarray:
+    """A card value's conclusion: "+" or "−" where it passes its test (``flag``: BH in its
+    family, never on a thin row), else "0" (no detectable effect)."""
+    value = np.asarray(value, dtype=float)
+    flag = np.asarray(pd.Series(flag).fillna(False), dtype=bool)
+    return np.where(flag & (value > 0), "+", np.where(flag & (value < 0), "−", "0"))
+
+
+def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
+                   min_games: int = MIN_GAMES, alpha: float = ALPHA,
+                   band: tuple[float, float] = BAND) -> TierStability:
+    """Army win rates and card values per tier side by side, their rank correlation between
+    tiers (within each variant), and the armies (band) and cards (sign) whose conclusion changes
+    with skill.
+
+    An army's conclusion at a tier is its band (below / in band / above ``band``, from the win
+    rate); it *changes* when two tiers' bands differ and the difference between the weakest and
+    the strongest tier passes its test (``skill_flag``: clustered by deal, BH). A card's
+    conclusion is the sign of its ``lab value`` (when ``value`` covers every tier of the
+    variant; a variant it covers in part falls back, whole, to the opening hand) or
+    opening-hand effect where that passes BH in its family ("+" or "−"), else "0"; it *changes*
+    when the card is "+" at one tier and "−" at another, or "+"/"−" at one and of the opposite
+    sign (though not passing) at another. Thin rows are shown, never counted as a change — so a
+    change is never a multiple-comparison accident of one tier's raw interval.
+    """
+    rec = as_records(records)
+    order = _order(rec, order)
+    keys = ["variant"]
+    armies = skill_split(rec, "win_rate", by=keys, order=order, min_games=min_games,
+                         alpha=alpha)
+    for t in order:
+        armies[f"band@{t}"] = band_of(armies[f"value@{t}"], band)
+    bands = armies[[f"band@{t}" for t in order]]
+    thin_any = np.zeros(len(armies), dtype=bool)
+    for t in order:
+        thin_any |= ~(armies[f"value_n@{t}"].to_numpy(float) >= min_games)
+    armies["changes"] = ((bands.nunique(axis=1) > 1).to_numpy() & ~thin_any
+                         & armies["skill_flag"].to_numpy(bool))
+
+    oh = opening_hand_effect(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
+    if value is not None:  # one measure per variant across its tiers, or the comparison is moot
+        full = [v for v, part in value.groupby("variant") if set(order) <= set(part["tier"])]
+        value = value[value["variant"].isin(full)]
+    cv = card_value(rec, value, min_games=min_games, alpha=alpha, oh=oh)
+    ck = [*keys, "army", "card"]
+    cards = _side_by_side(cv, ck, ["value", "lo", "hi", "q", "flag", "thin", "measure"], order)
+    for t in order:
+        if f"value@{t}" in cards:
+            cards[f"sign@{t}"] = card_sign(cards[f"value@{t}"], cards[f"flag@{t}"])
+            cards[f"thin@{t}"] = cards[f"thin@{t}"].fillna(True).astype(bool)
+    cards["changes"] = _sign_changes(cards, order)
+
+    corr = []
+    for variant, part in armies.groupby("variant", sort=False):
+        cpart = cards[cards["variant"] == variant]
+        for i, t1 in enumerate(order):
+            for t2 in order[i + 1:]:
+                row = {"variant": variant}
+                row["tiers"] = f"{t1} vs {t2}"
+                row["armies_rho"], row["armies_n"] = _spearman(part[f"value@{t1}"],
+                                                               part[f"value@{t2}"])
+                ok = ~(cpart[f"thin@{t1}"] | cpart[f"thin@{t2}"])
+                row["cards_rho"], row["cards_n"] = _spearman(cpart.loc[ok, f"value@{t1}"],
+                                                             cpart.loc[ok, f"value@{t2}"])
+                corr.append(row)
+    changes = pd.concat([
+        armies.loc[armies["changes"], [*keys, "army"]].assign(kind="army"),
+        cards.loc[cards["changes"], [*keys, "army", "card"]].assign(kind="card")],
+        ignore_index=True)
+    return TierStability(order, armies, cards, pd.DataFrame(corr), changes)
+
+
+def _sign_changes(cards: pd.DataFrame, order: list[str]) -> np.ndarray:
+    out = np.zeros(len(cards), dtype=bool)
+    for i, t1 in enumerate(order):
+        for t2 in order[i + 1:]:
+            if f"value@{t1}" not in cards or f"value@{t2}" not in cards:
+                continue
+            s1, s2 = cards[f"sign@{t1}"], cards[f"sign@{t2}"]
+            v1, v2 = cards[f"value@{t1}"], cards[f"value@{t2}"]
+            firm = ((s1 != "0") | (s2 != "0"))
+            opposite = np.sign(v1) * np.sign(v2) < 0
+            usable = ~(cards[f"thin@{t1}"] | cards[f"thin@{t2}"])
+            out |= (firm & opposite & usable).to_numpy()
+    return out
+
+
+def _spearman(a, b) -> tuple[float, int]:
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    ok = np.isfinite(a) & np.isfinite(b)
+    n = int(ok.sum())
+    if n < 3:
+        return np.nan, n
+    return float(sps.spearmanr(a[ok], b[ok]).statistic), n

@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from lab.errors import LabError
-from lab.stats.intervals import ALPHA, mean_columns, rate
+from lab.stats.clustered import CLUSTER, clustered_mean, clustered_rate
+from lab.stats.intervals import ALPHA
 from lab.stats.records import END_REASONS, as_records
-from lab.stats.views import group_columns, grouped, reset
+from lab.stats.views import BY, group_codes, group_columns, label_pooled, with_clusters
 
 COMEBACK_WALLS = 3
 
@@ -38,52 +39,52 @@ def _game_facts(g: pd.DataFrame, comeback_walls: int) -> pd.DataFrame:
     return g
 
 
-def variant_table(records, by=("variant",), *, comeback_walls: int = COMEBACK_WALLS,
+def variant_table(records, by=BY, *, comeback_walls: int = COMEBACK_WALLS,
                   alpha: float = ALPHA) -> pd.DataFrame:
-    """One row per group (default: per variant) with sample sizes and 95% intervals."""
+    """One row per group (default: per variant and tier) with sample sizes and 95% intervals."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
-    g = _game_facts(rec.games, comeback_walls)
-    grp = grouped(g, keys)
-    sums = grp[["decisive", "draw", "first_won", "comeback"]].sum()
-    sums["games"] = grp.size()
-    out = pd.DataFrame({"games": sums["games"]}, index=sums.index)
-    for name, k, n in (("first_win", sums["first_won"], sums["decisive"]),
-                       ("draw", sums["draw"], sums["games"]),
-                       ("comeback", sums["comeback"], sums["decisive"])):
-        for col, v in rate(k, n, name, alpha).items():
-            out[col] = v
-    if keys:
-        reasons = pd.crosstab([g[k] for k in keys], g["end_reason"]).reindex(out.index,
-                                                                             fill_value=0)
-    else:
-        reasons = pd.crosstab(np.zeros(len(g)), g["end_reason"]).set_axis(out.index)
-    ordered = [r for r in END_REASONS if r in reasons.columns] + sorted(
-        r for r in reasons.columns if r not in END_REASONS)
-    for r in ordered:
-        for col, v in rate(reasons[r], sums["games"], f"end_{r}", alpha).items():
+    g = _game_facts(with_clusters(rec.games), comeback_walls)
+    codes, out = group_codes(g, keys)
+    out = out.copy()
+    ng, cl = len(out), g[CLUSTER]
+    out["games"] = np.bincount(codes, minlength=ng)
+    every = np.ones(len(g), bool)
+    specs = [("first_win", g["first_won"], g["decisive"]), ("draw", g["draw"], every),
+             ("comeback", g["comeback"], g["decisive"])]
+    seen = set(g["end_reason"])
+    reasons = [r for r in END_REASONS if r in seen] + sorted(seen - set(END_REASONS))
+    specs += [(f"end_{r}", g["end_reason"] == r, every) for r in reasons]
+    for name, y, mask in specs:
+        for col, v in clustered_rate(name, y, mask, codes, cl, ng, alpha).items():
             out[col] = v
     for col in ("leader_turns", "battles", "wall_margin"):
-        out = out.join(mean_columns(grp, col, alpha=alpha))
-    return reset(out, keys)
+        y = g[col].to_numpy(float)
+        ok = np.isfinite(y)
+        for c, v in clustered_mean(col, y, ok, codes, cl, ng, alpha).items():
+            out[c] = v
+        out[f"{col}_median"] = pd.Series(y[ok]).groupby(codes[ok]).median().reindex(
+            range(ng)).to_numpy()
+    return label_pooled(out, rec.games, keys)
 
 
-def end_reason_table(records, by=("variant",), alpha: float = ALPHA) -> pd.DataFrame:
-    """Long form: one row per group × end reason with games, share and its Wilson interval."""
-    rec = as_records(records)
-    keys = group_columns(rec.games, by)
-    g = rec.games
-    counts = g.groupby([*keys, "end_reason"], observed=True).size().rename("k").reset_index()
-    totals = (g.groupby(keys).size().rename("games").reset_index() if keys
-              else pd.DataFrame({"games": [len(g)]}))
-    counts = counts.merge(totals, on=keys) if keys else counts.assign(games=len(g))
-    cols = rate(counts["k"], counts["games"], "share", alpha)
-    for c, v in cols.items():
-        counts[c] = v
-    return counts.drop(columns=["k", "share_n"])
+def end_reason_table(records, by=BY, alpha: float = ALPHA) -> pd.DataFrame:
+    """Long form: one row per group × end reason with its share and clustered interval."""
+    vt = variant_table(records, by, alpha=alpha)
+    keys = list(vt.columns[:vt.columns.get_loc("games")])
+    parts = []
+    for col in vt.columns:
+        if col.startswith("end_") and not col.endswith(("_lo", "_hi", "_n")):
+            part = vt[[*keys, "games"]].copy()
+            part.insert(len(keys), "end_reason", col[4:])
+            for suffix in ("", "_lo", "_hi"):
+                part[f"share{suffix}"] = vt[f"{col}{suffix}"]
+            parts.append(part[part["share"] > 0])
+    return pd.concat(parts, ignore_index=True).sort_values(keys, kind="stable").reset_index(
+        drop=True)
 
 
-def length_values(records, by=("variant",), column: str = "leader_turns") -> dict:
+def length_values(records, by=BY, column: str = "leader_turns") -> dict:
     """Group → array of a length column (leader_turns or battles), for histograms."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)

@@ -1,18 +1,25 @@
 """Derived views of the records that several statistics share: per-seat rows and grouping keys.
 
 Owns: turning a game into two seat rows (army, opponent, went first, result, score with a draw as
-½), attaching a game's outcome and grouping columns to its cards rows, and the ``by`` argument
-every table takes (which games columns to split by, e.g. ``("variant", "tier")``), with a clear
-error for a column the games table does not have. No statistic lives here.
+½), attaching a game's outcome, deal cluster and grouping columns to its cards rows, the ``by``
+argument every table takes (which games columns to split by; the default everywhere is
+``("variant", "tier")``), with a clear error for a column the games table does not have, group
+codes for the vectorised estimators, and the label a table gets when it pools bot tiers (a tier
+column reading "pooled: …", so a pooled number never passes for one tier's). No statistic lives
+here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
 import pandas as pd
 
 from lab.errors import LabError
+from lab.stats.clustered import CLUSTER, deal_clusters
+
+BY = ("variant", "tier")  # every table's default grouping: bot tiers are never pooled silently
 
 
 def group_columns(games: pd.DataFrame, by) -> list[str]:
@@ -28,13 +35,48 @@ def group_columns(games: pd.DataFrame, by) -> list[str]:
     return cols
 
 
+def pooled_columns(games: pd.DataFrame, keys: list[str]) -> dict[str, str]:
+    """The label of a table that pools tiers: {"tier": "pooled: a + b"} when ``keys`` leave out
+    ``tier`` and the games hold several tiers, {"tier": the one tier} when they hold one, else
+    {}."""
+    if "tier" in keys or "tier" not in games.columns:
+        return {}
+    tiers = [str(t) for t in pd.unique(games["tier"])]
+    return {"tier": tiers[0] if len(tiers) == 1 else "pooled: " + " + ".join(tiers)}
+
+
+def label_pooled(out: pd.DataFrame, games: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Insert the ``pooled_columns`` label as the table's first columns."""
+    for i, (col, v) in enumerate(pooled_columns(games, keys).items()):
+        if col not in out.columns:
+            out.insert(i, col, v)
+    return out
+
+
+def with_clusters(games: pd.DataFrame) -> pd.DataFrame:
+    """The games with their deal cluster id (``CLUSTER`` column) — see ``deal_clusters``."""
+    if CLUSTER in games.columns:
+        return games
+    return games.assign(**{CLUSTER: deal_clusters(games)})
+
+
+def group_codes(df: pd.DataFrame, keys: list[str]) -> tuple[np.ndarray, pd.DataFrame]:
+    """An integer code per row for its group of ``keys`` (sorted), and the keys per code."""
+    if not keys:
+        return np.zeros(len(df), dtype=np.int64), pd.DataFrame(index=[0])
+    grp = df.groupby(keys, sort=True, observed=True, dropna=False)
+    return grp.ngroup().to_numpy(np.int64), grp.size().reset_index()[keys]
+
+
 def seat_rows(games: pd.DataFrame, keep: Iterable[str] = ()) -> pd.DataFrame:
     """Two rows per game, one per seat: army, opponent, went_first, won, lost, draw, score.
 
     ``mirror`` marks games of an army against itself (statistics of an army's strength leave
-    them out: they always add one win and one loss). ``keep`` lists further games columns to carry.
+    them out: they always add one win and one loss). Each row carries its deal cluster
+    (``CLUSTER``). ``keep`` lists further games columns to carry.
     """
-    keep = [c for c in dict.fromkeys(["game_id", *keep]) if c in games.columns]
+    games = with_clusters(games)
+    keep = [c for c in dict.fromkeys(["game_id", CLUSTER, *keep]) if c in games.columns]
     parts = []
     for seat, other in (("A", "B"), ("B", "A")):
         s, o = seat.lower(), other.lower()
@@ -55,15 +97,28 @@ def seat_rows(games: pd.DataFrame, keep: Iterable[str] = ()) -> pd.DataFrame:
     return rows
 
 
-def card_rows(cards: pd.DataFrame, games: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Cards rows with the game's outcome for that seat (won, draw) and the grouping columns."""
-    cols = list(dict.fromkeys(["game_id", "winner", *by]))
+CARD_COUNTS = ("game_id", "player", "army", "card", "card_id", "copies", "opening", "drawn",
+               "gained", "played", "won", "triggers")
+
+
+def card_rows(cards: pd.DataFrame, games: pd.DataFrame, by: list[str],
+              columns: Iterable[str] = CARD_COUNTS) -> pd.DataFrame:
+    """Cards rows (``columns`` of the cards table, where present) with the game's outcome for
+    that seat (won, draw, score), the opponent's army, the deal cluster and the grouping
+    columns."""
+    games = with_clusters(games)
+    cols = list(dict.fromkeys(["game_id", "winner", "army_a", "army_b", CLUSTER, *by]))
     g = games[cols]
-    rows = cards.merge(g, on="game_id", how="left", validate="many_to_one",
-                       suffixes=("", "_game"))
+    keep = [c for c in dict.fromkeys(["game_id", *columns]) if c in cards.columns]
+    rows = cards[keep].merge(g, on="game_id", how="left", validate="many_to_one",
+                             suffixes=("", "_game"))
     rows["won_game"] = (rows["winner"] == rows["player"]).to_numpy()
     rows["draw"] = (rows["winner"] == "draw").to_numpy()
-    return rows
+    rows["score"] = rows["won_game"] + 0.5 * rows["draw"]
+    seat_a = (rows["player"] == "A").to_numpy()
+    rows["opponent"] = np.where(seat_a, rows["army_b"], rows["army_a"])
+    rows["mirror"] = rows["army_a"] == rows["army_b"]
+    return rows.drop(columns=[c for c in ("army_a", "army_b") if c not in by])
 
 
 def grouped(df: pd.DataFrame, keys: list[str]):

@@ -271,3 +271,61 @@ if __name__ == "__main__":  # python tests/_support/synthetic.py OUT_DIR  (an ex
     out = sys.argv[1] if len(sys.argv) > 1 else "results/example"
     gms, crd = synthetic_records(deals=40)
     print(write_results(out, gms, crd))
+
+
+# ------------------------------------------------------------------ coverage of the intervals
+
+def clustered_replications(reps: int, deals: int, *, sigma: float = 1.0, seed: int = 0,
+                           strength: float = 0.3, shift: float = 0.25, card: float = 0.4,
+                           first_edge: float = 0.2, in_hand: float = 0.3):
+    """Many independent small runs at once, with the within-deal correlation of real records.
+
+    ``reps`` runs (column ``rep``) of oda against takeda: ``deals`` deals, each played in both
+    seat orders under two variants ``v0`` and ``v1`` (the same deals). A deal carries a shared
+    effect u ~ N(0, sigma) on oda's log-odds (the deck orders favour one side in both seat
+    orders and every variant) and decides whether oda's card 赤備え is in its opening hand
+    (probability ``in_hand``, 3 copies: the same in both seat orders). Oda's log-odds of winning:
+    ``strength`` (+ ``shift`` under v1) + ``card`` if the card is in hand + u ± ``first_edge``.
+
+    Returns (games, cards, truth) where truth holds the population values the intervals should
+    cover: oda's win rate per variant, the v0 → v1 change and the opening-hand effect (v0).
+    """
+    from scipy.special import expit
+
+    rng = np.random.default_rng(seed)
+    u = rng.normal(0, sigma, size=(reps, deals))
+    hand = rng.random((reps, deals)) < in_hand
+    r, d, v, s = np.meshgrid(np.arange(reps), np.arange(deals), [0, 1], [False, True],
+                             indexing="ij")
+    r, d, v, s = r.ravel(), d.ravel(), v.ravel(), s.ravel()
+    n = len(r)
+    oda_first = rng.random(n) < 0.5
+    logit = (strength + shift * v + card * hand[r, d] + u[r, d]
+             + np.where(oda_first, first_edge, -first_edge))
+    oda_wins = rng.random(n) < expit(logit)
+    oda_seat = np.where(s, "B", "A")
+    games = pd.DataFrame({
+        "game_id": np.arange(n, dtype=np.int64), "rep": r, "variant": np.where(v, "v1", "v0"),
+        "army_a": np.where(s, "takeda", "oda"), "army_b": np.where(s, "oda", "takeda"),
+        "tier": "t", "deal": d, "swapped": s,
+        "first": np.where(oda_first, oda_seat, np.where(s, "A", "B")),
+        "winner": np.where(oda_wins, oda_seat, np.where(s, "A", "B")),
+        "end_reason": "castle_fell", "leader_turns": 10, "battles": 8, "walls_a": 1,
+        "walls_b": 0, "max_deficit_a": 0, "max_deficit_b": 0})
+    cards = pd.DataFrame({"game_id": games["game_id"], "player": oda_seat, "army": "oda",
+                          "card": "赤備え", "copies": 3,
+                          "opening": np.where(hand[r, d], 1, 0), "drawn": 0, "gained": 0,
+                          "played": 0, "won": 0, "triggers": 0, "triggers_by_ability": ""})
+
+    # the population values, by Monte Carlo over the same model (a fixed, large sample)
+    big = np.random.default_rng(seed + 1)
+    m = 2_000_000
+    uu = big.normal(0, sigma, m)
+    first = np.where(big.random(m) < 0.5, first_edge, -first_edge)
+    hh = big.random(m) < in_hand
+    rate = {k: float(expit(strength + shift * k + card * hh + uu + first).mean()) for k in (0, 1)}
+    with_card = float(expit(strength + card + uu + first).mean())
+    without = float(expit(strength + uu + first).mean())
+    truth = {"win_rate": {"v0": rate[0], "v1": rate[1]}, "change": rate[1] - rate[0],
+             "opening_hand": with_card - without}
+    return games, cards, truth
