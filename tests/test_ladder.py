@@ -60,3 +60,32 @@ def test_rating_gaps_use_the_difference_of_neighbours():
     assert g.gap.tolist() == pytest.approx([r["z"] - r["y"], r["y"] - r["x"]])
     assert g.low[0] < 0 < g.high[0]  # z and y are close: not separated
     assert g.low[1] > 0  # y is clearly above x
+
+
+def test_five_bot_tables_fit_a_terminal_and_say_which_neighbours_are_separated():
+    from rich.console import Console
+
+    from lab.bots.ladder import LadderResult, render
+
+    bots = ["random", "heuristic", "tuned", "search", "expert"]
+    strength = dict(zip(bots, [-2.0, 0.0, 0.4, 1.0, 1.1]))
+    rows = []
+    for i, a in enumerate(bots):
+        for b in bots[i + 1:]:
+            p = 1 / (1 + 2.718281828 ** (strength[b] - strength[a]))
+            aw = round(324 * p)
+            rows.append({"a": a, "b": b, "games": 324, "a_wins": aw, "b_wins": 324 - aw, "draws": 0})
+    h2h = pd.DataFrame(rows)
+    res = LadderResult(bradley_terry(h2h, bots), h2h, rating_gaps(h2h, bots))
+    console = Console(record=True, width=100)
+    render(res, console)
+    text = console.export_text()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 100
+    lines = text.splitlines()
+    order = [next(k for k, line in enumerate(lines) if f"│ {b} " in line) for b in bots[::-1]]
+    assert order == sorted(order)  # strongest first
+    expert_row = next(line for line in lines if "│ expert " in line)
+    tuned_row = next(line for line in lines if "│ tuned " in line)
+    assert expert_row.rstrip("│ ").endswith("no")  # 1.1 vs 1.0 on 324 games: not separated
+    assert tuned_row.rstrip("│ ").endswith("yes")
+    assert res.matrix().loc["expert", "random"] > 0.9

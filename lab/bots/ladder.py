@@ -22,7 +22,9 @@ from lab.engine.context import matchup_context
 from lab.engine.nb_play import RES_WINNER
 from lab.rules import RuleSet
 
-DEFAULT_BOTS = ("random", "heuristic", "search")
+# the default ladder: every tier a designer can name; the expert pairs take most of its time
+# (about ten minutes on one quiet core at 324 games a pair)
+DEFAULT_BOTS = ("random", "heuristic", "tuned", "search", "expert")
 ELO = 400 / np.log(10)  # Elo points per unit of log-odds
 
 
