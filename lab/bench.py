@@ -1,13 +1,15 @@
 """Engine speed: random-vs-random full games per preset on one core (issue: lab bench).
 
 Measures games/s, decisions/s and decisions per game over all nine armies round robin, and the
-cold compile and cached start times of a fresh process; each figure is the median of several runs.
+cold compile and cached start times of a fresh process (the cold compile once by default: it
+takes minutes; its temporary cache is removed); each figure is the median of its runs.
 A decision is one step of the scenario grammar applied by the engine. It reports; it asserts
 nothing (targets live in the closing notes, not in tests).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import subprocess
@@ -21,6 +23,7 @@ from lab.cards.pool import load_armies, load_pool
 from lab.engine import nb_play
 from lab.engine.context import matchup_context
 from lab.engine.layout import N_ST, NL
+from lab.errors import LabError
 from lab.rules import PRESETS
 
 _STARTUP = ("import time; t = time.perf_counter(); "
@@ -55,36 +58,58 @@ def time_games(preset: str, games: int, seed: int = 0) -> tuple[float, int, int]
 
 def startup_seconds(cold: bool) -> float:
     """Time for a fresh process to import the engine and play one game, with an empty numba cache
-    (cold: everything compiles) or with the cache the previous run left (cached start)."""
+    (cold: everything compiles; the cache is a temporary folder, removed afterwards) or with the
+    cache the previous run left (cached start)."""
     env = dict(os.environ)
     env.pop("NUMBA_DISABLE_JIT", None)
-    if cold:
-        env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="lab-bench-cache-")
-    out = subprocess.run([sys.executable, "-c", _STARTUP], env=env, capture_output=True,
-                         text=True, check=True)
+    with contextlib.ExitStack() as stack:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="lab-bench-cache-"))
+        out = subprocess.run([sys.executable, "-c", _STARTUP], env=env, capture_output=True,
+                             text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def run(presets=None, games: int = 20_000, runs: int = 3, compile_runs: int = 3,
-        progress=None) -> dict:
+def run(presets=None, games: int = 20_000, runs: int = 3, compile_runs: int = 1,
+        start_runs: int = 3, progress=None, status=None) -> dict:
+    """Median speed per preset, and the cold compile and cached start times of a fresh process.
+
+    ``progress(message)`` is told each result as it comes; ``status(message)`` is a context
+    manager that shows what is running (and for how long) around each step."""
+    if games < 1 or runs < 1 or compile_runs < 0 or start_runs < 0:
+        raise LabError(f"--games {games}, --runs {runs}, --compile-runs {compile_runs}, "
+                       f"--start-runs {start_runs}: games and runs need whole numbers ≥ 1, "
+                       "compile and start runs ≥ 0")
     presets = list(presets or PRESETS)
+    status = status or (lambda message: contextlib.nullcontext())
+    progress = progress or (lambda message: None)
     out: dict = {}
     for preset in presets:
         rows = []
         for r in range(runs):
-            secs, n, dec = time_games(preset, games, seed=r)
+            with status(f"{preset}: run {r + 1} of {runs}, {games:,} games"):
+                secs, n, dec = time_games(preset, games, seed=r)
             rows.append((n / secs, dec / secs, dec / n))
-            if progress:
-                progress(f"{preset} run {r + 1}/{runs}: {n / secs:,.0f} games/s")
+            progress(f"{preset} run {r + 1}/{runs}: {n / secs:,.0f} games/s")
         out[preset] = {"games_per_s": statistics.median(x[0] for x in rows),
                        "decisions_per_s": statistics.median(x[1] for x in rows),
                        "decisions_per_game": statistics.median(x[2] for x in rows)}
-    if compile_runs > 0:
-        compile_s = statistics.median(startup_seconds(cold=True) for _ in range(compile_runs))
-        startup_seconds(cold=False)  # make sure the shared cache is warm
-        cached_s = statistics.median(startup_seconds(cold=False) for _ in range(compile_runs))
-    else:
-        compile_s = cached_s = None
+    compile_s = cached_s = None
+    if compile_runs:
+        times = []
+        for r in range(compile_runs):
+            with status(f"cold compile {r + 1} of {compile_runs}: a fresh process with an empty "
+                        "cache compiles every kernel (about two minutes on 2 cores)"):
+                times.append(startup_seconds(cold=True))
+            progress(f"cold compile {r + 1}/{compile_runs}: {times[-1]:.1f} s")
+        compile_s = statistics.median(times)
+    if start_runs:
+        with status("cached start: a fresh process loading the compiled engine"):
+            startup_seconds(cold=False)  # make sure the shared cache is warm
+            times = [startup_seconds(cold=False) for _ in range(start_runs)]
+        progress(f"cached start: {statistics.median(times):.2f} s (median of {start_runs})")
+        cached_s = statistics.median(times)
     for preset in presets:
         out[preset]["compile_s"] = compile_s
         out[preset]["cached_start_s"] = cached_s

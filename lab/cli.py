@@ -2,7 +2,8 @@
 
 Owns: the typer ``app`` and its commands, the way results are shown (rich tables on stdout,
 warnings on stderr) and the error contract — a ``LabError`` raised anywhere becomes one line on
-stderr and exit code 2, never a traceback (anything else is a bug and keeps its traceback). It must
+stderr and exit code 2, never a traceback (anything else is a bug and keeps its traceback); from
+the console script (``main``) a bad option or argument is one line too, and Ctrl-C exits 130. It must
 not hold rules, card data or statistics of its own and must not simulate: each command loads what it
 names through ``lab.cards.pool`` / ``lab.rules`` (and later the engine, runner and reports) and only
 presents the result. To add a command, write a small function decorated with ``@command("name")``
@@ -76,11 +77,35 @@ def command(name: str | None = None, **kwargs):
 
 
 def main() -> None:
-    """Console-script entry point: run the app; a LabError escaping it still ends in one line."""
+    """Console-script entry point: run the app. A LabError escaping it, a bad option or argument
+    and Ctrl-C each end in one line (exit 2, 2 and 130) instead of a box or a traceback."""
     try:
-        app()
+        code = app(standalone_mode=False)
     except LabError as e:
         error_exit(e)
+    except KeyboardInterrupt:
+        interrupted()
+    except Exception as e:
+        # click's exceptions, matched by name: typer may bring click or its own copy of it
+        kinds = {c.__name__ for c in type(e).__mro__}
+        if "NoArgsIsHelpError" in kinds:
+            err.print(e.format_message())
+            raise SystemExit(2) from None
+        if "UsageError" in kinds:
+            ctx = getattr(e, "ctx", None)
+            where = ctx.command_path if ctx is not None else "lab"
+            error_exit(LabError(f"{e.format_message()} (`{where} --help` lists the options)"))
+        if "ClickException" in kinds:
+            error_exit(LabError(e.format_message()))
+        if "Abort" in kinds:
+            interrupted()
+        raise
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def interrupted() -> NoReturn:
+    err.print(Text("error: ", style="bold red") + Text("interrupted"))
+    raise SystemExit(130)
 
 
 def _version(value: bool) -> None:
@@ -266,13 +291,20 @@ def check_deck(path: Path, pool: CardPool) -> None:
                      f"{deck.total_strength}, general {general.name if general else '—'}, "
                      f"{counts[Kind.TACTIC]} tactics, {counts[Kind.CASTLE]} castles"),
               soft_wrap=True)
-    armies = load_armies(pool)
+    w = strength_warning(deck, load_armies(pool))
+    if w:
+        warn(w)
+
+
+def strength_warning(deck: Deck, armies: list[Deck]) -> str | None:
+    """The balance warning of `lab decks --check` for a deck file, or None."""
     mean = sum(d.total_strength for d in armies) / len(armies)
     off = (deck.total_strength - mean) / mean
-    if abs(off) > BALANCE_TOLERANCE:
-        warn(f"{path}: total strength {deck.total_strength} is {off:+.1%} off the "
-             f"{len(armies)} armies' mean {mean:.1f} (allowed ±{BALANCE_TOLERANCE:.0%}) — "
-             "rebalance its units")
+    if abs(off) <= BALANCE_TOLERANCE:
+        return None
+    return (f"{deck.path}: total strength {deck.total_strength} is {off:+.1%} off the "
+            f"{len(armies)} armies' mean {mean:.1f} (allowed ±{BALANCE_TOLERANCE:.0%}) — "
+            "rebalance its units")
 
 
 # ---------------------------------------------------------------------------------- lab rules
@@ -361,7 +393,7 @@ def match_command(
     army_b: Annotated[str, typer.Argument(help="Army of seat B.")],
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
     config: Annotated[Path | None, typer.Option("--config", help="Rules TOML on top of the preset.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the deal and of the bots' choices.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the deal and of the bots' choices (a whole number ≥ 0).")] = 0,
     log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event of the game.")] = True,
 ) -> None:
     """Play one game between two random bots and print its log and result."""
@@ -411,21 +443,30 @@ def scenario_command(
 
 @command("bench")
 def bench_command(
-    games: Annotated[int, typer.Option(help="Games per preset and run.")] = 20_000,
-    runs: Annotated[int, typer.Option(help="Runs per figure (the median is shown).")] = 3,
-    compile_runs: Annotated[int, typer.Option(help="Fresh processes timed for compile and cached start (0 = skip).")] = 3,
+    games: Annotated[int, typer.Option(min=1, help="Games per preset and run.")] = 20_000,
+    runs: Annotated[int, typer.Option(min=1, help="Runs per figure (the median is shown).")] = 3,
+    compile_runs: Annotated[int, typer.Option(
+        min=0, help="Fresh processes timed compiling the engine with an empty cache (minutes "
+                    "each; their temporary caches are removed; 0 = skip).")] = 1,
+    start_runs: Annotated[int, typer.Option(
+        min=0, help="Fresh processes timed loading the compiled engine (0 = skip).")] = 3,
     preset: Annotated[list[str] | None, typer.Option("--preset", help="Only these presets.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
-    """Engine speed: random-vs-random games on one core, all nine armies, per preset."""
+    """Engine speed: random-vs-random games on one core, all nine armies, per preset; then the
+    cold compile and cached start of a fresh process. Each step shows what runs and for how long."""
     import json
 
     from lab import bench
+    from lab.sim.progress import status
 
     for p in preset or []:
         RuleSet.preset(p)
+    console = None if as_json else err
     result = bench.run(preset, games=games, runs=runs, compile_runs=compile_runs,
-                       progress=None if as_json else (lambda m: err.print(m)))
+                       start_runs=start_runs,
+                       progress=None if as_json else (lambda m: err.print(m)),
+                       status=lambda m: status(console, m))
     if as_json:
         print(json.dumps(result, indent=2))
         return
@@ -459,8 +500,13 @@ def run_command(
         help="Results folder (default results/NAME, NAME from the config; with --games N, "
              "results/NAME-gamesN).")] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue an interrupted run in --out: play only the chunks not yet "
-                         "written. A folder holding another experiment is refused.")] = False,
+        "--resume", help="Continue an interrupted run in --out: check the chunks already "
+                         "written (a damaged one is replayed) and play the missing ones. A "
+                         "folder holding another experiment is refused.")] = False,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Delete the records already in --out (games/, cards/, manifest.json) "
+                        "and play every game again. Without it, a folder that holds this "
+                        "experiment's complete records only shows their summary.")] = False,
     backend: Annotated[str, typer.Option(
         "--backend", metavar="loky|dask",
         help="loky: local worker processes; dask: a Dask cluster through joblib's dask "
@@ -473,22 +519,32 @@ def run_command(
     """Run an experiment: every variant × matchup × bot tier, games in parallel chunks.
 
     Writes games/ and cards/ Parquet chunks and manifest.json to the results folder (see
-    docs/records.md), shows progress, and ends with a summary per variant and per army.
-    Interrupted runs keep every finished chunk; `--resume` completes them.
+    docs/records.md), shows progress, and ends with a summary per variant and per army. Run
+    again on a complete folder, it shows the summary without playing (`--fresh` plays again).
+    Interrupted runs keep every finished chunk; `--resume` completes them. One run writes a
+    folder at a time (a second is refused while the first lives).
     """
     from lab.sim import config as sim_config, runner, summary
 
     exp = sim_config.load_experiment(config, games=games)
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
+    pool = load_pool()
+    for army in exp.armies:
+        if not army.builtin:
+            w = strength_warning(load_deck(army.path, pool), load_armies(pool))
+            if w:
+                warn(w)
     patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
-    err.print(f"{exp.name}: {len(exp.variants)} variant(s){patches} × {len(exp.matchups)} "
-              f"matchup(s) × "
-              f"{len(exp.tiers)} bot tier(s) × {exp.games} deal(s)"
-              f"{' × 2 seat orders' if exp.seat_swap else ''} = {exp.total_games:,} games → "
-              f"{out_path}", soft_wrap=True)
-    result = runner.run(exp, out_path, jobs=jobs, resume=resume, backend=backend,
-                        scheduler=scheduler, console=err)
-    if result.chunks_played:
+    result = runner.run(exp, out_path, jobs=jobs, resume=resume, fresh=fresh, backend=backend,
+                        scheduler=scheduler, console=err, announce=lambda: err.print(
+                            f"{exp.name}: {len(exp.variants)} variant(s){patches} × "
+                            f"{len(exp.matchups)} matchup(s) × {len(exp.tiers)} bot tier(s) × "
+                            f"{exp.games} deal(s){' × 2 seat orders' if exp.seat_swap else ''}"
+                            f" = {exp.total_games:,} games → {out_path}", soft_wrap=True))
+    if result.already_complete:
+        err.print(f"{out_path} already holds this experiment's complete records; their summary "
+                  "follows (add --fresh to play them again)", soft_wrap=True)
+    elif result.chunks_played:
         err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
                   f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
     else:
@@ -501,7 +557,8 @@ def run_command(
               soft_wrap=True)
 
 
-@command("replay")
+# a negative GAME_ID reaches the command (and its one-line error) instead of "No such option"
+@command("replay", context_settings={"ignore_unknown_options": True})
 def replay_command(
     results: Annotated[Path, typer.Argument(
         metavar="RESULTS_DIR|REPLAY_FILE",
@@ -531,6 +588,9 @@ def replay_command(
     if game_id is None:
         raise LabError(f"give the GAME_ID of a game in {results}, or the path of a replay file "
                        "written by `lab play`")
+    if game_id < 0:
+        raise LabError(f"GAME_ID {game_id} is not allowed; game ids are whole numbers ≥ 0 "
+                       "(column game_id of the games records)")
     from lab.sim.replay import replay
 
     r = replay(results, game_id)
@@ -587,7 +647,9 @@ def report_command(
     observational card metrics and dead abilities — per bot tier, every number with its 95%
     interval and sample size."""
     from lab.report import build_report
+    from lab.sim.records import check_readable
 
+    check_readable(results)  # a damaged chunk is named here, in one line
     order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
     page = build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
                         min_games=min_games, tier_order=order)
@@ -651,7 +713,7 @@ def play_command(
 @command("ladder")
 def ladder_command(
     bots: Annotated[list[str] | None, typer.Option("--bots", help="Bots to rate (repeat the option): random, heuristic, search, expert, a persona (tuned, aggressive, defensive, balanced), or a TOML inline table such as '{ kind = \"search\", simulations = 100 }'.")] = None,
-    games: Annotated[int, typer.Option(help="Games per pair of bots (spread over all ordered army pairs, seats swapped).")] = 324,
+    games: Annotated[int, typer.Option(help="Games per pair of bots, spread over all ordered army pairs with the seats exchanged: at least 162, rounded up to a multiple of 162.")] = 324,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
@@ -661,12 +723,14 @@ def ladder_command(
 
     from rich.progress import Progress
 
-    from lab.bots.ladder import DEFAULT_BOTS, render, run_ladder
+    from lab.bots.ladder import DEFAULT_BOTS, check, games_per_pair, render, run_ladder
 
     specs = [_bot_arg(b) for b in (bots or DEFAULT_BOTS)]
+    check(specs, games)
     pairs = len(specs) * (len(specs) - 1) // 2
     with Progress(console=err, transient=True, disable=as_json) as bar:
-        task = bar.add_task("ladder games", total=pairs * max(games, 162))
+        task = bar.add_task("ladder games",
+                            total=pairs * games_per_pair(games, len(load_armies())))
         result = run_ladder(specs, games=games, rules=RuleSet.preset(rules), seed=seed,
                             progress=lambda n: bar.advance(task, n))
     if as_json:

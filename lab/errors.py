@@ -35,14 +35,37 @@ def read_toml(path, what: str = "a .toml file") -> dict:
     src = str(path)
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            raw = f.read()
     except FileNotFoundError:
         raise LabError("file not found", source=src) from None
     except IsADirectoryError:
         raise LabError(f"is a directory; give the path of {what}", source=src) from None
     except OSError as e:
         raise LabError(f"cannot read the file: {e.strerror}", source=src) from None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise LabError("not valid TOML: the file starts with a UTF-8 byte-order mark (BOM); "
+                       "save it as UTF-8 without BOM", source=src)
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise LabError("not valid TOML: the file is not UTF-8 text", source=src) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise LabError(f"not valid TOML: {e}", source=src) from None
+        raise LabError(f"not valid TOML: {_toml_problem(str(e), text)}", source=src) from None
+
+
+def _toml_problem(message: str, text: str) -> str:
+    """tomllib's message, with the duplicate-key cases said in a designer's words."""
+    import re
+
+    at = re.search(r"\(at line (\d+), column \d+\)", message)
+    line = int(at.group(1)) if at else 0
+    if message.startswith("Cannot overwrite a value") and line:
+        key = text.splitlines()[line - 1].partition("=")[0].strip()
+        return f"key {key} is set twice (again at line {line}); keep one of them"
+    declared = re.match(r"Cannot declare \((.*?),?\) twice", message)
+    if declared and line:
+        name = ".".join(part.strip().strip("'\"") for part in declared.group(1).split(","))
+        return f"table [{name}] is declared twice (again at line {line}); merge them into one"
+    return message

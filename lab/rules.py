@@ -95,6 +95,11 @@ class RuleSet:
         src = str(path)
         data = read_toml(path)
         if "rules" in data and isinstance(data["rules"], dict):
+            others = sorted(k for k in data if k != "rules")
+            if others:
+                raise LabError(f"unknown key(s) or table(s) {', '.join(others)} beside [rules]; "
+                               "a rules file holds toggles (and preset = \"…\") at top level "
+                               "or under [rules], nothing else", source=src)
             data = data["rules"]
         return cls.from_dict(data, source=src, preset=preset)
 

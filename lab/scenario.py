@@ -12,16 +12,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lab.engine.api import Game, IllegalAction
+from lab.engine.layout import END_NAMES
 from lab.errors import LabError, read_toml
-from lab.rules import RuleSet
+from lab.rules import PRESETS, RuleSet
 
 TOP_KEYS = {"name", "rules", "seed", "first", "steps", "overrides", "A", "B", "expect"}
 ZONE_KEYS = {"deck", "hand", "walls", "castle", "castle_damaged", "camp_up", "camp_down",
              "graveyard", "logistics"}
 EXPECT_TOP = {"winner", "leader", "to_move", "end_reason", "A", "B"}
 EXPECT_MULTISETS = ("hand", "camp_up", "camp_down", "graveyard", "logistics")
-EXPECT_PLAYER = set(EXPECT_MULTISETS) | {"hand_count", "deck_count", "walls", "castle",
-                                         "castle_damaged"}
+EXPECT_COUNTS = ("hand_count", "deck_count", "walls")
+EXPECT_PLAYER = set(EXPECT_MULTISETS) | set(EXPECT_COUNTS) | {"castle", "castle_damaged"}
+# allowed values of the top-level expectations
+EXPECT_VALUES = {"winner": ("A", "B", "draw", ""), "leader": ("A", "B", ""),
+                 "to_move": ("A", "B", ""), "end_reason": END_NAMES}
 
 
 @dataclass
@@ -48,8 +52,12 @@ def load(path: str | Path) -> list[Scenario]:
     src = str(path)
     data = read_toml(path, "a scenario .toml file")
     tables = data["scenario"] if "scenario" in data else [data]
-    if not isinstance(tables, list):
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise LabError("`scenario` must be an array of tables ([[scenario]])", source=src)
+    others = sorted(k for k in data if k != "scenario") if "scenario" in data else []
+    if others:
+        raise LabError(f"unknown key(s) or table(s) {', '.join(others)} beside the [[scenario]] "
+                       "tables; put every key inside a [[scenario]] table", source=src)
     return [_parse(t, f"{src}" + (f" [[scenario]] #{k + 1}" if "scenario" in data else ""))
             for k, t in enumerate(tables)]
 
@@ -62,8 +70,21 @@ def _parse(t: dict, src: str) -> Scenario:
     for key in ("name", "steps"):
         if key not in t:
             raise LabError(f"missing key \"{key}\"", source=src)
-    rules = RuleSet.from_dict({"preset": t.get("rules", "second_edition"),
-                               **t.get("overrides", {})}, source=src)
+    preset = t.get("rules", "second_edition")
+    if preset not in PRESETS:
+        raise LabError(f"rules = {preset!r} is not a preset; allowed values: "
+                       f"{', '.join(PRESETS)} (toggles go in [overrides])", source=src)
+    overrides = t.get("overrides", {})
+    if not isinstance(overrides, dict):
+        raise LabError(f"overrides = {overrides!r}: [overrides] is a table of rule toggles",
+                       source=src)
+    rules = RuleSet.from_dict({"preset": preset, **overrides}, source=src)
+    seed = t.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise LabError(f"seed = {seed!r} is not allowed; allowed values: whole numbers ≥ 0",
+                       source=src)
+    if not isinstance(t["steps"], list):
+        raise LabError(f"steps = {t['steps']!r}: steps is a list of step strings", source=src)
     first = t.get("first", "A")
     if first not in ("A", "B"):
         raise LabError(f"first = {first!r}; allowed values: \"A\", \"B\"", source=src)
@@ -88,6 +109,8 @@ def _parse(t: dict, src: str) -> Scenario:
                            f"{', '.join(sorted(ZONE_KEYS))}", source=src)
         zones[seat] = z
     expect = t.get("expect", {})
+    if not isinstance(expect, dict):
+        raise LabError(f"expect = {expect!r}: [expect] is a table", source=src)
     unknown = set(expect) - EXPECT_TOP
     if unknown:
         raise LabError(f"[expect]: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
@@ -97,7 +120,35 @@ def _parse(t: dict, src: str) -> Scenario:
         if unknown:
             raise LabError(f"[expect.{seat}]: unknown key(s) {', '.join(sorted(unknown))}; "
                            f"allowed: {', '.join(sorted(EXPECT_PLAYER))}", source=src)
-    return Scenario(t["name"], src, rules, int(t.get("seed", 0)), first, steps, zones, expect)
+    _check_expect_types(expect, src)
+    return Scenario(t["name"], src, rules, seed, first, steps, zones, expect)
+
+
+def _check_expect_types(expect: dict, src: str) -> None:
+    """A mistyped expectation is an error in the scenario, never a failed ruling."""
+    for key, allowed in EXPECT_VALUES.items():
+        if key in expect and expect[key] not in allowed:
+            raise LabError(f"[expect] {key} = {expect[key]!r} is not allowed; allowed values: "
+                           f"{', '.join(repr(a) for a in allowed)}", source=src)
+    for seat in ("A", "B"):
+        table = expect.get(seat, {})
+        if not isinstance(table, dict):
+            raise LabError(f"[expect] {seat} = {table!r}: [expect.{seat}] is a table",
+                           source=src)
+        for key, value in table.items():
+            where = f"[expect.{seat}] {key} = {value!r}"
+            if key in EXPECT_MULTISETS:
+                ok, want = (isinstance(value, list) and all(isinstance(v, str) for v in value),
+                            "a list of card names")
+            elif key in EXPECT_COUNTS:
+                ok, want = (isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+                            "a whole number ≥ 0")
+            elif key == "castle":
+                ok, want = isinstance(value, str), "a castle's name or \"\""
+            else:
+                ok, want = isinstance(value, bool), "true or false"
+            if not ok:
+                raise LabError(f"{where} is not allowed; allowed values: {want}", source=src)
 
 
 def run(sc: Scenario, log: bool = False) -> Outcome:

@@ -267,7 +267,7 @@ def test_rules_bad_config_is_one_line(tmp_path):
 # ----------------------------------------------------------------------- the error contract
 
 def test_main_turns_any_lab_error_into_one_line_and_exit_2(monkeypatch, capsys):
-    def boom():
+    def boom(**_):
         raise LabError("something the user can fix", source="x.toml")
 
     monkeypatch.setattr(cli, "app", boom)
@@ -280,7 +280,7 @@ def test_main_turns_any_lab_error_into_one_line_and_exit_2(monkeypatch, capsys):
 
 
 def test_main_leaves_bugs_alone(monkeypatch):
-    def bug():
+    def bug(**_):
         raise ZeroDivisionError("a bug")
 
     monkeypatch.setattr(cli, "app", bug)

@@ -8,6 +8,7 @@ import pytest
 
 from lab.bots.ladder import bradley_terry, deal_points, play_pair, rating_gaps, run_ladder
 from lab.bots.match import parse_bot
+from lab.errors import LabError
 from lab.rules import RuleSet
 
 
@@ -35,8 +36,18 @@ def test_ladder_rates_heuristic_above_random_and_prints_json():
 
 
 def test_same_bot_twice_is_refused():
-    with pytest.raises(ValueError):
-        run_ladder(["heuristic", "heuristic"], games=2)
+    with pytest.raises(LabError, match="heuristic is named twice"):
+        run_ladder(["heuristic", "heuristic"], games=324)
+
+
+@pytest.mark.parametrize("bots, games, message", [
+    (["random", "heuristic"], 0, "--games 0 is too few: .* at least 162 games"),
+    (["random", "heuristic"], 161, "--games 161 is too few"),
+    (["random"], 2, "needs at least two"),
+])
+def test_a_ladder_that_cannot_rate_is_refused(bots, games, message):
+    with pytest.raises(LabError, match=message):
+        run_ladder(bots, games=games)
 
 
 def test_deal_points_add_up_to_the_pair_result():

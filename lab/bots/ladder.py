@@ -20,6 +20,7 @@ from lab.bots.match import Batch, BotSpec, parse_bot
 from lab.cards.pool import load_armies, load_pool
 from lab.engine.context import matchup_context
 from lab.engine.nb_play import RES_WINNER
+from lab.errors import LabError
 from lab.rules import RuleSet
 
 # the default ladder: every tier a designer can name; the expert pairs take most of its time
@@ -63,7 +64,7 @@ def _winners(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
     armies = load_armies(pool)
     batch = batch or Batch()
     pairs = [(x, y) for x in armies for y in armies]
-    deals = max(1, -(-games // (2 * len(pairs))))
+    deals = games_per_pair(games, len(armies)) // (2 * len(pairs))
     rng = np.random.default_rng(seed)
     first, second = [], []
     for x, y in pairs:
@@ -168,12 +169,34 @@ def render(result: LadderResult, console) -> None:
     console.print(h2h)
 
 
+def games_per_pair(games: int, n_armies: int) -> int:
+    """The games a pair of bots plays for ``--games``: whole deals over every ordered army pair,
+    each deal in both seat orders — ``games`` rounded up to a multiple of 2 × armies²."""
+    unit = 2 * n_armies * n_armies
+    return -(-games // unit) * unit
+
+
+def check(specs: list[BotSpec], games: int) -> None:
+    """One-line errors for a ladder that cannot rate anything."""
+    labels = [s.label for s in specs]
+    if len(specs) < 2:
+        raise LabError(f"--bots: the ladder rates bots against each other and needs at least "
+                       f"two (e.g. --bots random --bots heuristic); got {', '.join(labels)}")
+    twice = sorted({x for x in labels if labels.count(x) > 1})
+    if twice:
+        raise LabError(f"--bots: {', '.join(twice)} is named twice; name each bot once")
+    unit = games_per_pair(1, len(load_armies()))
+    if games < unit:
+        raise LabError(f"--games {games} is too few: each pair of bots plays every ordered pair "
+                       f"of armies with the seats exchanged, so at least {unit} games (a "
+                       f"multiple of {unit}; the default is {2 * unit})")
+
+
 def run_ladder(bots=DEFAULT_BOTS, games: int = 324, rules: RuleSet | None = None,
                seed: int = 0, progress=None) -> LadderResult:
     specs = [parse_bot(b) for b in bots]
+    check(specs, games)
     labels = [s.short for s in specs]
-    if len(set(labels)) != len(labels):
-        raise ValueError("the same bot is named twice")
     rules = rules or RuleSet()
     batch = Batch()
     rows = []

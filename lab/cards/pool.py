@@ -8,6 +8,7 @@ from a ``CardPool`` and two ``Deck``s) and never simulates.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -91,8 +92,9 @@ class CardPool:
 
     def __post_init__(self):
         for c in self.cards:
-            self._by_key[c.name] = c
-            self._by_key[c.id] = c
+            for key in (c.name, c.id):
+                self._by_key[key] = c
+                self._by_key.setdefault(normal_name(key), c)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -104,7 +106,7 @@ class CardPool:
         """Find a card by printed name or id; unknown names fail with the closest names."""
         card = self._by_key.get(key)
         if card is None:
-            card = self._by_key.get(key.strip())
+            card = self._by_key.get(normal_name(key))
         if card is None:
             hint = closest(key, [c.name for c in self.cards] + [c.id for c in self.cards])
             did = f" — did you mean {', '.join(hint)}?" if hint else ""
@@ -118,6 +120,12 @@ class CardPool:
 
     def tables(self) -> "PoolTables":
         return _tables(self)
+
+
+def normal_name(text: str) -> str:
+    """A typed name as the pool spells it: NFKC folds full-width digits and letters (足軽２ is
+    足軽2) and half-width katakana; surrounding spaces go."""
+    return unicodedata.normalize("NFKC", text).strip()
 
 
 @dataclass(frozen=True)
@@ -261,6 +269,10 @@ def _load_pool(extra: tuple[str, ...]) -> CardPool:
     sources = (str(CARDS_FILE),) + extra
     for src in sources:
         data = _load_toml(Path(src))
+        unknown = set(data) - {"cards", "ability"}
+        if unknown:
+            raise LabError(f"unknown key(s) or table(s) {', '.join(sorted(unknown))} (a card "
+                           "file holds cards = [ … ] and [ability.ID] tables)", source=src)
         abilities = _parse_abilities(data, src, abilities)
         cards += _parse_cards(data, src, abilities, len(cards), taken)
     return CardPool(cards, abilities, sources)
@@ -371,6 +383,10 @@ def army_path(name: str) -> Path:
     p = Path(name)
     if p.suffix == ".toml" and p.exists():
         return p
+    if p.suffix == ".toml" or len(p.parts) > 1:
+        raise LabError("deck file not found (an army is a key such as oda, a printed name such "
+                       "as 織田, or the path of a deck .toml file)", source=name)
+    name = normal_name(name)
     for stem in _army_stems():
         path = DECKS_DIR / f"{stem}.toml"
         if name == stem or name == _army_name(path):

@@ -4,6 +4,7 @@ play-again prompt: armies, bot, rules preset and toggles, seed. One-line ``LabEr
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass, field, replace
 
@@ -76,6 +77,7 @@ def parse_assignments(items, what: str = "--set") -> dict[str, str]:
     """KEY=VALUE strings (each may hold several, separated by spaces or commas) to a dict."""
     out: dict[str, str] = {}
     for item in items or []:
+        item = re.sub(r"\s*=\s*", "=", item)  # "walls = 10" is walls=10
         for part in item.replace(",", " ").split():
             key, eq, value = part.partition("=")
             if not eq or not key.strip() or not value.strip():

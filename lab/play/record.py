@@ -247,6 +247,9 @@ def load_record(path: str | Path, pool: CardPool | None = None) -> MatchRecord:
         players = dict(data["players"])
     except (KeyError, TypeError, ValueError) as e:
         raise LabError(f"damaged replay file (missing or wrong {e})", source=src) from None
+    if seed < 0:
+        raise LabError(f"seed = {seed} is not allowed; a replay's seed is a whole number ≥ 0 "
+                       "(the file was edited or damaged)", source=src)
     return MatchRecord(rules, preset, decks, seed, players, data.get("bot", ""), steps,
                        data.get("first", ""), data.get("start"), data.get("status", ""),
                        data.get("result", {}), data.get("final", {}),

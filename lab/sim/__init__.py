@@ -4,9 +4,10 @@ of the compiled engine whose records land in Parquet (docs/records.md).
 The modules, in data-path order: ``config`` (load and validate an experiment file), ``plan``
 (cells, game ids, chunks), ``seeding`` (the deal and play streams of architecture.md principle 5),
 ``worker`` (play one chunk and write its records), ``records`` (the games/cards tables, atomic
-Parquet writes, readers), ``manifest`` (manifest.json, versions, the resume check), ``runner``
-(joblib dispatch, progress bar, timings), ``summary`` (the end-of-run tables) and ``replay`` (one
-recorded game again, with its log). The package knows no rule of the game: it hands contexts,
+Parquet writes, chunk checksums, readers), ``manifest`` (manifest.json, versions, the folder
+check), ``lock`` (one run per results folder), ``runner`` (the order of a run, timings),
+``dispatch`` (loky workers or a Dask cluster), ``progress`` (status lines and the progress bar),
+``summary`` (the end-of-run tables) and ``replay`` (one recorded game again, with its log). The package knows no rule of the game: it hands contexts,
 seed words and bot specs to ``lab.bots.match`` and turns the arrays that come back into records.
 """
 

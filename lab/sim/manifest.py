@@ -2,9 +2,10 @@
 
 Owns the manifest's content (the resolved config and its fingerprint, package versions, git
 commit, a digest of the engine, bot and card sources, the chunk plan, status, and one timing entry
-per session that worked on the folder), its atomic writes, and the decision whether a run may use
-an output folder: a folder holding another experiment, or records made by other engine code, is
-refused with one line saying what differs. It plays nothing.
+per session that worked on the folder, and each written chunk's rows and checksum), its atomic
+writes, and the decision whether a run may use an output folder: a folder holding another
+experiment, or records made by other engine code, is refused with one line saying what differs;
+a complete one is reported as such (its summary is shown, nothing is played). It plays nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import os
 import platform
 import subprocess
 import sys
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 from lab.errors import LabError
+from lab.sim import lock
 from lab.sim.config import Experiment
 from lab.sim.records import written_chunks
 
@@ -104,9 +107,24 @@ def new(exp: Experiment, plan: list[dict]) -> dict:
     }
 
 
-def check_folder(out: Path, exp: Experiment, resume: bool) -> dict | None:
-    """The folder's manifest when this run may continue it, None when it is new or empty;
-    otherwise a LabError saying why the folder cannot be used."""
+@dataclass
+class Folder:
+    """What a results folder holds for this run: the manifest to continue (None: start anew)
+    and how many of the experiment's chunks are written."""
+
+    manifest: dict | None
+    written: int = 0
+    total: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.manifest is not None and self.written == self.total
+
+
+def check_folder(out: Path, exp: Experiment, resume: bool, fresh: bool = False) -> Folder:
+    """Whether this run may use ``out``, read without writing anything: a LabError (one line)
+    saying why not, else what the folder holds. A complete folder is fine with or without
+    --resume (the caller shows it); a folder whose start wrote no chunk is begun again."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise LabError(f"--out {out} is a file; give a folder")
@@ -115,26 +133,31 @@ def check_folder(out: Path, exp: Experiment, resume: bool) -> dict | None:
         # value/: `lab value` keeps its tables inside the experiment's folder
         if out.is_dir() and any(p for p in out.iterdir() if p.name not in ("games", "cards",
                                                                            "value")
+                                and not p.name.startswith(lock.PREFIX)
                                 and not p.name.startswith(f".{NAME}.")):
             raise LabError(f"--out {out} is not empty and holds no {NAME}; choose a new or "
                            "empty folder")
-        return None
+        return Folder(None)
+    if fresh:
+        return Folder(None)  # its records are deleted once the run holds the folder's lock
     if old.get("fingerprint") != exp.fingerprint():
         diff = _differences(old.get("config", {}), exp.resolved())
         raise LabError(f"--out {out} holds the records of another experiment "
                        f"(\"{old.get('config', {}).get('name', '?')}\"; differs in: "
-                       f"{', '.join(diff) or 'its fingerprint'}); choose another --out or "
-                       "delete that folder")
+                       f"{', '.join(diff) or 'its fingerprint'}); choose another --out, or add "
+                       "--fresh to replace them")
     if old.get("code_digest") != code_digest():
         raise LabError(f"--out {out} was written by other engine, bot or card code (digest "
                        f"{old.get('code_digest')}, now {code_digest()}); resuming would mix "
-                       "records of two versions — choose another --out")
-    if not resume:
-        written, total = len(written_chunks(out)), len(old.get("chunks", []))
-        state = "complete" if written == total else f"{written} of {total} chunks written"
-        raise LabError(f"--out {out} already holds this experiment's records ({state}); add "
-                       "--resume to finish it (or see its summary), or choose another --out")
-    return old
+                       "records of two versions — choose another --out, or add --fresh to "
+                       "replace them")
+    written, total = len(written_chunks(out)), len(old.get("chunks", []))
+    if written == 0:
+        return Folder(None, 0, total)
+    if written < total and not resume:
+        raise LabError(f"--out {out} holds {written} of {total} chunks of this experiment (an "
+                       "interrupted run); add --resume to finish it, or --fresh to start over")
+    return Folder(old, written, total)
 
 
 def _differences(old: dict, new: dict) -> list[str]:

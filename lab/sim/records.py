@@ -4,8 +4,11 @@ atomically as Parquet, and read a results folder back.
 Owns the record schema, the chunk file names and the write protocol: a chunk's cards file, then its
 games file, each written to a hidden temp file in the same folder and renamed into place — so a
 chunk is complete exactly when both its files exist, and a killed writer leaves at most a hidden
-temp file (which Parquet readers skip and ``--resume`` deletes). It turns engine arrays into
-columns with numpy and pyarrow compute and plays nothing.
+temp file (which Parquet readers skip and ``--resume`` deletes). Each write returns the file's
+rows and sha256, which the manifest keeps; readers and ``--resume`` check the chunks against them,
+so a truncated or overwritten chunk is named in one line (and replayed by ``--resume``) instead of
+failing deep inside pyarrow. It turns engine arrays into columns with numpy and pyarrow compute
+and plays nothing.
 
 ``LAB_SIM_WRITE_PAUSE`` (seconds; a test hook, never set in normal use) pauses each write between
 the temp file and the rename, so a test can kill a run while a chunk is being written.
@@ -13,6 +16,7 @@ the temp file and the rename, so a test can kill a run while a chunk is being wr
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -32,6 +36,7 @@ from lab.engine.layout import (C_GTYPE, C_NLOC, C_ORIGIN, END_NAMES, ST_DIED, ST
                                ST_FIRST_DRAW, ST_GAINED, ST_OPENING, ST_PLAYED, ST_STOLEN,
                                ST_TRIG, ST_WON)
 from lab.engine.triggers import ability_rows
+from lab.errors import LabError
 from lab.rules import RuleSet
 
 GAMES = "games"
@@ -211,11 +216,13 @@ def parquet_options(schema: pa.Schema) -> dict:
             "write_statistics": ["game_id"]}
 
 
-def write_atomic(table: pa.Table, path: Path) -> None:
-    """Write ``table`` to ``path`` through a hidden temp file in the same folder and a rename."""
+def write_atomic(table: pa.Table, path: Path) -> dict:
+    """Write ``table`` to ``path`` through a hidden temp file in the same folder and a rename;
+    returns the file's rows and sha256 (what the manifest records to check it later)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
     try:
         pq.write_table(table, tmp, **parquet_options(table.schema))
+        written = {"rows": table.num_rows, "sha256": file_digest(tmp)}
         pause = os.environ.get(PAUSE_ENV)
         if pause:
             time.sleep(float(pause))
@@ -223,12 +230,23 @@ def write_atomic(table: pa.Table, path: Path) -> None:
     finally:
         if tmp.exists():
             tmp.unlink()
+    return written
 
 
-def write_chunk(out: Path, chunk_id: int, games: pa.Table, cards: pa.Table) -> None:
-    """Cards first, games last: a chunk counts as written once its games file exists."""
-    write_atomic(cards, chunk_path(out, CARDS, chunk_id))
-    write_atomic(games, chunk_path(out, GAMES, chunk_id))
+def write_chunk(out: Path, chunk_id: int, games: pa.Table, cards: pa.Table) -> dict:
+    """Cards first, games last: a chunk counts as written once its games file exists. Returns
+    {kind: {"rows", "sha256"}} for the manifest."""
+    files = {CARDS: write_atomic(cards, chunk_path(out, CARDS, chunk_id))}
+    files[GAMES] = write_atomic(games, chunk_path(out, GAMES, chunk_id))
+    return files
+
+
+def file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def written_chunks(out: Path) -> set[int]:
@@ -236,6 +254,80 @@ def written_chunks(out: Path) -> set[int]:
     def ids(kind):
         return {int(p.stem.split("-")[1]) for p in (Path(out) / kind).glob("chunk-*.parquet")}
     return ids(GAMES) & ids(CARDS)
+
+
+# -------------------------------------------------------------------------------- integrity
+
+def chunk_problem(out: Path, chunk_id: int, files: dict | None,
+                  games_rows: int | None = None) -> str | None:
+    """Why a written chunk cannot be trusted, or None when it is sound.
+
+    ``files`` is the manifest's record of the chunk ({kind: {"rows", "sha256"}}): each file must
+    have that checksum. A chunk the manifest has no record of (its run was killed before it
+    saved one) must at least be readable Parquet with ``games_rows`` games."""
+    for kind in (GAMES, CARDS):
+        path = chunk_path(out, kind, chunk_id)
+        name = f"{kind}/{path.name}"
+        if not path.exists():
+            return f"{name} is missing"
+        want = (files or {}).get(kind)
+        if want:
+            if file_digest(path) != want.get("sha256"):
+                return (f"{name} is damaged (truncated or changed: its checksum is not the one "
+                        f"recorded when it was written, {want.get('rows')} rows)")
+            continue
+        try:
+            rows = pq.read_metadata(path).num_rows
+        except Exception:  # pyarrow raises several types for a damaged file
+            return f"{name} is damaged (not readable Parquet: truncated or overwritten)"
+        if kind == GAMES and games_rows is not None and rows != games_rows:
+            return f"{name} is damaged (it holds {rows} games, its chunk has {games_rows})"
+    return None
+
+
+def damaged_chunks(out: Path, man: dict | None) -> dict[int, str]:
+    """{chunk id: problem} for the written chunks of a results folder that fail their check."""
+    plan = {c["id"]: c for c in (man or {}).get("chunks", [])}
+    found = {}
+    for chunk_id in sorted(written_chunks(out)):
+        entry = plan.get(chunk_id, {})
+        deals = entry.get("deals")
+        problem = chunk_problem(out, chunk_id, entry.get("files"),
+                                deals[1] - deals[0] if deals else None)
+        if problem:
+            found[chunk_id] = problem
+    return found
+
+
+def check_readable(out: Path) -> None:
+    """A LabError naming the first damaged chunk of a results folder, if any (its manifest says
+    what each chunk must hold)."""
+    out = Path(out)
+    if (out / f"{GAMES}.parquet").exists():
+        return
+    from lab.sim import manifest
+
+    bad = damaged_chunks(out, manifest.read(out))
+    if bad:
+        chunk_id, problem = next(iter(bad.items()))
+        more = f" (and {len(bad) - 1} more chunk(s))" if len(bad) > 1 else ""
+        raise LabError(f"{problem}{more}; run the experiment again with --resume on this folder "
+                       "to replay it", source=str(out))
+
+
+def delete_chunk(out: Path, chunk_id: int) -> None:
+    for kind in (GAMES, CARDS):
+        chunk_path(out, kind, chunk_id).unlink(missing_ok=True)
+
+
+def clear(out: Path) -> None:
+    """Delete a results folder's records and manifest (``--fresh``); other files stay."""
+    out = Path(out)
+    for kind in (GAMES, CARDS):
+        for p in (out / kind).glob("chunk-*.parquet"):
+            p.unlink()
+    (out / "manifest.json").unlink(missing_ok=True)
+    remove_temp_files(out)
 
 
 def remove_temp_files(out: Path) -> int:
@@ -260,6 +352,8 @@ def read_table(out: str | Path, kind: str, columns=None, filter=None) -> pa.Tabl
     complete chunks of ``KIND/`` (a chunk missing one of its two files is skipped)."""
     out = Path(out)
     merged = out / f"{kind}.parquet"
+    if not merged.exists():
+        check_readable(out)
     source = [merged] if merged.exists() else _files(out, kind)
     schema = GAMES_SCHEMA if kind == GAMES else CARDS_SCHEMA
     if not source:

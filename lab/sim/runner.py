@@ -2,15 +2,19 @@
 joblib (loky on local cores, or a Dask cluster through joblib's dask backend), show progress and
 record timings in the manifest.
 
-Owns the order of a run — folder check, manifest, compile warm-up, dispatch, completion — and the
-interrupt contract: a chunk is either fully written or absent, so Ctrl-C or SIGKILL loses at most
-the chunks in flight and ``--resume`` plays only what is missing. Workers write their own chunks
-(``lab.sim.worker``); this module never builds a record and knows no rule.
+Owns the order of a run — option and folder checks before anything is written, the folder lock,
+manifest, the check of chunks already written, compile warm-up (with a status line that counts
+the seconds, on the Dask workers too), dispatch, completion — and the interrupt contract: a chunk
+is either fully written or absent, so Ctrl-C (one line, exit 130; workers ignore SIGINT) or
+SIGKILL (workers leave when their parent dies) loses at most the chunks in flight and ``--resume``
+plays only what is missing or damaged. Workers write their own chunks (``lab.sim.worker``); this
+module never builds a record and knows no rule.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import platform
 import time
 from dataclasses import dataclass
@@ -18,18 +22,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                           TaskProgressColumn, TextColumn, TimeElapsedColumn,
-                           TimeRemainingColumn)
-from rich.text import Text
 
 from lab.errors import LabError
-from lab.sim import manifest, records
+from lab.sim import dispatch, lock, manifest, progress, records
 from lab.sim.config import Experiment
-from lab.sim.plan import Job, jobs as plan_jobs
-from lab.sim.worker import Receipt, play, play_chunk
+from lab.sim.plan import jobs as plan_jobs
+from lab.sim.worker import Receipt, play
 
 BACKENDS = ("loky", "dask")
+MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since
 
 
 class RunInterrupted(LabError):
@@ -47,6 +48,7 @@ class RunResult:
     seconds: float
     play_seconds: float
     errors: int  # games that hit an engine limit
+    already_complete: bool = False  # the folder held every chunk: nothing was played
 
     @property
     def games_per_s(self) -> float:
@@ -59,63 +61,122 @@ def default_out(exp: Experiment, games_option: bool = False) -> Path:
 
 
 def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = None,
-        resume: bool = False, backend: str = "loky", scheduler: str | None = None,
-        console: Console | None = None) -> RunResult:
-    """Play every chunk of ``exp`` not yet in ``out``; ``console`` shows a progress bar."""
+        resume: bool = False, fresh: bool = False, backend: str = "loky",
+        scheduler: str | None = None, console: Console | None = None,
+        announce=None) -> RunResult:
+    """Play every chunk of ``exp`` not yet in ``out``; ``console`` shows progress and notes.
+
+    Every option and the folder are checked before anything is written, so a refused start
+    leaves nothing behind (and ``announce()`` is called only once they pass); a complete folder
+    is left as it is (``already_complete``) unless ``fresh`` asks to play it again."""
+    announce = announce or (lambda: None)
     started = time.perf_counter()
     out = Path(out) if out is not None else default_out(exp)
-    n_jobs = _check_options(jobs, backend, scheduler)
+    n_jobs = _check_options(jobs, backend, scheduler, resume, fresh)
+    lock.refuse_if_busy(out)
+    folder = manifest.check_folder(out, exp, resume, fresh)
+    if folder.complete:
+        bad = records.damaged_chunks(out, folder.manifest)
+        if not bad:
+            announce()
+            return RunResult(out, exp.total_games, 0, 0, time.perf_counter() - started, 0.0, 0,
+                             already_complete=True)
+        if not resume:
+            chunk_id, problem = next(iter(bad.items()))
+            raise LabError(f"--out {out}: {problem}; add --resume to replay "
+                           f"{'it' if len(bad) == 1 else f'the {len(bad)} damaged chunks'}")
+    with dispatch.cluster(backend, scheduler, n_jobs, console) as client:
+        _make_folder(out)
+        with lock.hold(out, note=lambda m: progress.note(console, m)):
+            # again under the lock: another run may have written the folder meanwhile
+            folder = manifest.check_folder(out, exp, resume, fresh)
+            announce()
+            return _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client,
+                               console, started)
+
+
+def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, console,
+                started) -> RunResult:
     plan = plan_jobs(exp)
-    old = manifest.check_folder(out, exp, resume)
-    for kind in (records.GAMES, records.CARDS):
-        (out / kind).mkdir(parents=True, exist_ok=True)
-    records.remove_temp_files(out)
-    man = old or manifest.new(exp, [{"id": o.id, "cell": o.cell, "swapped": o.swapped,
-                                     "deals": [o.lo, o.hi]}
-                                    for o in sorted((o for j in plan for o in j.outputs()),
-                                                    key=lambda o: o.id)])
-    done = records.written_chunks(out)
-    todo = [j for j in plan if not done.issuperset(j.chunk_ids)]  # copies are written with it
-    session = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-               "host": platform.node(), "backend": backend, "jobs": n_jobs,
-               "scheduler": scheduler, "chunks": len(todo),
-               "games": sum(j.size * len(j.chunk_ids) for j in todo)}
-    man["sessions"].append(session)
-    man["status"] = "running"
-    manifest.write(out, man)
+    try:
+        if fresh:
+            records.clear(out)
+        for kind in (records.GAMES, records.CARDS):
+            (out / kind).mkdir(exist_ok=True)
+        records.remove_temp_files(out)
+        man = folder.manifest or manifest.new(
+            exp, [{"id": o.id, "cell": o.cell, "swapped": o.swapped, "deals": [o.lo, o.hi]}
+                  for o in sorted((o for j in plan for o in j.outputs()), key=lambda o: o.id)])
+        _check_written(out, man, console)
+        done = records.written_chunks(out)
+        todo = [j for j in plan if not done.issuperset(j.chunk_ids)]  # copies are written with it
+        session = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                   "host": platform.node(), "backend": backend, "jobs": n_jobs,
+                   "scheduler": scheduler, "chunks": len(todo),
+                   "games": sum(j.size * len(j.chunk_ids) for j in todo)}
+        man["sessions"].append(session)
+        man["status"] = "running"
+        manifest.write(out, man)
+    except OSError as e:
+        raise _write_failed(out, e) from None
 
     times = {"compile_s": 0.0, "play_s": 0.0}
     receipts: list[Receipt] = []
     try:
         if todo:
             t = time.perf_counter()
-            with _status(console, "loading the compiled engine (the first run after an "
-                                  "install or an engine change compiles it: a few minutes)"):
+            with progress.status(console, progress.engine_message()):
                 play(todo[0], games=1)  # compile or load the kernels before workers start
             times["compile_s"] = time.perf_counter() - t
+            if client is not None:
+                dispatch.warm_dask(client, todo[0], console)
             t = time.perf_counter()
-            with _progress(console, exp.total_games, exp.total_games - session["games"]) as adv:
-                for r in _dispatch(todo, out, n_jobs, backend, scheduler):
+            saved = time.monotonic()
+            with progress.games_bar(console, exp.total_games,
+                                    exp.total_games - session["games"]) as adv:
+                for r in dispatch.chunks(todo, out, n_jobs, backend):
                     receipts.append(r)
+                    for chunk_id, written in r.files.items():
+                        man["chunks"][chunk_id]["files"] = written
                     adv(r.written)
                     times["play_s"] = time.perf_counter() - t
+                    if time.monotonic() - saved > MANIFEST_EVERY_S:
+                        manifest.write(out, man)
+                        saved = time.monotonic()
     except KeyboardInterrupt:
         _close(man, out, session, receipts, times, started, "interrupted")
         written = len(records.written_chunks(out))
         raise RunInterrupted(f"interrupted: {written} of {len(man['chunks'])} chunks are "
-                             f"written in {out}; run the same command with --resume to finish") from None
-    _close(man, out, session, receipts, times, started, "complete")
+                             f"written in {out}; run the same command with --resume to "
+                             "finish") from None
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            _close(man, out, session, receipts, times, started, "failed")
+        raise _write_failed(out, e) from None
+    try:
+        _close(man, out, session, receipts, times, started, "complete")
+    except OSError as e:
+        raise _write_failed(out, e) from None
     return RunResult(out, exp.total_games, sum(r.games for r in receipts), len(receipts),
                      time.perf_counter() - started, times["play_s"],
                      sum(r.errors for r in receipts))
 
 
-def _check_options(jobs: int | None, backend: str, scheduler: str | None) -> int:
+def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume: bool = False,
+                   fresh: bool = False) -> int:
     if backend not in BACKENDS:
         raise LabError(f"--backend {backend} is not allowed; allowed values: "
                        f"{', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
+    if resume and fresh:
+        raise LabError("--resume keeps the records in --out and --fresh deletes them; give one")
+    if backend == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise LabError("--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or "
+                           "pip install 'dask[distributed]')") from None
     if jobs is None:
         from joblib import cpu_count
 
@@ -123,6 +184,48 @@ def _check_options(jobs: int | None, backend: str, scheduler: str | None) -> int
     if jobs < 1:
         raise LabError(f"--jobs {jobs} is not allowed; allowed values: whole numbers ≥ 1")
     return jobs
+
+
+def _make_folder(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise LabError(f"--out {out}: cannot create the folder ({_reason(e)}); choose a "
+                       "folder you can write") from None
+
+
+def _reason(e: OSError) -> str:
+    if e.errno == errno.ENOTDIR:
+        return "a part of the path is a file"
+    return f"{e.strerror or e}, errno {e.errno}" if e.errno else str(e)
+
+
+def _write_failed(out: Path, e: OSError) -> LabError:
+    fix = ("free some space" if e.errno in (errno.ENOSPC, errno.EDQUOT)
+           else "make the folder writable")
+    return LabError(f"--out {out}: writing the records failed ({_reason(e)}); the chunks "
+                    f"written so far are kept — {fix}, then run the same command with --resume")
+
+
+def _check_written(out: Path, man: dict, console) -> None:
+    """Verify the chunks already in the folder against the manifest: a damaged one is deleted
+    (and so replayed); one written after the manifest was last saved is adopted."""
+    for chunk_id, problem in records.damaged_chunks(out, man).items():
+        records.delete_chunk(out, chunk_id)
+        progress.note(console, f"chunk {chunk_id}: {problem}; replaying it")
+    for chunk_id in records.written_chunks(out):
+        entry = man["chunks"][chunk_id]
+        if not entry.get("files"):
+            entry["files"] = {kind: {"rows": _rows(out, kind, chunk_id),
+                                     "sha256": records.file_digest(
+                                         records.chunk_path(out, kind, chunk_id))}
+                              for kind in (records.GAMES, records.CARDS)}
+
+
+def _rows(out, kind, chunk_id) -> int:
+    import pyarrow.parquet as pq
+
+    return pq.read_metadata(records.chunk_path(out, kind, chunk_id)).num_rows
 
 
 def _close(man, out, session, receipts, times, started, status) -> None:
@@ -155,72 +258,3 @@ def _close(man, out, session, receipts, times, started, status) -> None:
 
 # ------------------------------------------------------------------------------------ dispatch
 
-def _dispatch(todo: list[Job], out: Path, n_jobs: int, backend: str, scheduler: str | None):
-    """Receipts of the chunks as they finish (in any order)."""
-    from joblib import Parallel, delayed, parallel_config
-
-    target = str(out.resolve())
-    tasks = (delayed(play_chunk)(j, target) for j in todo)
-    # a chunk is already a coarse task: joblib's auto-batching would only group chunks into
-    # longer batches (a longer idle tail for the last worker, a jumpier progress bar)
-    options = {"return_as": "generator_unordered", "batch_size": 1}
-    if backend == "dask":
-        with _dask_client(scheduler, n_jobs), parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=-1, **options)(tasks)
-    else:
-        yield from Parallel(n_jobs=n_jobs, backend="loky", pre_dispatch="4 * n_jobs",
-                            **options)(tasks)
-
-
-@contextlib.contextmanager
-def _dask_client(scheduler: str | None, n_jobs: int):
-    """A client of the cluster at ``scheduler``, or of a local cluster of ``n_jobs`` workers."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise LabError("--backend dask needs dask.distributed: pip install "
-                       "'dask[distributed]'") from None
-    with contextlib.ExitStack() as stack:
-        if scheduler is None:
-            cluster = stack.enter_context(LocalCluster(n_workers=n_jobs, threads_per_worker=1,
-                                                       processes=True))
-            scheduler = cluster.scheduler_address
-        try:
-            client = stack.enter_context(Client(scheduler, timeout="15s"))
-        except (OSError, TimeoutError) as e:
-            raise LabError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({e})") \
-                from None
-        yield client
-
-
-# ------------------------------------------------------------------------------------ progress
-
-class RateColumn(ProgressColumn):
-    """Games per second over the last half minute."""
-
-    def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} games/s" if speed else "… games/s", style="cyan")
-
-
-@contextlib.contextmanager
-def _status(console: Console | None, message: str):
-    if console is None:
-        yield
-    else:
-        with console.status(message):
-            yield
-
-
-@contextlib.contextmanager
-def _progress(console: Console | None, total: int, already: int):
-    """A callable that advances the bar by n games (a no-op without a console)."""
-    if console is None:
-        yield lambda n: None
-        return
-    bar = Progress(TextColumn("[bold]games"), BarColumn(bar_width=24), MofNCompleteColumn(),
-                   TaskProgressColumn(), RateColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                   TimeElapsedColumn(), console=console, speed_estimate_period=30)
-    with bar:
-        task = bar.add_task("games", total=total, completed=already)
-        yield lambda n: bar.advance(task, n)

@@ -35,6 +35,7 @@ class Receipt:
     seconds: float  # wall time in the worker, play and write
     errors: int  # games that hit an engine limit (the error flag)
     written: int  # games recorded: the games played, once per chunk they were written to
+    files: dict  # {chunk id: {kind: {"rows", "sha256"}}} of the files written, for the manifest
 
 
 @lru_cache(maxsize=256)
@@ -72,10 +73,11 @@ def play_chunk(job: Job, out: str) -> Receipt:
     t = time.perf_counter()
     seeds, results, stats, ctx, decks, pool = play(job)
     outputs = job.outputs()
+    files = {}
     for j in outputs:
         games = records.games_table(j, seeds, results)
         cards = records.cards_table(j, pool, ctx, decks, stats)
-        records.write_chunk(Path(out), j.id, games, cards)
+        files[j.id] = records.write_chunk(Path(out), j.id, games, cards)
     return Receipt(job.id, job.size, time.perf_counter() - t,
                    int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])),
-                   job.size * len(outputs))
+                   job.size * len(outputs), files)

@@ -1,0 +1,175 @@
+"""Where the chunks are played: joblib's loky workers on this machine, or a Dask cluster through
+joblib's dask backend, with each chunk's receipt handed back as it finishes.
+
+Owns the worker processes' conduct — a loky worker ignores Ctrl-C (the parent stops the run) and
+leaves as soon as its parent is gone; after an early stop, loky's own threads stay quiet — and
+the Dask side: reaching the scheduler before anything is written, warning about a one-thread
+cluster, and compiling the engine on every worker before the games start. It writes nothing
+itself (``lab.sim.worker`` writes each chunk) and knows no rule.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from lab.errors import LabError
+from lab.sim.plan import Job
+from lab.sim.progress import engine_message, live_status, status
+from lab.sim.worker import play, play_chunk
+
+
+def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str):
+    """Receipts of the chunks as they finish (in any order)."""
+    from joblib import Parallel, delayed, parallel_config
+
+    target = str(out.resolve())
+    tasks = (delayed(play_chunk)(j, target) for j in todo)
+    # a chunk is already a coarse task: joblib's auto-batching would only group chunks into
+    # longer batches (a longer idle tail for the last worker, a jumpier progress bar)
+    options = {"return_as": "generator_unordered", "batch_size": 1}
+    if backend == "dask":
+        with parallel_config(backend="dask"):
+            yield from Parallel(n_jobs=-1, **options)(tasks)
+        return
+    _quiet_resource_tracker()
+    with _quiet_abort():
+        yield from Parallel(n_jobs=n_jobs, backend="loky", pre_dispatch="4 * n_jobs",
+                            initializer=worker_setup, initargs=(os.getpid(),),
+                            **options)(tasks)
+
+
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """loky's resource tracker (a process of its own, started with this environment) warns at
+    exit about a semaphore that an interrupted executor unlinked without unregistering ("leaked
+    semlock … FileNotFoundError"): it has been cleaned up, and the warning would only follow the
+    run's last line. Its other output stays."""
+    filters = os.environ.get("PYTHONWARNINGS", "")
+    if QUIET_TRACKER not in filters.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(f for f in (filters, QUIET_TRACKER) if f)
+
+
+def worker_setup(parent: int) -> None:
+    """Runs once in each loky worker. Ctrl-C in a terminal reaches the whole process group: the
+    parent alone stops the run (a worker's KeyboardInterrupt would only print its traceback).
+    And a worker leaves as soon as its parent is gone (SIGKILL, OOM killer), instead of idling
+    for loky's five-minute timeout."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="lab-watch-parent",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+_STOPPING = threading.Event()  # set from the moment a loky dispatch is being given up
+_hooks: dict = {}
+
+
+def _from_joblib(tb) -> bool:
+    while tb is not None:
+        if f"{os.sep}joblib{os.sep}" in tb.tb_frame.f_code.co_filename:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _quiet_loky(args) -> None:
+    """threading.excepthook: once a run stops early, a joblib or loky thread tripping over the
+    work items joblib dropped says nothing to the user; any other exception is shown as usual."""
+    if not (_STOPPING.is_set() and _from_joblib(args.exc_traceback)):
+        _hooks["previous"](args)
+
+
+@contextlib.contextmanager
+def _quiet_abort():
+    """Mark the dispatch as stopping as soon as Ctrl-C arrives — joblib aborts the executor
+    inside its own frames, before the KeyboardInterrupt reaches this one — or as it ends early
+    for any other reason (GeneratorExit included: an interrupt outside the generator closes it)."""
+    if threading.excepthook is not _quiet_loky:
+        _hooks["previous"] = threading.excepthook
+        threading.excepthook = _quiet_loky
+    _STOPPING.clear()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def on_sigint(signum, frame):
+            _STOPPING.set()
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    except BaseException:
+        _STOPPING.set()
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def cluster(backend: str, scheduler: str | None, n_jobs: int, console: Console | None):
+    """The Dask client (None for loky): of the cluster at ``scheduler``, or of a local cluster of
+    ``n_jobs`` workers. Reached before anything is written, so a bad address leaves no trace."""
+    if backend != "dask":
+        yield None
+        return
+    from distributed import Client, LocalCluster
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            cluster = stack.enter_context(LocalCluster(n_workers=n_jobs, threads_per_worker=1,
+                                                       processes=True,
+                                                       dashboard_address=None))
+            address = cluster.scheduler_address
+        else:
+            address = scheduler
+        try:
+            with status(console, f"connecting to the Dask scheduler at {address}"):
+                client = stack.enter_context(Client(address, timeout="15s"))
+        except (OSError, TimeoutError, ValueError) as e:
+            raise LabError(f"--scheduler {address}: cannot reach a Dask scheduler ({e}); start "
+                           "one with `dask scheduler` and give its tcp://HOST:PORT") from None
+        threads = sum(client.nthreads().values())
+        if threads == 0:
+            raise LabError(f"--scheduler {address}: the Dask cluster has no worker; start "
+                           f"some with `dask worker {address} --nthreads 1` on each machine")
+        if threads == 1 and console is not None:
+            console.print(Text("warning: ", style="bold yellow") + Text(
+                f"the Dask cluster at {address} has one worker thread, so the run uses one "
+                f"core; start more workers (`dask worker {address} --nworkers N --nthreads 1`)"),
+                soft_wrap=True)
+        yield client
+
+
+def warm_dask(client, job: Job, console: Console | None) -> None:
+    """Compile (or load) the engine on every Dask worker before the games start, with the
+    workers' state in the status line: a cold worker compiles for minutes, which a progress bar
+    stuck at 0% would not explain."""
+    from distributed import as_completed
+
+    workers = list(client.nthreads())
+    futures = [client.submit(_warm, job, workers=[w], allow_other_workers=False, pure=False)
+               for w in workers]
+    what = engine_message().split(":")[0]
+    with live_status(console, f"{what} on the Dask workers: 0 of {len(workers)} ready") as say:
+        for k, f in enumerate(as_completed(futures), 1):
+            f.result()
+            say(f"{what} on the Dask workers: {k} of {len(workers)} ready")
+
+
+def _warm(job: Job) -> None:
+    play(job, games=1)
