@@ -14,6 +14,11 @@ from lab.engine.text import SEATS  # noqa: E402
 from _support.hidden import positions, resample_hidden  # noqa: E402
 
 
+# api_test's style recommendations, declined on purpose: agents are named after the seats ("A",
+# "B") like everywhere else in the lab, and the observation is a dict holding the action mask
+@pytest.mark.filterwarnings("ignore:We recommend agents to be named")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 def test_pettingzoo_api_test_passes():
     api_test(lab.env.env(), num_cycles=200)
 
