@@ -32,6 +32,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "max_turns": (1, 100_000),
 }
 BOOLS = ("logistics", "mulligan")
+DEFAULT_PRESET = "second_edition"  # the current rulebook: what every input means when it names none
 
 DESCRIPTIONS = {
     "walls": "wall cards dealt at set-up (R3); 7, 6 (関ヶ原), 10 (legacy)",
@@ -107,7 +108,7 @@ class RuleSet:
     def from_dict(cls, data: dict, source: str | None = None,
                   preset: str | None = None) -> "RuleSet":
         data = dict(data)
-        base_name = data.pop("preset", None) or preset or "second_edition"
+        base_name = data.pop("preset", None) or preset or DEFAULT_PRESET
         if base_name not in PRESETS:
             raise LabError(f"preset = \"{base_name}\" is not one of: {', '.join(PRESETS)}",
                            source=source)

@@ -8,13 +8,13 @@ compares; it holds no rule of its own.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lab.engine.api import Game, IllegalAction
 from lab.engine.layout import END_NAMES
 from lab.errors import LabError, read_toml
-from lab.rules import PRESETS, RuleSet
+from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
 
 TOP_KEYS = {"name", "rules", "seed", "first", "steps", "overrides", "A", "B", "expect"}
 ZONE_KEYS = {"deck", "hand", "walls", "castle", "castle_damaged", "camp_up", "camp_down",
@@ -38,6 +38,11 @@ class Scenario:
     steps: list[tuple[str, bool]]
     zones: dict
     expect: dict = field(default_factory=dict)
+    file: str = ""  # the scenario file it was read from
+
+    @property
+    def file_name(self) -> str:
+        return Path(self.file).name
 
 
 @dataclass
@@ -58,7 +63,8 @@ def load(path: str | Path) -> list[Scenario]:
     if others:
         raise LabError(f"unknown key(s) or table(s) {', '.join(others)} beside the [[scenario]] "
                        "tables; put every key inside a [[scenario]] table", source=src)
-    return [_parse(t, f"{src}" + (f" [[scenario]] #{k + 1}" if "scenario" in data else ""))
+    return [replace(_parse(t, f"{src}" + (f" [[scenario]] #{k + 1}" if "scenario" in data
+                                          else "")), file=src)
             for k, t in enumerate(tables)]
 
 
@@ -70,7 +76,7 @@ def _parse(t: dict, src: str) -> Scenario:
     for key in ("name", "steps"):
         if key not in t:
             raise LabError(f"missing key \"{key}\"", source=src)
-    preset = t.get("rules", "second_edition")
+    preset = t.get("rules", DEFAULT_PRESET)
     if preset not in PRESETS:
         raise LabError(f"rules = {preset!r} is not a preset; allowed values: "
                        f"{', '.join(PRESETS)} (toggles go in [overrides])", source=src)
@@ -211,15 +217,19 @@ def _ms(c: Counter) -> str:
     return "[" + ", ".join(f"{k}×{v}" if v > 1 else k for k, v in sorted(c.items())) + "]"
 
 
-def run_paths(paths) -> list[Outcome]:
-    out = []
+def each_outcome(paths, log: bool = False):
+    """Load and run every scenario of ``paths`` (files, or folders of *.toml files), yielding
+    each ``Outcome`` as soon as it is known; a scenario the engine refuses is a failed one."""
     for path in paths:
         p = Path(path)
         files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
         for f in files:
             for sc in load(f):
                 try:
-                    out.append(run(sc))
+                    yield run(sc, log=log)
                 except LabError as e:
-                    out.append(Outcome(sc, False, str(e)))
-    return out
+                    yield Outcome(sc, False, str(e))
+
+
+def run_paths(paths, log: bool = False) -> list[Outcome]:
+    return list(each_outcome(paths, log))

@@ -23,7 +23,7 @@ from lab.cards.pool import CardPool, Deck, load_pool, validate_deck
 from lab.engine.api import Game, IllegalAction, seed_words
 from lab.engine.layout import G_BATTLES, G_TURNS
 from lab.errors import LabError
-from lab.rules import PRESETS, RuleSet
+from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
 
 FORMAT = "daitenka-lab/play-replay"
 VERSION = 1
@@ -202,7 +202,7 @@ def rules_of(data: dict, src: str) -> tuple[RuleSet, str]:
     if not isinstance(rules, dict) or not isinstance(rules.get("toggles"), dict):
         raise LabError("no rules.toggles table; is this a replay file written by `lab play`?",
                        source=src)
-    preset = rules.get("preset", "second_edition")
+    preset = rules.get("preset", DEFAULT_PRESET)
     rs = RuleSet.from_dict({"preset": preset, **rules["toggles"]}, source=src)
     return rs, preset
 

@@ -29,7 +29,7 @@ from lab.bots.match import BotSpec, parse_bot
 from lab.cards.patch import BASE, Patch, parse_patches
 from lab.cards.pool import ARMIES, Deck, load_army, load_pool
 from lab.errors import LabError, closest, read_toml
-from lab.rules import PRESETS, RuleSet
+from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
 
 KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
         "seat_swap", "chunk_size", "patch", "swap")
@@ -39,7 +39,6 @@ PATCH_SEPARATOR = "@"  # variant id of a patched variant: RULES@PATCH (rules id,
 # the first variant that plays them, so every variant holds every matchup) or "affected" (only
 # the matchups holding a patched army: lab value, screening many patches)
 PATCHED_MATCHUPS = ("all", "affected")
-DEFAULT_PRESET = "second_edition"
 DEFAULT_BOTS = "heuristic"
 DEFAULT_CHUNK = 2000
 MAX_CHUNK = 1_000_000
