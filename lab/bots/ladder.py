@@ -145,8 +145,9 @@ def render(result: LadderResult, console) -> None:
 
     first = result.ratings.bot[0]
     gaps = {} if result.gaps is None else {r.bot: r for r in result.gaps.itertuples()}
-    table = Table(title=f"bot ratings (Bradley–Terry log-odds vs {first}, 95% intervals; "
-                        f"Elo = {ELO:.0f} × log-odds)", title_justify="left")
+    table = Table(title=f"bot ratings: log-odds vs {first}, 95% intervals", title_justify="left",
+                  caption=f"Bradley–Terry fit; Elo = {ELO:.0f} × log-odds; separated: the lead "
+                          "over the next bot has an interval above 0", caption_justify="left")
     for col in ("#", "bot", "rating", "95% interval", "Elo", "over next bot", "separated"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for k, r in enumerate(result.ratings.sort_values("rating", ascending=False).itertuples(), 1):
@@ -159,8 +160,9 @@ def render(result: LadderResult, console) -> None:
     console.print(table)
     m = result.matrix()
     games = int(result.head_to_head.games.max()) if len(result.head_to_head) else 0
-    h2h = Table(title=f"head to head: score of the row bot against the column bot "
-                      f"(wins + ½ draws, {games} games a pair)", title_justify="left")
+    h2h = Table(title="head to head: the row bot's score against the column bot",
+                title_justify="left", caption=f"wins + ½ draws, {games} games a pair",
+                caption_justify="left")
     h2h.add_column("")
     for k, b in enumerate(m.columns, 1):
         h2h.add_column(f"{k} {b}", justify="right")
