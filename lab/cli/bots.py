@@ -1,7 +1,7 @@
 """``lab ladder`` and ``lab bench``: how strong the bots are and how fast the engine is.
 
-Owns how ratings, head-to-head counts and speed figures are shown. The ladder is played and
-rated by ``lab.bots.ladder``, the timings taken by ``lab.bench``; bots typed on the command line
+Owns how speed figures are shown. The ladder is played, rated and drawn as tables by
+``lab.bots.ladder``, the timings taken by ``lab.bench``; bots typed on the command line
 go through the lab's one bot grammar (``lab.schema.bots``).
 """
 
@@ -33,7 +33,7 @@ def ladder_command(
 
     from rich.progress import Progress
 
-    from lab.bots.ladder import DEFAULT_BOTS, check, games_per_pair, run_ladder
+    from lab.bots.ladder import DEFAULT_BOTS, check, games_per_pair, render, run_ladder
 
     specs = [bot_from_text(b, "--bots") for b in (bots or DEFAULT_BOTS)]
     check(specs, games)
@@ -46,20 +46,7 @@ def ladder_command(
     if as_json:
         print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"bot ratings (Bradley–Terry log-odds vs {result.ratings.bot[0]}, 95% intervals)",
-                  title_justify="left")
-    for col in ("bot", "rating", "low", "high"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for r in result.ratings.sort_values("rating").itertuples():
-        table.add_row(r.bot, f"{r.rating:+.2f}", f"{r.low:+.2f}", f"{r.high:+.2f}")
-    out.print(table)
-    h2h = Table(title="head to head", title_justify="left")
-    for col in ("a", "b", "games", "a wins", "b wins", "draws", "a win rate"):
-        h2h.add_column(col, justify="left" if col in ("a", "b") else "right")
-    for r in result.head_to_head.itertuples():
-        h2h.add_row(r.a, r.b, str(r.games), str(r.a_wins), str(r.b_wins), str(r.draws),
-                    f"{(r.a_wins + 0.5 * r.draws) / r.games:.1%}")
-    out.print(h2h)
+    render(result, out)
 
 
 # ----------------------------------------------------------------------------------- lab bench
