@@ -8,7 +8,6 @@ and ``lab.rules``; this module checks nothing of its own beyond the command-line
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import fields
 from pathlib import Path
 from typing import Annotated
@@ -18,10 +17,10 @@ from rich.table import Table
 from rich.text import Text
 
 from lab.cards.pool import (BALANCE_TOLERANCE, Card, CardPool, Deck, load_armies, load_army,
-                            load_deck, load_pool, balance_warnings)
+                            load_deck, balance_warnings)
 from lab.cards.vocab import KIND_LABELS, KIND_NAMES, Kind
-from lab.cli.common import PRESET_HELP, command, out, warn
-from lab.errors import LabError, closest
+from lab.cli.common import PRESET_HELP, CardFiles, command, out, pool_of, warn
+from lab.errors import LabError, closest, read_toml
 from lab.rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, RuleSet
 
 
@@ -74,9 +73,10 @@ def cards_command(
         "--army", "-a", metavar="ARMY",
         help="Only the cards of this army's deck, with their copies: a key (oda), a printed name "
              "(織田) or a deck file path.")] = None,
+    card_files: CardFiles = None,
 ) -> None:
     """List the card pool: id, printed name, kind, strength, abilities and legacy cost."""
-    pool = load_pool()
+    pool = pool_of(card_files)
     wanted = parse_kind(kind) if kind is not None else None
     copies: dict[int, int] | None = None
     title = "card pool"
@@ -124,11 +124,12 @@ def decks_command(
         help="Validate a deck file against rules.md R2 and the 30-card size: prints OK and a "
              "summary, or the problem and exit code 2; warns (exit 0) when its total strength is "
              f"more than ±{BALANCE_TOLERANCE:.0%} off the nine armies' mean.")] = None,
+    card_files: CardFiles = None,
 ) -> None:
     """List the nine armies with any balance warnings, show one army, or check a deck file."""
     if name is not None and check is not None:
         raise LabError("give an army NAME or --check PATH, not both")
-    pool = load_pool()
+    pool = pool_of(card_files)
     if check is not None:
         check_deck(check, pool)
     elif name is not None:
@@ -240,15 +241,10 @@ def rules_command(
 
 
 def config_preset(path: Path) -> str | None:
-    """The preset a rules file names, if it is readable (RuleSet.from_toml reports the rest)."""
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError):
-        return None
-    if isinstance(data.get("rules"), dict):
-        data = data["rules"]
-    named = data.get("preset")
+    """The preset a rules file names, if any (a bad file stops here, in one line)."""
+    from lab.schema.rules import rules_file
+
+    named = rules_file(read_toml(path), str(path)).get("preset")
     return named if isinstance(named, str) else None
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
+from lab.cards.pool import CardPool, load_pool
 from lab.errors import LabError
 from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
 
@@ -34,6 +35,12 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 PRESET_HELP = ("Rules preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET}).")
+CARDS_HELP = ("An extra card file (TOML, the format of lab/cards/cards.toml: cards = [ … ] and "
+              "[ability.ID] tables) added to the package's cards; deck files may use its cards. "
+              "Repeatable. Checked like the package's cards. See docs/cards.md.")
+# --cards FILE on every command that loads the card pool (also spelled --extra-cards)
+CardFiles = Annotated[list[Path] | None, typer.Option(
+    "--cards", "--extra-cards", metavar="FILE", help=CARDS_HELP)]
 
 
 # ------------------------------------------------------------------------- errors and warnings
@@ -69,6 +76,11 @@ def command(name: str | None = None, **kwargs):
 def interrupted() -> NoReturn:
     err.print(Text("error: ", style="bold red") + Text("interrupted"))
     raise SystemExit(130)
+
+
+def pool_of(files: list[Path] | None) -> CardPool:
+    """The package's cards plus the extra card files given with --cards."""
+    return load_pool(extra=tuple(files or ()))
 
 
 def rules_for(preset: str, config: Path | None) -> RuleSet:

@@ -14,8 +14,9 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from lab.cards.pool import load_army, load_pool
-from lab.cli.common import PRESET_HELP, command, err, out, rules_for, warn
+from lab.cards.pool import load_army, read_card_files
+from lab.cli.common import (PRESET_HELP, CardFiles, command, err, out, pool_of, rules_for,
+                             warn)
 from lab.errors import LabError
 from lab.rules import DEFAULT_PRESET
 from lab.schema.bots import BOT_FORMS
@@ -31,11 +32,12 @@ def match_command(
     config: Annotated[Path | None, typer.Option("--config", help="Rules TOML on top of the preset.")] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the deal and of the bots' choices (a whole number ≥ 0).")] = 0,
     log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event of the game.")] = True,
+    card_files: CardFiles = None,
 ) -> None:
     """Play one game between two random bots and print its log and result."""
     from lab.engine.api import play_random_game
 
-    pool = load_pool()
+    pool = pool_of(card_files)
     game = play_random_game(rules_for(rules, config), load_army(army_a, pool),
                             load_army(army_b, pool), seed=seed, log=log, pool=pool)
     if log:
@@ -51,12 +53,13 @@ def match_command(
 def scenario_command(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print each failing game's log.")] = False,
+    card_files: CardFiles = None,
 ) -> None:
     """Run rules scenarios (scenarios.md): one line per scenario, exit 1 if any fails."""
     from lab.scenario import each_outcome
 
     failed = total = 0
-    for o in each_outcome(paths, log=verbose):
+    for o in each_outcome(paths, log=verbose, pool=pool_of(card_files)):
         total += 1
         s = o.scenario
         if o.passed:
@@ -159,6 +162,7 @@ def play_command(
         "--replay-dir", metavar="DIR",
         help="Where each finished or abandoned match is saved as a replay file (JSON), shown "
              "by `lab replay PATH`.")] = Path("results/replays"),
+    card_files: CardFiles = None,
 ) -> None:
     """Play 大天下 in the terminal against a bot, then again with the same or changed settings.
 
@@ -174,8 +178,9 @@ def play_command(
     from lab.play.options import parse_assignments, parse_bot_option
 
     settings = PlaySettings(army=army, vs=vs or "", bot=parse_bot_option(bot), preset=rules,
-                            overrides=tuple(parse_assignments(toggles).items()), seed=seed)
+                            overrides=tuple(parse_assignments(toggles).items()), seed=seed,
+                            cards=read_card_files(card_files or ()))
     code = PlaySession(settings, replay_dir=replay_dir, save_scenario=save_scenario,
-                       console=out).run()
+                       console=out, pool=settings.pool).run()
     if code:
         raise typer.Exit(code)

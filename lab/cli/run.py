@@ -13,9 +13,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from lab.cards.pool import load_armies, load_deck, load_pool
+from lab.cards.pool import load_armies, load_deck
 from lab.cli.cards import strength_warning
-from lab.cli.common import command, err, out, warn
+from lab.cli.common import CARDS_HELP, CardFiles, command, err, out, warn
 from lab.errors import LabError
 
 
@@ -52,6 +52,7 @@ def run_command(
         "--scheduler", metavar="ADDRESS",
         help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; the "
              "workers must see --out on a shared file system).")] = None,
+    card_files: CardFiles = None,
 ) -> None:
     """Run an experiment: every variant × matchup × bot tier, games in parallel chunks.
 
@@ -63,9 +64,9 @@ def run_command(
     """
     from lab.sim import config as sim_config, runner, summary
 
-    exp = sim_config.load_experiment(config, games=games)
+    exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
-    pool = load_pool()
+    pool = exp.pool()
     for army in exp.armies:
         if not army.builtin:
             w = strength_warning(load_deck(army.path, pool), load_armies(pool))
@@ -168,6 +169,7 @@ def swap_command(
     min_games: Annotated[int, typer.Option(
         "--min-games", min=1, help="Rows with fewer pairs are marked thin.")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    card_files: CardFiles = None,
 ) -> None:
     """Card-swap test: the causal value of a card. Plays the config twice on the same deals —
     as written (base) and with every copy of --card replaced by --with in every army that holds
@@ -188,7 +190,7 @@ def swap_command(
     from lab.sim import config as sim_config, swap
 
     table = swap.read_table(config) or {}
-    exp = sim_config.load_experiment(config, games=games)
+    exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     card = card or table.get("card")
     with_ = with_ or table.get("with")
     if card is None:
@@ -282,6 +284,9 @@ def value_command(
         "--resume", help="Continue an interrupted value run in --out: play only the chunks "
                          "not yet written.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    card_files: Annotated[list[Path] | None, typer.Option(
+        "--extra-cards", metavar="FILE", help=CARDS_HELP + " (--cards names the cards to value "
+                                               "here.)")] = None,
 ) -> None:
     """Card value: what each card (and its ability) is worth to its army, causally.
 
@@ -297,7 +302,7 @@ def value_command(
     from lab.design import value
     from lab.sim import config as sim_config
 
-    exp = sim_config.load_experiment(config, games=games)
+    exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
     plan = value.plan(exp, cards=names, tiers=tier)
     out_path = out_dir or value.default_out(exp, games_option=games is not None)

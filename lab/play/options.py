@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from lab.bots.match import BotSpec, parse_bot
-from lab.cards.pool import ARMIES, Deck, load_army
+from lab.cards.pool import ARMIES, CardPool, Deck, load_army, pool_from
 from lab.errors import LabError
 from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
 from lab.schema.bots import bot_from_text, bot_text
@@ -49,6 +49,11 @@ class PlaySettings:
     preset: str = DEFAULT_PRESET
     overrides: tuple[tuple[str, str], ...] = ()  # toggles on top of the preset, as typed
     seed: int | None = None  # None = a fresh random seed for each match
+    cards: tuple = ()  # extra card files as data (lab.cards.pool.CardSource), from --cards
+
+    @property
+    def pool(self) -> CardPool:
+        return pool_from(self.cards)
 
     @property
     def rules(self) -> RuleSet:
@@ -57,9 +62,9 @@ class PlaySettings:
     def check(self) -> "PlaySettings":
         """Fail now (one line) on an unknown army, preset or toggle."""
         self.rules  # noqa: B018 — validates preset and toggles
-        load_army(self.army)
+        load_army(self.army, self.pool)
         if self.vs:
-            load_army(self.vs)
+            load_army(self.vs, self.pool)
         return self
 
     def with_toggles(self, changes: dict[str, str]) -> "PlaySettings":
@@ -78,7 +83,7 @@ class PlaySettings:
                 if key == "vs" and value in ("random", "?"):
                     value = ""
                 if value:
-                    load_army(value)
+                    load_army(value, self.pool)
                 new = replace(new, **{key: value})
         if "bot" in changes:
             new = replace(new, bot=parse_bot_option(changes.pop("bot")))
