@@ -1,11 +1,15 @@
-"""Bot strength and speed (issue 5 targets), as a benchmark — never a timed test.
+"""Bot strength and speed (issues 5 and 14), as a benchmark — never a timed test.
 
-    python benchmarks/bots.py [--games N] [--sims S]
+    python benchmarks/bots.py [--games N] [--sims S]          # issue 5 figures and speed
+    python benchmarks/bots.py --expert [--games 324]          # expert vs search(400), search(3000)
+    python benchmarks/bots.py --sweep 100,300,1000,3000,10000 [--opponent '{...}'] [--games 324]
 
-Prints JSON: heuristic vs random and search vs heuristic win rates (draws count half; each deal
-played with seats swapped, over all ordered army pairs), the median wall time of one search
-decision at the given budget (from the Python API, so it includes a little call overhead), and
-heuristic-vs-heuristic against random-vs-random full-game speed on one core.
+Win rates count draws as half; every deal is played from both seats over all ordered army pairs,
+and the 95% intervals are t intervals over deals (clustered by deal, so they respect the seat
+swap). Milliseconds per decision are medians over the decisions of a few games, clocked one
+decision at a time from the Python API (a little call overhead included). Speed: heuristic vs
+heuristic against random vs random full games per second on one core, best of three runs each,
+measured alternately. Prints JSON, and the sweep also as a table.
 """
 
 import argparse
@@ -16,23 +20,31 @@ import time
 import numpy as np
 
 from lab.bots import nb_policy
-from lab.bots.ladder import play_pair
+from lab.bots.ladder import deal_points
 from lab.bots.match import Batch, parse_bot
 from lab.bots.nb_search import SB_SIZE
 from lab.cards.pool import load_armies, load_pool
 from lab.engine import nb_actions
 from lab.engine.api import Game
 from lab.engine.context import matchup_context
-from lab.engine.layout import AW, MAXA, G_TO_MOVE
+from lab.engine.layout import AW, G_TO_MOVE, MAXA
 from lab.rules import RuleSet
+from lab.stats.intervals import mean_interval
+
+SEARCH_400 = {"kind": "search", "simulations": 400}
+SEARCH_3000 = {"kind": "search", "simulations": 3000}
 
 
 def win_rate(a, b, games, seed):
-    aw, bw, d = play_pair(parse_bot(a), parse_bot(b), games, RuleSet(), seed)
-    return (aw + 0.5 * d) / (aw + bw + d), aw + bw + d
+    """a's score against b with its 95% interval over deals."""
+    pts = deal_points(parse_bot(a), parse_bot(b), games, RuleSet(), seed) / 2
+    m, lo, hi, n = mean_interval(pts)
+    return {"a": parse_bot(a).short, "b": parse_bot(b).short, "win_rate": round(m, 4),
+            "ci95": [round(lo, 4), round(hi, 4)], "games": 2 * n}
 
 
-def search_decision_ms(spec, games=6):
+def decision_ms(spec, games=6):
+    """Median milliseconds of one decision of ``spec`` (seat A; seat B plays its last step)."""
     bot = parse_bot(spec).pack()
     sb = np.zeros(SB_SIZE, np.int64)
     sacts = np.zeros((MAXA, AW), np.int64)
@@ -51,7 +63,7 @@ def search_decision_ms(spec, games=6):
                 g.step(tuple(int(x) for x in g._acts[pick]))
             else:
                 g.step(acts[0] if len(acts) == 1 else acts[-1])
-    return statistics.median(times) * 1000, len(times)
+    return round(statistics.median(times) * 1000, 3), len(times)
 
 
 def speed(a, b, games=20_000):
@@ -69,23 +81,56 @@ def speed(a, b, games=20_000):
     return per * len(ctxs) / (time.perf_counter() - t)
 
 
+def speed_ratio(runs=3):
+    hh, rr = [], []
+    for _ in range(runs):
+        hh.append(speed("heuristic", "heuristic"))
+        rr.append(speed("random", "random"))
+    return {"heuristic_games_per_s": round(max(hh)), "random_games_per_s": round(max(rr)),
+            "heuristic_speed_ratio": round(max(hh) / max(rr), 3)}
+
+
+def sweep(budgets, opponent, games, seed=7):
+    rows = []
+    for sims in budgets:
+        spec = {"kind": "expert", "simulations": sims}
+        r = win_rate(spec, opponent, games, seed)  # the same deals for every budget
+        ms, _ = decision_ms(spec, games=3)
+        rows.append({"simulations": sims, "win_rate": r["win_rate"], "ci95": r["ci95"],
+                     "games": r["games"], "ms_per_decision": ms})
+        print(f"{sims:>8} {r['win_rate']:>8.1%}  [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}]"
+              f" {r['games']:>6} {ms:>9.1f}", flush=True)
+    return rows
+
+
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=1000)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--search-games", type=int, default=324)
     ap.add_argument("--sims", type=int, default=None)
+    ap.add_argument("--expert", action="store_true", help="the expert's targets")
+    ap.add_argument("--sweep", default=None, help="expert budgets, e.g. 100,300,1000,3000,10000")
+    ap.add_argument("--opponent", default=json.dumps(SEARCH_400), help="the sweep's opponent")
     a = ap.parse_args()
-    search = {"kind": "search"} | ({"simulations": a.sims} if a.sims else {})
-    hr, hn = win_rate("heuristic", "random", a.games, 1)
-    sr, sn = win_rate(search, "heuristic", a.search_games, 2)
-    ms, decisions = search_decision_ms(search)
-    hh = [speed("heuristic", "heuristic") for _ in range(3)]
-    rr = [speed("random", "random") for _ in range(3)]
-    print(json.dumps({
-        "heuristic_vs_random": {"win_rate": hr, "games": hn},
-        "search_vs_heuristic": {"win_rate": sr, "games": sn, "bot": parse_bot(search).label},
-        "search_decision_ms_median": ms, "search_decisions_timed": decisions,
-        "heuristic_games_per_s": statistics.median(hh),
-        "random_games_per_s": statistics.median(rr),
-        "heuristic_speed_ratio": statistics.median(hh) / statistics.median(rr),
-    }, indent=2))
+    if a.sweep:
+        opp = json.loads(a.opponent)
+        print(f"expert(simulations) against {parse_bot(opp).short}, {a.games or 324} games each")
+        print(f"{'sims':>8} {'win rate':>8}  {'95% interval':<16} {'games':>6} {'ms/dec':>9}")
+        rows = sweep([int(x) for x in a.sweep.split(",")], opp, a.games or 324)
+        print(json.dumps({"opponent": parse_bot(opp).short, "sweep": rows}, indent=2))
+    elif a.expert:
+        games = a.games or 324
+        out = {"expert_vs_search400": win_rate("expert", SEARCH_400, games, 21),
+               "expert_vs_search3000": win_rate("expert", SEARCH_3000, games, 22)}
+        for spec in ("expert", SEARCH_400, SEARCH_3000):
+            out[f"ms_per_decision {parse_bot(spec).short}"] = decision_ms(spec)[0]
+        print(json.dumps(out, indent=2))
+    else:
+        search = SEARCH_400 | ({"simulations": a.sims} if a.sims else {})
+        ms, decisions = decision_ms(search)
+        print(json.dumps({
+            "heuristic_vs_random": win_rate("heuristic", "random", a.games or 1000, 1),
+            "search_vs_heuristic": win_rate(search, "heuristic", a.search_games, 2),
+            "search_decision_ms_median": ms, "search_decisions_timed": decisions,
+            **speed_ratio(),
+        }, indent=2))

@@ -30,8 +30,11 @@ def closest(name: str, candidates, n: int = 3) -> list[str]:
 
 def read_toml(path, what: str = "a .toml file") -> dict:
     """Read a TOML file; every way it can fail becomes one ``LabError`` naming the file."""
-    import tomllib
+    return parse_toml(read_text(path, what), str(path))
 
+
+def read_text(path, what: str = "a .toml file") -> str:
+    """A text file's content (UTF-8, no byte-order mark), or one ``LabError`` naming it."""
     src = str(path)
     try:
         with open(path, "rb") as f:
@@ -46,13 +49,19 @@ def read_toml(path, what: str = "a .toml file") -> dict:
         raise LabError("not valid TOML: the file starts with a UTF-8 byte-order mark (BOM); "
                        "save it as UTF-8 without BOM", source=src)
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise LabError("not valid TOML: the file is not UTF-8 text", source=src) from None
+
+
+def parse_toml(text: str, source: str) -> dict:
+    """TOML text read from ``source`` (a file name), or one ``LabError`` naming it."""
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise LabError(f"not valid TOML: {_toml_problem(str(e), text)}", source=src) from None
+        raise LabError(f"not valid TOML: {_toml_problem(str(e), text)}", source=source) from None
 
 
 def _toml_problem(message: str, text: str) -> str:

@@ -8,66 +8,62 @@ integer packing the compiled engine reads (the ``R_*`` offsets). It knows no car
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from dataclasses import field as dataclass_field
 from pathlib import Path
 
 import numpy as np
 
 from lab.errors import LabError, read_toml
 
-# Allowed values of the toggles that are a choice between readings (rules.md R14).
-CHOICES: dict[str, tuple[str, ...]] = {
-    "damage": ("plays", "last_set_size"),
-    "leader_pass": ("always", "only_if_no_play"),
-    "leader_pass_cost": ("wall_to_hand", "none"),
-    "gun": ("kill", "retreat"),
-    "odawara": ("draw", "fortify"),
-    "broken_walls": ("to_hand", "to_graveyard"),
-    "first_player": ("random", "A", "B"),
-}
-# Whole-number toggles: (lowest, highest) allowed.
-RANGES: dict[str, tuple[int, int]] = {
-    "walls": (1, 12),
-    "hand_cap": (0, 40),
-    "initial_hand": (0, 15),
-    "max_turns": (1, 100_000),
-}
-BOOLS = ("logistics", "mulligan")
+FLAG = "flag"  # a toggle that is on or off
+DEFAULT_PRESET = "second_edition"  # the current rulebook: what every input means when it names none
 
-DESCRIPTIONS = {
-    "walls": "wall cards dealt at set-up (R3); 7, 6 (関ヶ原), 10 (legacy)",
-    "logistics": "legacy 兵站 rule: 3 face-up cards, set strength ≤ logistics count (R3, R5)",
-    "hand_cap": "the leader-turn draw only while the hand is below this; 0 = no cap (R4)",
-    "initial_hand": "opening hand size (R3)",
-    "mulligan": "a hand with no card of strength ≤3 may be redrawn once (R3)",
-    "damage": "base wall damage: sets the winner played, or cards in the final set (R6)",
-    "leader_pass": "見送り always allowed, or only when no set can be led (R4)",
-    "leader_pass_cost": "見送り takes the top wall into hand, or costs nothing (R4)",
-    "gun": "鉄砲 fire kills the opponent's field units, or sends all to camp (R10)",
-    "odawara": "小田原城: draw per broken wall, or the legacy fortify action (R11)",
-    "broken_walls": "broken walls go to the defender's hand, or to the graveyard (R6)",
-    "max_turns": "leader turns before the game is judged as turn_limit (R13)",
-    "first_player": "who takes the first leader turn: random by seed, A or B (R3)",
-}
+
+def toggle(default, allowed, slot: str, description: str):
+    """One rules toggle, declared once: its default (the second edition's), what it allows — a
+    (lowest, highest) pair of whole numbers, ``FLAG``, or {value: engine code} for a choice —
+    the name of its slot in the packed array the engine reads, and what it means (rules.md R14).
+    Every other list of the toggles (allowed values, descriptions, engine offsets, the rules file
+    schema) is derived from these declarations."""
+    return dataclass_field(default=default, metadata={"allowed": allowed, "slot": slot,
+                                                      "description": description})
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    walls: int = 7
-    logistics: bool = False
-    hand_cap: int = 0
-    initial_hand: int = 5
-    mulligan: bool = False
-    damage: str = "plays"
-    leader_pass: str = "always"
-    leader_pass_cost: str = "wall_to_hand"
-    gun: str = "kill"
-    odawara: str = "draw"
-    broken_walls: str = "to_hand"
-    max_turns: int = 500
-    first_player: str = "random"
+    walls: int = toggle(7, (1, 12), "R_WALLS",
+                        "wall cards dealt at set-up (R3); 7, 6 (関ヶ原), 10 (legacy)")
+    logistics: bool = toggle(False, FLAG, "R_LOGISTICS",
+                             "legacy 兵站 rule: 3 face-up cards, set strength ≤ logistics count "
+                             "(R3, R5)")
+    hand_cap: int = toggle(0, (0, 40), "R_HAND_CAP",
+                           "the leader-turn draw only while the hand is below this; 0 = no cap "
+                           "(R4)")
+    initial_hand: int = toggle(5, (0, 15), "R_INITIAL_HAND", "opening hand size (R3)")
+    mulligan: bool = toggle(False, FLAG, "R_MULLIGAN",
+                            "a hand with no card of strength ≤3 may be redrawn once (R3)")
+    damage: str = toggle("plays", {"plays": 0, "last_set_size": 1}, "R_DAMAGE_LAST_SET",
+                         "base wall damage: sets the winner played, or cards in the final set "
+                         "(R6)")
+    leader_pass: str = toggle("always", {"always": 0, "only_if_no_play": 1},
+                              "R_PASS_ONLY_IF_NO_PLAY",
+                              "見送り always allowed, or only when no set can be led (R4)")
+    leader_pass_cost: str = toggle("wall_to_hand", {"wall_to_hand": 1, "none": 0},
+                                   "R_PASS_COSTS_WALL",
+                                   "見送り takes the top wall into hand, or costs nothing (R4)")
+    gun: str = toggle("kill", {"kill": 0, "retreat": 1}, "R_GUN_RETREAT",
+                      "鉄砲 fire kills the opponent's field units, or sends all to camp (R10)")
+    odawara: str = toggle("draw", {"draw": 0, "fortify": 1}, "R_ODAWARA_FORTIFY",
+                          "小田原城: draw per broken wall, or the legacy fortify action (R11)")
+    broken_walls: str = toggle("to_hand", {"to_hand": 0, "to_graveyard": 1}, "R_BROKEN_TO_GRAVE",
+                               "broken walls go to the defender's hand, or to the graveyard (R6)")
+    max_turns: int = toggle(500, (1, 100_000), "R_MAX_TURNS",
+                            "leader turns before the game is judged as turn_limit (R13)")
+    first_player: str = toggle("random", {"random": -1, "A": 0, "B": 1}, "R_FIRST",
+                               "who takes the first leader turn: random by seed, A or B (R3)")
 
     def __post_init__(self):
-        _check(self, None)
+        _check(self, asdict(self), None)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -80,38 +76,27 @@ class RuleSet:
         """This rule set with some toggles changed; values may be strings (from a prompt)."""
         if not overrides:
             return self
-        names = [f.name for f in fields(self)]
-        changes = {}
-        for key, value in overrides.items():
-            if key not in names:
-                raise LabError(f"unknown rules key \"{key}\"; valid keys: {', '.join(names)}",
-                               source=source)
-            changes[key] = _coerce(key, value, source)
-        return _build(asdict(self) | changes, source)
+        return _build(asdict(self), overrides, source)
 
     @classmethod
     def from_toml(cls, path: str | Path, preset: str | None = None) -> "RuleSet":
         """A rules file: optional ``preset = "…"`` and toggles, at top level or under [rules]."""
+        from lab.schema.rules import rules_file
+
         src = str(path)
-        data = read_toml(path)
-        if "rules" in data and isinstance(data["rules"], dict):
-            others = sorted(k for k in data if k != "rules")
-            if others:
-                raise LabError(f"unknown key(s) or table(s) {', '.join(others)} beside [rules]; "
-                               "a rules file holds toggles (and preset = \"…\") at top level "
-                               "or under [rules], nothing else", source=src)
-            data = data["rules"]
+        data = rules_file(read_toml(path), src)
         return cls.from_dict(data, source=src, preset=preset)
 
     @classmethod
     def from_dict(cls, data: dict, source: str | None = None,
                   preset: str | None = None) -> "RuleSet":
-        data = dict(data)
-        base_name = data.pop("preset", None) or preset or "second_edition"
-        if base_name not in PRESETS:
-            raise LabError(f"preset = \"{base_name}\" is not one of: {', '.join(PRESETS)}",
-                           source=source)
-        return PRESETS[base_name].with_overrides(data, source)
+        """Toggles (and an optional ``preset``) on top of ``preset`` or the default preset."""
+        from lab.schema.base import check
+        from lab.schema.rules import rules_table
+
+        values = check(rules_table(), data, source).model_dump(exclude_none=True)
+        base = PRESETS[values.pop("preset", None) or preset or DEFAULT_PRESET]
+        return _build(asdict(base), values, source) if values else base
 
     # ------------------------------------------------------------------ identity
     def as_dict(self) -> dict:
@@ -137,26 +122,23 @@ class RuleSet:
     # ------------------------------------------------------------------ engine packing
     def pack(self) -> np.ndarray:
         r = np.zeros(N_RULES, dtype=np.int64)
-        r[R_WALLS] = self.walls
-        r[R_LOGISTICS] = int(self.logistics)
-        r[R_HAND_CAP] = self.hand_cap
-        r[R_INITIAL_HAND] = self.initial_hand
-        r[R_MULLIGAN] = int(self.mulligan)
-        r[R_DAMAGE_LAST_SET] = int(self.damage == "last_set_size")
-        r[R_PASS_ONLY_IF_NO_PLAY] = int(self.leader_pass == "only_if_no_play")
-        r[R_PASS_COSTS_WALL] = int(self.leader_pass_cost == "wall_to_hand")
-        r[R_GUN_RETREAT] = int(self.gun == "retreat")
-        r[R_ODAWARA_FORTIFY] = int(self.odawara == "fortify")
-        r[R_BROKEN_TO_GRAVE] = int(self.broken_walls == "to_graveyard")
-        r[R_MAX_TURNS] = self.max_turns
-        r[R_FIRST] = {"random": -1, "A": 0, "B": 1}[self.first_player]
+        for slot, f in enumerate(fields(self)):
+            value, allowed = getattr(self, f.name), f.metadata["allowed"]
+            r[slot] = allowed[value] if isinstance(allowed, dict) else int(value)
         return r
 
 
-# Offsets into the packed rules array (read by lab.engine).
-(R_WALLS, R_LOGISTICS, R_HAND_CAP, R_INITIAL_HAND, R_MULLIGAN, R_DAMAGE_LAST_SET,
- R_PASS_ONLY_IF_NO_PLAY, R_PASS_COSTS_WALL, R_GUN_RETREAT, R_ODAWARA_FORTIFY, R_BROKEN_TO_GRAVE,
- R_MAX_TURNS, R_FIRST, N_RULES) = range(14)
+# What the declarations say, as the rest of the lab reads it.
+_DECLARED = {f.name: f.metadata for f in fields(RuleSet)}
+CHOICES: dict[str, tuple[str, ...]] = {k: tuple(m["allowed"]) for k, m in _DECLARED.items()
+                                       if isinstance(m["allowed"], dict)}
+RANGES: dict[str, tuple[int, int]] = {k: m["allowed"] for k, m in _DECLARED.items()
+                                      if isinstance(m["allowed"], tuple)}
+BOOLS = tuple(k for k, m in _DECLARED.items() if m["allowed"] == FLAG)
+DESCRIPTIONS = {k: m["description"] for k, m in _DECLARED.items()}
+# Offsets into the packed rules array (read by lab.engine): R_WALLS = 0, … in declaration order.
+globals().update({m["slot"]: slot for slot, m in enumerate(_DECLARED.values())})
+N_RULES = len(_DECLARED)
 
 
 def _show(v) -> str:
@@ -165,44 +147,20 @@ def _show(v) -> str:
     return str(v)
 
 
-_TRUE = {"true", "on", "yes", "1"}
-_FALSE = {"false", "off", "no", "0"}
-
-
-def _coerce(key: str, value, source):
-    if key in BOOLS:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
-            return value.lower() in _TRUE
-        raise LabError(f"{key} = {value!r} is not allowed; allowed values: true, false "
-                       "(or on, off)", source=source)
-    if key in RANGES:
-        lo, hi = RANGES[key]
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise LabError(f"{key} = {value!r} is not allowed; allowed values: whole numbers "
-                           f"{lo}–{hi}", source=source)
-        return value
-    allowed = CHOICES[key]
-    if value not in allowed:
-        raise LabError(f"{key} = {value!r} is not allowed; allowed values: "
-                       f"{', '.join(allowed)}", source=source)
-    return value
-
-
-def _build(values: dict, source) -> RuleSet:
+def _build(values: dict, changes: dict, source) -> RuleSet:
     rs = object.__new__(RuleSet)
-    for k, v in values.items():
-        object.__setattr__(rs, k, v)
-    _check(rs, source)
+    _check(rs, values | changes, source)
     return rs
 
 
-def _check(rs: RuleSet, source) -> None:
-    for f in fields(rs):  # store the coerced value: RuleSet(walls="10") == RuleSet(walls=10)
-        object.__setattr__(rs, f.name, _coerce(f.name, getattr(rs, f.name), source))
+def _check(rs: RuleSet, values: dict, source) -> None:
+    """Store the validated toggles (a "10" from a prompt is 10: RuleSet(walls="10") ==
+    RuleSet(walls=10)) and check the toggles against each other."""
+    from lab.schema.base import check
+    from lab.schema.rules import toggles_table
+
+    for k, v in check(toggles_table(), values, source).model_dump().items():
+        object.__setattr__(rs, k, v)
     if rs.odawara == "fortify" and not rs.logistics:
         raise LabError("odawara = \"fortify\" needs logistics = true (the 総構え action pays "
                        "兵站 cards); set logistics = true or odawara = \"draw\"", source=source)

@@ -60,11 +60,11 @@ BAD_DECKS: dict[str, tuple[dict | str, list[str]]] = {
     "listed_twice": (variant(remove={"足軽6": 1}, add={"ashigaru6": 1}),
                      ['entry "ashigaru6"', "listed twice", '"足軽6"', "list it once"]),
     "zero_copies": (variant() | {"斥候": 0},
-                    ['entry "斥候"', "whole number ≥ 1", "0"]),
+                    ["[cards] 斥候 = 0 is not allowed", "whole numbers ≥ 1"]),
     "bad_toml": ('name = "壊れ"\n[cards\n"足軽1" = 30\n', ["not valid TOML", "line 2"]),
     "unknown_key": (deck_text(ODA, extra='colour = "red"'),
-                    ["unknown key(s) colour", "allowed: name, description, [cards]"]),
-    "no_cards": ('name = "空"\n', ["needs a [cards] table"]),
+                    ['unknown key "colour"', "allowed keys: name, description, cards"]),
+    "no_cards": ('name = "空"\n', ['missing key "cards"', "a [cards] table of card name = copies"]),
 }
 
 # Legal, but its total strength is 132 = 20% under the armies' 165 (∞ counts as 10).

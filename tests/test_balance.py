@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import lab.cli as cli
 from _support.sim_cases import write_config
-from lab.cards.patch import Patch, parse_patches
+from lab.cards.patch import Patch, parse_patch
 from lab.design import balance, balance_search
 from lab.design.balance_edits import catalogue, edit_table, patch_toml
 from lab.errors import LabError
@@ -166,7 +166,7 @@ def test_every_edit_as_toml_parses_back_to_the_same_edit(config):
     exp = load_experiment(config)
     moves = catalogue({a.key: a.deck() for a in exp.armies}, {a.key: a.name for a in exp.armies})
     for m in moves:
-        back = parse_patches([{"name": "x", "edit": [edit_table(m.edit)]}])[0].edits[0]
+        back = parse_patch({"name": "x", "edit": [edit_table(m.edit)]}).edits[0]
         assert back == m.edit, m.text
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from lab.bots import nb_policy
 from lab.bots.match import Batch, parse_bot
+from lab.bots.nb_params import BP_TICKS
 from lab.bots.nb_search import SB_SIZE
 from lab.cards.pool import load_armies, load_pool
 from lab.engine.api import Game
@@ -17,60 +18,11 @@ from lab.errors import LabError
 from lab.rules import RuleSet
 from lab.stats.intervals import mean_interval
 
+from _support.hidden import positions as _random_positions, resample_hidden
+
 BOTS = ["random", "heuristic", {"kind": "heuristic", "persona": "aggressive"},
-        {"kind": "heuristic", "persona": "defensive"}, {"kind": "search", "simulations": 40}]
-
-
-def _positions(count=60, seed=0):
-    """Mid-game states from random games over several armies (copies of the state array)."""
-    rng = np.random.default_rng(seed)
-    armies = [a.key for a in load_armies()]
-    out = []
-    k = 0
-    while len(out) < count:
-        g = Game(RuleSet(), armies[k % 9], armies[(k * 4 + 1) % 9], seed=k)
-        k += 1
-        while not g.is_over:
-            acts = g.legal_actions()
-            if len(acts) > 1 and rng.random() < 0.25:
-                out.append(g.copy())
-            g.step(int(rng.integers(len(acts))))
-    return out[:count]
-
-
-def _resample_hidden(g: Game, observer: int, rng) -> Game:
-    """Re-deal what ``observer`` cannot see: each player's deck and walls, and the opponent's
-    hand cards the observer does not know, moved among that player's hidden places."""
-    h = g.copy()
-    s = h.s
-    n = int(h.c[C_NLOC])
-    for q in (0, 1):
-        b = H_SIZE + q * P_SIZE
-        pool = [int(s[b + PB_DECK + k]) for k in range(int(s[b + PB_DECK_N]))]
-        pool += [int(s[b + PB_WALLS + k]) for k in range(int(s[b + PB_WALL_N]))]
-        unknown = []
-        if q != observer:
-            ob = H_SIZE + observer * P_SIZE
-            for i in range(n):
-                for _ in range(int(s[b + PB_HAND + i] - s[ob + PB_KNOWN + i])):
-                    unknown.append(i)
-        for i in unknown:
-            s[b + PB_HAND + i] -= 1
-        pool += unknown
-        rng.shuffle(pool)
-        d, w = int(s[b + PB_DECK_N]), int(s[b + PB_WALL_N])
-        for k in range(d):
-            s[b + PB_DECK + k] = pool[k]
-        for k in range(w):
-            s[b + PB_WALLS + k] = pool[d + k]
-        for i in pool[d + w:]:
-            s[b + PB_HAND + i] += 1
-        mask = 0
-        for i in range(n):
-            if s[b + PB_HAND + i] > 0:
-                mask |= 1 << i
-        s[b + PB_HAND_MASK] = mask
-    return h
+        {"kind": "heuristic", "persona": "defensive"}, "tuned",
+        {"kind": "search", "simulations": 40}, {"kind": "expert", "simulations": 60}]
 
 
 def _decide(g: Game, spec) -> tuple:
@@ -82,7 +34,7 @@ def _decide(g: Game, spec) -> tuple:
 
 @pytest.fixture(scope="module")
 def positions():
-    return _positions()
+    return _random_positions()
 
 
 @pytest.mark.parametrize("spec", BOTS, ids=lambda b: parse_bot(b).label)
@@ -93,7 +45,7 @@ def test_no_peeking(positions, spec):
         me = int(g.s[G_TO_MOVE])
         base = _decide(g.copy(), spec)
         for _ in range(2):
-            h = _resample_hidden(g, me, rng)
+            h = resample_hidden(g, me, rng)
             if not np.array_equal(h.s, g.s):
                 changed_hidden += 1
             assert _decide(h, spec) == base, "the decision changed when hidden cards moved"
@@ -107,7 +59,7 @@ def test_a_peeking_bot_would_be_caught(positions):
     for g in positions:
         me = int(g.s[G_TO_MOVE])
         opp = H_SIZE + (1 - me) * P_SIZE
-        h = _resample_hidden(g, me, rng)
+        h = resample_hidden(g, me, rng)
         if not np.array_equal(h.s[opp + PB_HAND:opp + PB_HAND + NL],
                               g.s[opp + PB_HAND:opp + PB_HAND + NL]):
             moved += 1
@@ -152,6 +104,10 @@ def test_personas_play_measurably_differently():
     ({"kind": "search", "simulations": 0}, "simulations"),
     ({"kind": "random", "persona": "aggressive"}, "no parameters"),
     (42, "a bot is a name"),
+    ({"kind": "heuristic", "widen": 200}, "unknown parameter"),
+    ({"kind": "search", "time_ms": 20}, "unknown parameter"),
+    ({"kind": "expert", "time_ms": -1}, "time_ms"),
+    ({"kind": "expert", "simulations": 200_000}, "simulations"),
 ])
 def test_bad_bot_specs_are_refused_clearly(spec, words):
     with pytest.raises(LabError, match=words):
@@ -170,3 +126,85 @@ def test_search_is_deterministic_for_a_seed(positions):
     g = positions[5]
     spec = {"kind": "search", "simulations": 60}
     assert _decide(g.copy(), spec) == _decide(g.copy(), spec)
+
+
+def test_persona_names_and_the_expert_parse_to_specs():
+    assert parse_bot("tuned") == parse_bot({"kind": "heuristic", "persona": "tuned"})
+    assert parse_bot("tuned").short == "tuned"
+    e = parse_bot("expert")
+    assert e.kind == "expert" and e.pack()[0] == 3
+    assert parse_bot({"kind": "search", "simulations": 3000}).short == "search(3000)"
+    assert parse_bot({"kind": "expert", "time_ms": 50}).pack()[BP_TICKS] > 0
+    assert parse_bot("expert").pack()[BP_TICKS] == 0
+
+
+def _expert_tree(g: Game, spec) -> tuple[tuple, np.ndarray]:
+    """The expert's decision and the buffer it built its tree in."""
+    n = legal_actions(g.s, g.c, g._acts, g._wk)
+    sb = np.zeros(SB_SIZE, np.int64)
+    k = nb_policy.choose(g.s, g.c, g.lg, g._acts, n, g._wk, parse_bot(spec).pack(), sb,
+                         np.zeros((MAXA, AW), np.int64))
+    return tuple(int(x) for x in g._acts[k]), sb
+
+
+def test_expert_builds_a_tree_over_both_seats_and_plays_its_most_visited_action(positions):
+    from lab.bots import nb_buffer as B
+    from lab.bots.nb_expert import action_key, find_child, nd
+
+    deep = 0
+    for g in positions[:12]:
+        me = int(g.s[G_TO_MOVE])
+        choice, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 300})
+        nodes = int(sb[B.EX_NODES])
+        assert sb[nd(0, B.N_VISITS)] == 300 and 1 < nodes <= 301  # ≤ one new node an iteration
+        movers = np.array([sb[nd(x, B.N_MOVER)] for x in range(1, nodes)])
+        deep += (movers == 1 - me).any()  # the opponent's replies have nodes of their own
+        n = legal_actions(g.s, g.c, g._acts, g._wk)
+        visits = [sb[nd(c, B.N_VISITS)] if (c := find_child(sb, 0, action_key(g._acts[k], me))) >= 0
+                  else -1 for k in range(n)]
+        assert choice == tuple(int(x) for x in g._acts[int(np.argmax(visits))])
+        assert sum(v for v in visits if v > 0) == 300  # every iteration went through the root
+    assert deep >= 6
+
+
+def test_expert_time_budget_stops_early(positions):
+    from lab.bots import nb_buffer as B
+    from lab.bots.nb_expert import nd
+    g = next(p for p in positions if legal_actions(p.s, p.c, p._acts, p._wk) > 3)
+    _, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 100_000, "time_ms": 5})
+    assert 0 < sb[nd(0, B.N_VISITS)] < 100_000
+
+
+def test_expert_is_deterministic_for_a_seed(positions):
+    spec = {"kind": "expert", "simulations": 80}
+    for g in positions[:5]:
+        assert _decide(g.copy(), spec) == _decide(g.copy(), spec)
+
+
+def test_expert_beats_the_heuristic():
+    """A broken tree (wrong backup sign, wrong mover) plays far below the heuristic."""
+    from lab.bots.ladder import play_pair
+    aw, bw, d = play_pair(parse_bot({"kind": "expert", "simulations": 150}), parse_bot("heuristic"),
+                          162, RuleSet(), seed=5)
+    assert (aw + 0.5 * d) / (aw + bw + d) > 0.58
+
+
+def test_expert_decides_the_same_compiled_and_under_numba_disable_jit():
+    """architecture.md principle 1, for the tree search (hash, UCB floats, availability)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    runs = []
+    for jit in (True, False):
+        env = dict(os.environ, PYTHONPATH=str(here) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env.pop("NUMBA_DISABLE_JIT", None)
+        if not jit:
+            env["NUMBA_DISABLE_JIT"] = "1"
+        out = subprocess.run([sys.executable, "-m", "_support.expert_decisions"], env=env,
+                             capture_output=True, text=True, check=True, cwd=here)
+        runs.append(json.loads(out.stdout))
+    assert len(runs[0]) == 8 and runs[0] == runs[1]

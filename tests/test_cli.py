@@ -148,7 +148,7 @@ def test_decks_lists_the_nine_armies_without_warnings():
 
 def test_decks_prints_balance_warnings_but_succeeds(tmp_path, monkeypatch):
     weak = load_deck(write_deck(tmp_path / "weak.toml", WEAK_DECK))
-    monkeypatch.setattr(cli, "load_armies", lambda pool: [*load_armies(pool), weak])
+    monkeypatch.setattr(cli.cards, "load_armies", lambda pool: [*load_armies(pool), weak])
     result = invoke("decks")
     assert result.exit_code == 0
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]

@@ -66,10 +66,11 @@ def armies(pool):
 
 # ------------------------------------------------------------------------------------ the pool
 
-def test_pool_holds_exactly_the_80_cards_of_cards_md(pool):
+def test_pool_holds_the_80_cards_of_cards_md(pool):
+    """Every card of cards.md is in the package's pool; a card a designer adds to cards.toml
+    (or loads from a file of their own) does not break this."""
     assert len(EXPECTED_CARDS) == 80
-    assert len(pool) == 80
-    assert {c.name for c in pool} == set(EXPECTED_CARDS)
+    assert set(EXPECTED_CARDS) <= {c.name for c in pool}
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_CARDS))
@@ -100,9 +101,9 @@ def test_castles_can_all_hold_out(pool):
 def test_ids_and_names_are_unique(pool):
     ids = [c.id for c in pool]
     names = [c.name for c in pool]
-    assert len(set(ids)) == len(ids) == 80
-    assert len(set(names)) == len(names) == 80
-    assert [c.index for c in pool] == list(range(80))
+    assert len(set(ids)) == len(ids) == len(pool)
+    assert len(set(names)) == len(names) == len(pool)
+    assert [c.index for c in pool] == list(range(len(pool)))
 
 
 def test_cards_found_by_id_or_name(pool):
@@ -152,7 +153,8 @@ def test_furinkazan_is_two_abilities_with_distinct_ids_and_effects(pool):
 
 def test_tables_have_one_row_per_card_type(pool):
     t = pool.tables()
-    assert t.strength.shape == (80,) and t.rows.shape == (80, MAX_ABILITY_ROWS, 4)
+    n = len(pool)
+    assert t.strength.shape == (n,) and t.rows.shape == (n, MAX_ABILITY_ROWS, 4)
     nobu = pool.get("織田信長").index
     assert t.strength[nobu] == INF and t.kind[nobu] == Kind.GENERAL
     assert t.rows[nobu, 0].tolist() == [Trigger.RESPONSE, Effect.TENKA_FUBU, 3, Condition.VS_INF]
@@ -167,10 +169,11 @@ def test_tables_have_one_row_per_card_type(pool):
 # ------------------------------------------------------------------------- extra (test) cards
 
 def test_test_only_card_loads_from_an_extra_file_with_existing_codes():
+    n = len(load_pool())  # the extra file's cards come after the package's
     pool = load_pool(extra=(TEST_CARDS,))
-    assert len(pool) == 81
+    assert len(pool) == n + 1
     card = pool.get("試験兵")
-    assert (card.index, card.id, card.kind, card.strength) == (80, "shikenhei", Kind.UNIT, 5)
+    assert (card.index, card.id, card.kind, card.strength) == (n, "shikenhei", Kind.UNIT, 5)
     rows = pool.tables().rows[card.index]
     assert rows.tolist() == [
         [Trigger.ON_WIN, Effect.DRAW, 2, Condition.NONE],
@@ -178,32 +181,32 @@ def test_test_only_card_loads_from_an_extra_file_with_existing_codes():
         [0, 0, 0, 0],
         [0, 0, 0, 0],
     ]
-    assert pool.tables().strength[80] == 5
+    assert pool.tables().strength[n] == 5
     # the default pool is not touched by loading an extra file
-    assert len(load_pool()) == 80 and "試験兵" not in load_pool()
+    assert len(load_pool()) == n and "試験兵" not in load_pool()
 
 
 def test_a_deck_with_the_test_card_needs_the_extra_pool(tmp_path):
     path = write_deck(tmp_path / "shiken.toml", dict(ODA, 足軽6=1, 試験兵=1))
     deck = load_deck(path, load_pool(extra=(TEST_CARDS,)))
-    assert deck.size == 30 and 80 in deck.card_indices()
+    assert deck.size == 30 and len(load_pool()) in deck.card_indices()
     with pytest.raises(LabError, match="unknown card \"試験兵\""):
         load_deck(path)
 
 
 @pytest.mark.parametrize("body, fragments", [
     ('[ability.x]\nname = "X"\neffects = [{ trigger = "on_win", effect = "teleport" }]\n',
-     ["[ability.x] effects[0]", "teleport", "is not one of", "draw"]),
+     ["[ability.x] effects[0]", "effect = 'teleport' is not allowed", "draw"]),
     ('cards = [{ id = "x", name = "X", kind = "unit", strength = 5, abilities = ["monomy"] }]\n',
      ['cards[0] "X"', 'unknown ability "monomy"', "monomi"]),
     ('cards = [{ id = "x", name = "X", kind = "soldier", strength = 5 }]\n',
-     ['kind = "soldier"', "unit, warlord, general, tactic, castle"]),
+     ["kind = 'soldier' is not allowed", "unit, warlord, general, tactic, castle"]),
     ('cards = [{ id = "x", name = "X", kind = "unit", strength = 11 }]\n',
-     ["strength must be 1–10", "11"]),
+     ["strength = 11 is not allowed", "1–10"]),
     ('cards = [{ id = "x", name = "X", kind = "unit", strength = true }]\n',
-     ["strength must be 1–10", "True"]),
+     ["strength = True is not allowed", "1–10"]),
     ('cards = [{ id = "x", name = "X", kind = "tactic", cost = "two" }]\n',
-     ["cost must be a whole number", "two"]),
+     ["cost = 'two' is not allowed", "whole numbers ≥ 0"]),
     ('cards = [{ id = "x", name = "X", kind = "castle", strength = 3 }]\n',
      ["has no strength", "remove `strength`"]),
     ('cards = [{ id = "x", name = "刺客", kind = "unit", strength = 1 }]\n',

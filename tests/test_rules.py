@@ -135,7 +135,9 @@ def test_bad_toml_and_missing_file(tmp_path):
 
 def test_unknown_preset_in_a_file_names_the_file(tmp_path):
     path = write(tmp_path, 'preset = "first_edition"\n')
-    with pytest.raises(LabError, match=r"rules\.toml: preset = \"first_edition\" is not one of"):
+    with pytest.raises(LabError, match=r"rules\.toml: preset = 'first_edition' is not allowed; "
+                                        r"did you mean second_edition\? allowed values: second_edition, "
+                                        r"sekigahara_trial"):
         RuleSet.from_toml(path)
 
 

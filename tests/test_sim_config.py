@@ -117,7 +117,7 @@ BAD = {
     "missing seed": ('games = 10\n', ['missing key "seed"']),
     "games zero": ('seed = 1\ngames = 0\n', ["games = 0", "whole numbers 1–"]),
     "seed text": ('seed = "x"\ngames = 1\n', ["seed = 'x'", "whole numbers"]),
-    "bad preset": (BASE + 'rules = "third"\n', ['"third" is not a preset',
+    "bad preset": (BASE + 'rules = "third"\n', ["rules = 'third' is not allowed",
                                                 "second_edition, sekigahara_trial"]),
     "grid not a list": (BASE + '[grid]\nwalls = 6\n', ["[grid] walls = 6", "walls = [6, 7, 10]"]),
     "grid bad value": (BASE + '[grid]\nwalls = [6, 99]\n', ["walls = 99", "whole numbers 1–12",

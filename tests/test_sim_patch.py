@@ -107,7 +107,7 @@ BAD = {
     "patch in overrides": ('[overrides]\npatch = "akazonae8"\n' + PATCHES,
                            ["patch goes in [grid]"]),
     "duplicate name": (PATCHES + PATCHES, ['the name "akazonae8" is used twice']),
-    "patch not a table": ('patch = 3\n', ["patch must be a list of tables"]),
+    "patch not a table": ('patch = 3\n', ["patch = 3 is not allowed", "a list of tables: [[patch]]"]),
     "bad edit": ('[[patch]]\nname = "x"\nedit = [{ card = "赤備え", strength = 12 }]\n',
                  ['patch "x" edit[0]: strength = 12', "1–10"]),
     "army not in experiment": ('[[patch]]\nname = "x"\nedit = [{ card = "鉄砲足軽", '

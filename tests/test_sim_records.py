@@ -115,3 +115,29 @@ def test_army_rates_leave_mirrors_out():
     rates = army_rates(games)
     assert rates.loc["oda", "v"] == pytest.approx(1 / 3)  # won 1 of 3 non-mirror games
     assert rates.loc["takeda", "v"] == pytest.approx(1 / 3)
+
+
+def test_summary_keeps_bot_tiers_apart(monkeypatch):
+    # 織田 wins every game against random bots and none against heuristic bots: a pooled 50%
+    # would describe no player, so the summary shows one army table per tier (issue 12).
+    from rich.console import Console
+
+    import lab.sim.summary as summary
+
+    rows = []
+    for tier, winner in (("random-vs-random", "A"), ("heuristic-vs-heuristic", "B")):
+        for _ in range(4):
+            rows.append({"variant": "second_edition", "tier": tier, "army_a": "oda",
+                         "army_b": "takeda", "first": "A", "winner": winner,
+                         "leader_turns": 10, "battles": 5, "error": False})
+    monkeypatch.setattr(summary, "read_games", lambda out, columns=None: pd.DataFrame(rows))
+    shown = summary.tables("unused")
+    army_tables = [t for t in shown if str(t.title).startswith("per army")]
+    assert [t.title for t in army_tables] == [
+        "per army — win rate, bots random-vs-random",
+        "per army — win rate, bots heuristic-vs-heuristic"]
+    console = Console(width=80, record=True)
+    for t in army_tables:
+        console.print(t)
+    text = console.export_text()
+    assert "100.0%" in text and "0.0%" in text and "50.0%" not in text

@@ -12,21 +12,36 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lab.bots import nb_match
-from lab.bots.nb_search import SB_SIZE
-from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_KIND, BP_SIZE
-from lab.bots.personas import PARAMS, PERSONAS, SEARCH_DEFAULTS
+from lab.bots.nb_buffer import SB_SIZE
+from lab.bots.nb_expert import ticks_per_ms
+from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_KIND,
+                                BP_SIZE, BP_TICKS)
+from lab.bots.personas import EXPERT_DEFAULTS, PARAMS, PERSONAS, SEARCH_DEFAULTS
 from lab.engine import nb_play
 from lab.engine.layout import AW, LW, MAXA, N_ST, NL, S_SIZE
 from lab.engine.nb_actions import WK_SIZE
 from lab.errors import LabError
 
-KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC, "search": BOT_SEARCH}
+KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC, "search": BOT_SEARCH,
+         "expert": BOT_EXPERT}
+TREE_ONLY = {"widen", "depth", "time_ms"}  # parameters of the expert alone
+SEARCH_ONLY = {"simulations", "exploration"}  # of the search and the expert
 
 
 @dataclass(frozen=True)
 class BotSpec:
     kind: str = "random"
     params: tuple = field(default_factory=tuple)  # (name, value) pairs, see lab.bots docs
+
+    @property
+    def short(self) -> str:
+        """A compact name for tables: the persona of a heuristic, the budget of a search."""
+        given = dict(self.params)
+        if self.kind == "heuristic" and set(given) == {"persona"}:
+            return given["persona"]
+        if self.kind in ("search", "expert") and set(given) == {"simulations"}:
+            return f"{self.kind}({given['simulations']})"
+        return self.label
 
     @property
     def label(self) -> str:
@@ -40,6 +55,9 @@ class BotSpec:
         out = dict(PERSONAS[given.get("persona", "balanced")])
         if self.kind == "search":
             out.update(SEARCH_DEFAULTS)
+        if self.kind == "expert":
+            out = dict(PERSONAS[given.get("persona", EXPERT_DEFAULTS["persona"])])
+            out.update({k: v for k, v in EXPERT_DEFAULTS.items() if k != "persona"})
         out.update({k: v for k, v in given.items() if k != "persona"})
         return out
 
@@ -48,27 +66,35 @@ class BotSpec:
         a[BP_KIND] = KINDS[self.kind]
         if self.kind != "random":
             for name, value in self.values().items():
-                a[PARAMS[name]] = int(value)
+                if name == "time_ms":
+                    if value:
+                        a[BP_TICKS] = max(1, int(value * ticks_per_ms()))
+                else:
+                    a[PARAMS[name]] = int(value)
         return a
 
 
 def parse_bot(spec, source: str | None = None) -> BotSpec:
-    """A bot named in a config: "random", "heuristic", or { kind = "search", simulations = 400 }."""
+    """A bot named in a config: "random", "heuristic", "expert", a persona name such as "tuned",
+    or a table such as { kind = "search", simulations = 400 }."""
     if isinstance(spec, BotSpec):
         return spec
     if isinstance(spec, str):
-        spec = {"kind": spec}
+        spec = {"kind": "heuristic", "persona": spec} if spec in PERSONAS else {"kind": spec}
     if not isinstance(spec, dict) or "kind" not in spec:
         raise LabError(f"a bot is a name ({', '.join(KINDS)}) or a table with `kind`; got "
                        f"{spec!r}", source=source)
     kind = spec["kind"]
     if kind not in KINDS:
-        raise LabError(f"unknown bot kind \"{kind}\"; allowed: {', '.join(KINDS)}", source=source)
+        raise LabError(f"unknown bot kind \"{kind}\"; allowed: {', '.join(KINDS)} (or a persona: "
+                       f"{', '.join(PERSONAS)})", source=source)
     if kind == "random" and len(spec) > 1:
         raise LabError("the random bot takes no parameters", source=source)
-    allowed = {"persona"} | set(PARAMS)
+    allowed = {"persona"} | set(PARAMS) | TREE_ONLY
     if kind == "heuristic":
-        allowed -= {"simulations", "exploration"}
+        allowed -= SEARCH_ONLY | TREE_ONLY
+    if kind == "search":
+        allowed -= TREE_ONLY
     for key, value in spec.items():
         if key == "kind":
             continue
@@ -84,6 +110,9 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
                            source=source)
         elif key == "simulations" and not 1 <= value <= 100_000:
             raise LabError(f"bot \"{kind}\": simulations = {value} must be 1–100000",
+                           source=source)
+        elif key == "time_ms" and not 0 <= value <= 600_000:
+            raise LabError(f"bot \"{kind}\": time_ms = {value} must be 0 (none) to 600000",
                            source=source)
     return BotSpec(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")))
 

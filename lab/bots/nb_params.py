@@ -1,9 +1,10 @@
 """Offsets of the bot spec array (int64[BP_SIZE]) shared by the compiled bots and the Python
-persona tables. Weights are stored ×100."""
+persona tables. Weights are stored ×100; the expert reuses the search fields."""
 
 BOT_RANDOM = 0
 BOT_HEURISTIC = 1
 BOT_SEARCH = 2
+BOT_EXPERT = 3
 BP_KIND = 0
 BP_WALL_GAIN = 1  # value of breaking one opponent wall
 BP_WALL_LOSS = 2  # value of keeping one own wall
@@ -18,4 +19,7 @@ BP_BUILD = 10  # eagerness for 築城
 BP_BIG = 11  # bonus per extra card in a led set
 BP_SIMS = 12  # search: simulations per decision
 BP_UCB = 13  # search: UCB1 exploration constant ×100
-BP_SIZE = 16
+BP_WIDEN = 14  # expert: progressive widening, children allowed per √visit ×100
+BP_TICKS = 15  # expert: time budget per decision in clock ticks (0: simulations only)
+BP_DEPTH = 16  # expert: deepest tree node, in decisions from the root (0: no limit)
+BP_SIZE = 20

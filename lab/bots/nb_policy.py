@@ -3,9 +3,12 @@ move, by the bot spec of that seat. Only ``@kernel`` code; bots read the state o
 what their seat may see (rules.md R1) and draw randomness from the game's play stream.
 """
 
+from lab.bots.nb_buffer import SB_SIZE  # noqa: F401  (the scratch buffer every caller allocates)
+from lab.bots.nb_expert import expert_choose
 from lab.bots.nb_heuristic import heuristic_choose
 from lab.bots.nb_search import search_choose
-from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_KIND, BP_SIZE  # noqa: F401
+from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH,  # noqa: F401
+                                BP_KIND, BP_SIZE)
 from lab.engine.jit import kernel
 from lab.engine.layout import G_RNG
 from lab.engine.nb_core import rand_below
@@ -19,4 +22,6 @@ def choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         return heuristic_choose(s, c, acts, n, bot)
     if kind == BOT_SEARCH:
         return search_choose(s, c, lg, acts, n, wk, bot, sb, sacts)
+    if kind == BOT_EXPERT:
+        return expert_choose(s, c, lg, acts, n, wk, bot, sb, sacts)
     return rand_below(s, G_RNG, n)

@@ -11,6 +11,7 @@ they lie, so the decision depends only on what the seat may know (rules.md R1).
 
 import math
 
+from lab.bots.nb_buffer import MAX_ROOT, SB_POOL, SB_RNG, SB_SIZE, SB_STATE, SB_VALUE, SB_VISITS  # noqa: F401
 from lab.bots.nb_heuristic import heuristic_choose
 from lab.bots.nb_params import BP_SIMS, BP_UCB
 from lab.engine.jit import kernel
@@ -19,18 +20,11 @@ from lab.engine.nb_actions import legal_actions
 from lab.engine.nb_core import hand_add, hand_remove, next32, pb, rand_below
 from lab.engine.nb_resolve import apply, begin_turn
 
-MAX_ROOT = 512
-SB_STATE = 0
-SB_RNG = S_SIZE  # 4 words: the search's own generator
-SB_VISITS = SB_RNG + 4
-SB_VALUE = SB_VISITS + MAX_ROOT
-SB_POOL = SB_VALUE + MAX_ROOT  # hidden cards of one player, by type
-SB_SIZE = SB_POOL + 128
 PLAYOUT_LIMIT = 2000
 
 
 @kernel
-def _redeal(t, c, sb, q, observer):
+def redeal_hidden(t, c, sb, q, observer):
     """Shuffle player q's hidden cards (deck, walls, and — if q is not the observer — the hand
     cards the observer does not know) among those same places."""
     b = pb(q)
@@ -101,8 +95,8 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         for x in range(S_SIZE):
             t[x] = s[x]
         t[G_LOG_ON] = 0
-        _redeal(t, c, sb, 1 - p, p)
-        _redeal(t, c, sb, p, p)
+        redeal_hidden(t, c, sb, 1 - p, p)
+        redeal_hidden(t, c, sb, p, p)
         for x in range(4):
             t[G_RNG + x] = next32(sb, SB_RNG)
         # UCB1 over the root actions (first unvisited ones in order)

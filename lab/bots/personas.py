@@ -1,8 +1,11 @@
-"""Named parameter sets of the heuristic bot (and of the search bot's playouts).
+"""Named parameter sets of the heuristic bot (and of the search and expert bots' playouts).
 
 A persona is a dict of the parameters of ``lab.bots.nb_params`` by name. ``balanced`` is the
 default heuristic; ``aggressive`` values broken walls over cards, spends ∞ early and leads big
 sets; ``defensive`` guards its walls, holds ∞ back, and reaches for tactics, castles and 見送り.
+``tuned`` is what CMA-ES self-play found (``lab.bots.tune``; the run is recorded in
+docs/bots.md): it guards its walls above all, hardly counts its cards, leads small sets, and
+reaches for tactics, castles and gun fire.
 """
 
 from lab.bots import nb_params as P
@@ -21,6 +24,8 @@ PARAMS = {
     "big": P.BP_BIG,
     "simulations": P.BP_SIMS,
     "exploration": P.BP_UCB,
+    "widen": P.BP_WIDEN,
+    "depth": P.BP_DEPTH,
 }
 
 PERSONAS = {
@@ -33,5 +38,12 @@ PERSONAS = {
     "defensive": {"wall_gain": 200, "wall_loss": 500, "card": 35, "inf_reserve": 400,
                   "tactic": 400, "miokuri": 100, "fire": 200, "mulligan": 1, "return_min": 6,
                   "build": 300, "big": 0},
+    "tuned": {"wall_gain": 126, "wall_loss": 1000, "card": 0, "inf_reserve": 301, "tactic": 800,
+              "miokuri": 34, "fire": 800, "mulligan": 1, "return_min": 0, "build": 800,
+              "big": -200},
 }
 SEARCH_DEFAULTS = {"simulations": 400, "exploration": 70}
+# the expert's iterations per decision, UCB1 constant ×100, children per √visit ×100, deepest
+# tree node (0: no limit), the persona of its playouts; time_ms (0: none) stops a decision early
+EXPERT_DEFAULTS = {"simulations": 5000, "exploration": 70, "widen": 300, "depth": 0,
+                   "time_ms": 0, "persona": "balanced"}

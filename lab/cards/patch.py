@@ -19,7 +19,6 @@ meaning: common random numbers stay as close as they can). It plays nothing and 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from lab.cards.pool import (MAX_ABILITY_ROWS, Ability, Card, CardPool, Deck, EffectRow,
@@ -27,13 +26,11 @@ from lab.cards.pool import (MAX_ABILITY_ROWS, Ability, Card, CardPool, Deck, Eff
 from lab.cards.vocab import (CONDITION_NAMES, EFFECT_NAMES, INF, TRIGGER_NAMES, Condition,
                              Kind)
 from lab.errors import LabError, closest
+from lab.schema.base import check
+from lab.schema.cards import EffectRow as EffectRowTable
+from lab.schema.experiment import BASE, PATCH_NAME, PATCH_NAME_ALLOWED, PatchTable
+from lab.schema.experiment import Edit as EditTable
 
-BASE = "base"  # the unpatched cards; the name is reserved
-OPS = ("strength", "amount", "off", "add", "replace")
-EDIT_KEYS = ("card", "army", "ability", "row") + OPS
-PATCH_KEYS = ("name", "description", "edit")
-_NAME = re.compile(r"^[^\s@+=/\\.][^\s@+=/\\]{0,63}$")
-_ROW_KEYS = ("trigger", "effect", "amount", "condition")
 _EFFECT_NAME = {int(v): k for k, v in EFFECT_NAMES.items()}
 
 
@@ -232,10 +229,8 @@ class Patch:
 
 
 def check_name(name, what: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise LabError(f"{what} = {name!r} is not allowed; allowed values: a name of up to 64 "
-                       "characters without spaces or the characters @ + = / \\, not starting "
-                       "with a dot (it becomes part of the variant id)")
+    if not isinstance(name, str) or not PATCH_NAME.match(name):
+        raise LabError(f"{what} = {name!r} is not allowed; allowed values: {PATCH_NAME_ALLOWED}")
     return name
 
 
@@ -325,54 +320,19 @@ def replace_card(army: str, card: str, with_: str, *, pool: CardPool | None = No
 
 # ------------------------------------------------------------------------------- from TOML
 
-def parse_patches(entries, source: str | None = None,
-                  pool: CardPool | None = None) -> tuple[Patch, ...]:
-    """The ``[[patch]]`` tables of a config: a list of {name, description, edit = [ … ]}."""
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise LabError("patch must be a list of tables: [[patch]] with name = \"…\" and "
-                       "[[patch.edit]] tables", source=source)
-    out: list[Patch] = []
-    for i, table in enumerate(entries):
-        p = parse_patch(table, source, f"patch[{i}]", pool)
-        if any(q.name == p.name for q in out):
-            raise LabError(f"patch[{i}]: the name \"{p.name}\" is used twice; names must be "
-                           "unique", source=source)
-        out.append(p)
-    return tuple(out)
-
-
-def parse_patch(table: dict, source: str | None = None, where: str = "patch",
+def parse_patch(table: dict | PatchTable, source: str | None = None, where: str = "patch",
                 pool: CardPool | None = None) -> Patch:
-    """One patch from its table (the form ``Patch.as_dict`` writes)."""
+    """One patch from its table (the form ``Patch.as_dict`` writes), checked by the schema
+    (``lab.schema.experiment.PatchTable``) and then against the pool."""
     pool = pool or load_pool()
-    for key in table:
-        if key not in PATCH_KEYS + ("allow_no_general",):
-            raise LabError(f"{where}: unknown key \"{key}\"; {_did(key, PATCH_KEYS)}allowed "
-                           f"keys: {', '.join(PATCH_KEYS)}", source=source)
-    if "name" not in table:
-        raise LabError(f"{where}: missing key \"name\"; add name = \"<patch name>\"",
-                       source=source)
-    name = table["name"]
-    try:
-        check_name(name, f"{where} name")
-    except LabError as e:
-        raise LabError(str(e), source=source) from None
-    if name == BASE:
-        raise LabError(f"{where}: the name \"{BASE}\" is reserved for the unpatched cards; "
-                       "choose another name", source=source)
-    where = f"patch \"{name}\""
-    edits = table.get("edit")
-    if isinstance(edits, dict):
-        edits = [edits]
-    if not isinstance(edits, list) or not edits or not all(isinstance(e, dict) for e in edits):
-        raise LabError(f"{where}: needs at least one edit: [[patch.edit]] with card = \"…\" and "
-                       f"one of {', '.join(OPS)}", source=source)
-    description = table.get("description", "")
-    if not isinstance(description, str):
-        raise LabError(f"{where}: description must be text", source=source)
-    parsed = tuple(_parse_edit(e, source, f"{where} edit[{k}]", pool)
-                   for k, e in enumerate(edits))
-    patch = Patch(name, parsed, description, bool(table.get("allow_no_general", False)))
+    if not isinstance(table, PatchTable):
+        name = table.get("name") if isinstance(table, dict) else None
+        named = isinstance(name, str) and name != BASE and bool(name)
+        table = check(PatchTable, table, source, where=f"patch \"{name}\"" if named else where)
+    where = f"patch \"{table.name}\""
+    parsed = tuple(_edit(e, source, f"{where} edit[{k}]", pool)
+                   for k, e in enumerate(table.edit))
+    patch = Patch(table.name, parsed, table.description, table.allow_no_general)
     try:
         patch.check_cards(pool)
     except LabError as e:
@@ -380,42 +340,20 @@ def parse_patch(table: dict, source: str | None = None, where: str = "patch",
     return patch
 
 
-def _parse_edit(e: dict, source, where: str, pool: CardPool) -> Edit:
-    for key in e:
-        if key not in EDIT_KEYS:
-            raise LabError(f"{where}: unknown key \"{key}\"; {_did(key, EDIT_KEYS)}allowed "
-                           f"keys: {', '.join(EDIT_KEYS)}", source=source)
-    ops = [k for k in OPS if k in e]
-    if len(ops) != 1:
-        got = f"it has {', '.join(ops)}" if ops else "it has none"
-        raise LabError(f"{where}: an edit does exactly one of {', '.join(OPS)}; {got} — split "
-                       "it into several [[patch.edit]] tables", source=source)
-    op = ops[0]
-    if "card" not in e:
-        raise LabError(f"{where}: missing key \"card\"; add card = \"<card name>\"",
-                       source=source)
-    for key, ok in (("ability", ("amount",)), ("row", ("amount",))):
-        if key in e and op not in ok:
-            raise LabError(f"{where}: \"{key}\" goes with amount only; for {op} remove it"
-                           + (" and write off = \"<ability>\"" if op == "off" and
-                              key == "ability" else ""), source=source)
-    army = e.get("army", "")
+def _edit(e: EditTable, source, where: str, pool: CardPool) -> Edit:
+    """One validated ``[[patch.edit]]`` as an ``Edit`` of the pool's cards."""
     try:
-        if op == "strength":
-            return set_strength(e["card"], e["strength"], army=army, pool=pool)
-        if op == "amount":
-            return set_amount(e["card"], e["amount"], ability=e.get("ability"),
-                              row=e.get("row"), army=army, pool=pool)
-        if op == "off":
-            off = e["off"]
-            if off is True:
-                off = "all"
-            if not isinstance(off, str):
-                raise LabError(f"off = {off!r}: name the ability to turn off, or \"all\"")
-            return ability_off(e["card"], off, army=army, pool=pool)
-        if op == "add":
-            return add_ability(e["card"], e["add"], army=army, pool=pool)
-        return replace_card(army, e["card"], e["replace"], pool=pool)
+        if e.op == "strength":
+            return set_strength(e.card, e.strength, army=e.army, pool=pool)
+        if e.op == "amount":
+            return set_amount(e.card, e.amount, ability=e.ability, row=e.row, army=e.army,
+                              pool=pool)
+        if e.op == "off":
+            return ability_off(e.card, "all" if e.off is True else e.off, army=e.army,
+                               pool=pool)
+        if e.op == "add":
+            return add_ability(e.card, e.add, army=e.army, pool=pool)
+        return replace_card(e.army, e.card, e.replace, pool=pool)
     except LabError as err:
         raise LabError(f"{where}: {err}", source=source) from None
 
@@ -444,11 +382,6 @@ def _amount(amount) -> None:
 
 def _show(strength) -> str:
     return "inf" if strength == INF else str(strength)
-
-
-def _did(key: str, allowed) -> str:
-    hint = closest(key, allowed)
-    return f"did you mean {', '.join(hint)}? " if hint else ""
 
 
 def _own_ability(card: Card, key, op: str) -> Ability:
@@ -484,29 +417,10 @@ def _pool_ability(key: str, pool: CardPool) -> Ability:
                    "give effect rows {trigger, effect, amount, condition})")
 
 
-def _code(table: dict, key: str, names: dict, default: str | None, where: str):
-    value = table.get(key, default)
-    if value is None:
-        raise LabError(f"{where}: missing key \"{key}\"; allowed values: {', '.join(names)}")
-    code = names.get(str(value).lower())
-    if code is None:
-        raise LabError(f"{where}: {key} = \"{value}\" is not in the vocabulary; "
-                       f"{_did(str(value).lower(), names)}allowed values: {', '.join(names)}")
-    return code
-
-
 def _parse_row(r, where: str) -> EffectRow:
-    if not isinstance(r, dict):
-        raise LabError(f"{where}: an effect row is a table {{trigger, effect, amount, "
-                       f"condition}}; got {r!r}")
-    for key in r:
-        if key not in _ROW_KEYS:
-            raise LabError(f"{where}: unknown key \"{key}\"; allowed keys: {', '.join(_ROW_KEYS)}")
-    amount = r.get("amount", 0)
-    _amount(amount)
-    return EffectRow(_code(r, "trigger", TRIGGER_NAMES, None, where),
-                     _code(r, "effect", EFFECT_NAMES, None, where), amount,
-                     _code(r, "condition", CONDITION_NAMES, "none", where))
+    row = check(EffectRowTable, r, where=where)
+    return EffectRow(TRIGGER_NAMES[row.trigger], EFFECT_NAMES[row.effect], row.amount,
+                     CONDITION_NAMES[row.condition])
 
 
 def _row_dict(r: EffectRow) -> dict:

@@ -1,23 +1,29 @@
 """The card pool and the armies, loaded from data files and checked for the designer.
 
-Owns: reading ``cards.toml`` (and any extra card files, e.g. test-only cards), turning ability
-names into the integer codes of ``vocab.py``, reading deck files, and enforcing the deck limits of
-rules.md R2 with one-line errors. It compiles nothing for a particular game (the engine does that
+Owns: building the pool from ``cards.toml`` and any extra card files of the user's (carried as
+data, ``CardSource``, so a worker needs no file; every file checked alike: its format by
+``lab.schema.cards``, then names unique across files, known abilities, the engine's row limit),
+turning ability names into the integer codes of ``vocab.py``, reading deck files, and enforcing
+the deck limits of rules.md R2 with one-line errors. It compiles nothing for a particular game (the engine does that
 from a ``CardPool`` and two ``Deck``s) and never simulates.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from lab.cards.vocab import (CONDITION_NAMES, EFFECT_NAMES, INF, INF_AS_NUMBER, KIND_NAMES,
                              TRIGGER_NAMES, Condition, Effect, Kind, Trigger)
-from lab.errors import LabError, closest, read_toml
+from lab.errors import LabError, closest, parse_toml, read_text, read_toml
+from lab.schema.base import check
+from lab.schema.cards import CardFile, DeckFile
 
 DATA_DIR = Path(__file__).parent
 CARDS_FILE = DATA_DIR / "cards.toml"
@@ -88,6 +94,7 @@ class CardPool:
     cards: list[Card]
     abilities: dict[str, Ability]
     sources: tuple[str, ...]
+    extra: tuple = ()  # the CardSource of the extra card files (see pool_from)
     _by_key: dict[str, Card] = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -111,7 +118,9 @@ class CardPool:
             hint = closest(key, [c.name for c in self.cards] + [c.id for c in self.cards])
             did = f" — did you mean {', '.join(hint)}?" if hint else ""
             where = f"entry \"{entry}\": " if entry else ""
-            raise LabError(f"{where}unknown card \"{key}\"{did} (`lab cards` lists the pool)",
+            raise LabError(f"{where}unknown card \"{key}\"{did} (`lab cards` lists the pool; "
+                           "a card of your own card file needs --cards FILE, or extra_cards = "
+                           "\"FILE\" in an experiment config)",
                            source=source)
         return card
 
@@ -120,6 +129,14 @@ class CardPool:
 
     def tables(self) -> "PoolTables":
         return _tables(self)
+
+    @cached_property
+    def digest(self) -> str:
+        """A hash of every card's data (an edited card file is another experiment)."""
+        data = [(c.id, c.name, int(c.kind), c.strength, c.person, c.cost,
+                 [(a.id, a.name, a.family, [r.codes() for r in a.rows]) for a in c.abilities])
+                for c in self.cards]
+        return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
 def normal_name(text: str) -> str:
@@ -156,126 +173,77 @@ def _load_toml(path: Path) -> dict:
     return read_toml(path)
 
 
-def _code(table: dict, key: str, names: dict, default: str | None, source: str, where: str):
-    value = table.get(key, default)
-    if value is None:
-        raise LabError(f"{where}: missing key \"{key}\" (allowed: {', '.join(names)})", source=source)
-    code = names.get(str(value).lower())
-    if code is None:
-        raise LabError(f"{where}: {key} = \"{value}\" is not one of: {', '.join(names)}",
-                       source=source)
-    return code
-
-
-def _parse_abilities(data: dict, source: str, known: dict[str, Ability]) -> dict[str, Ability]:
+def _parse_abilities(data: CardFile, known: dict[str, Ability]) -> dict[str, Ability]:
     out = dict(known)
-    for aid, a in data.get("ability", {}).items():
-        where = f"[ability.{aid}]"
-        if not isinstance(a, dict) or "name" not in a:
-            raise LabError(f"{where}: needs a printed `name`", source=source)
-        rows = []
-        for i, r in enumerate(a.get("effects", [])):
-            w = f"{where} effects[{i}]"
-            unknown = set(r) - {"trigger", "effect", "amount", "condition"}
-            if unknown:
-                raise LabError(f"{w}: unknown key(s) {', '.join(sorted(unknown))} "
-                               "(allowed: trigger, effect, amount, condition)", source=source)
-            amount = r.get("amount", 0)
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-                raise LabError(f"{w}: amount must be a whole number ≥ 0, got {amount!r}",
-                               source=source)
-            rows.append(EffectRow(_code(r, "trigger", TRIGGER_NAMES, None, source, w),
-                                  _code(r, "effect", EFFECT_NAMES, None, source, w),
-                                  amount,
-                                  _code(r, "condition", CONDITION_NAMES, "none", source, w)))
-        out[aid] = Ability(aid, a["name"], a.get("text", ""), a.get("family", a["name"]),
-                           tuple(rows))
+    for aid, a in data.ability.items():
+        rows = tuple(EffectRow(TRIGGER_NAMES[r.trigger], EFFECT_NAMES[r.effect], r.amount,
+                               CONDITION_NAMES[r.condition]) for r in a.effects)
+        out[aid] = Ability(aid, a.name, a.text, a.family or a.name, rows)
     return out
 
 
-_CARD_KEYS = {"id", "name", "kind", "strength", "person", "abilities", "cost"}
-
-
-def _parse_cards(data: dict, source: str, abilities: dict[str, Ability], start: int,
+def _parse_cards(data: CardFile, source: str, abilities: dict[str, Ability], start: int,
                  taken: dict[str, str]) -> list[Card]:
+    """The cards of one validated file, checked against the pool so far (names, abilities)."""
     cards = []
-    for i, c in enumerate(data.get("cards", [])):
-        where = f"cards[{i}]" + (f" \"{c.get('name')}\"" if isinstance(c, dict) else "")
-        if not isinstance(c, dict):
-            raise LabError(f"{where}: each card is a table {{ id, name, kind, … }}", source=source)
-        unknown = set(c) - _CARD_KEYS
-        if unknown:
-            raise LabError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
-                           f"(allowed: {', '.join(sorted(_CARD_KEYS))})", source=source)
-        for key in ("id", "name", "kind"):
-            if key not in c:
-                raise LabError(f"{where}: missing key \"{key}\"", source=source)
-        for key in (c["id"], c["name"]):
+    for i, c in enumerate(data.cards):
+        where = f"cards[{i}] \"{c.name}\""
+        for key in (c.id, c.name):
             if key in taken:
                 raise LabError(f"{where}: \"{key}\" is already used by {taken[key]}; ids and "
                                "names must be unique", source=source)
-        kind = _code(c, "kind", KIND_NAMES, None, source, where)
-        is_unit = kind in (Kind.UNIT, Kind.WARLORD, Kind.GENERAL)
-        raw = c.get("strength")
-        if is_unit:
-            if raw == "inf" or raw == "∞":
-                strength = INF
-            elif isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 10:
-                strength = raw
-            else:
-                raise LabError(f"{where}: strength must be 1–10 or \"inf\", got {raw!r}",
-                               source=source)
-            if kind == Kind.GENERAL and strength != INF:
-                raise LabError(f"{where}: a general (総大将) has strength \"inf\"", source=source)
-        else:
-            if raw is not None:
-                raise LabError(f"{where}: a {c['kind']} has no strength; remove `strength`",
-                               source=source)
-            strength = 0
-        cost = c.get("cost", 0)
-        if isinstance(cost, bool) or not isinstance(cost, int) or cost < 0:
-            raise LabError(f"{where}: cost must be a whole number ≥ 0, got {cost!r}",
-                           source=source)
-        person = c.get("person", "")
-        if kind in (Kind.WARLORD, Kind.GENERAL) and not person:
-            person = c["id"]
+        kind = KIND_NAMES[c.kind]
+        strength = INF if c.strength in ("inf", "∞") else (c.strength or 0)
+        person = c.person or (c.id if kind in (Kind.WARLORD, Kind.GENERAL) else "")
         abil = []
-        for aid in c.get("abilities", []):
+        for aid in c.abilities:
             if aid not in abilities:
                 hint = closest(aid, abilities)
                 did = f" — did you mean {', '.join(hint)}?" if hint else ""
                 raise LabError(f"{where}: unknown ability \"{aid}\"{did}", source=source)
             abil.append(abilities[aid])
-        card = Card(start + len(cards), c["id"], c["name"], kind, strength, person,
-                    cost, tuple(abil))
+        card = Card(start + len(cards), c.id, c.name, kind, strength, person, c.cost,
+                    tuple(abil))
         if len(card.rows()) > MAX_ABILITY_ROWS:
             raise LabError(f"{where}: at most {MAX_ABILITY_ROWS} effect rows per card",
                            source=source)
-        taken[c["id"]] = taken[c["name"]] = f"{source} {where}"
+        taken[c.id] = taken[c.name] = f"{source} {where}"
         cards.append(card)
     return cards
 
 
+# The extra card files of a pool as data: (file name, TOML text) of each. An experiment carries
+# this, not the paths, so a worker on another machine builds the same pool.
+CardSource = tuple[tuple[str, str], ...]
+
+
+def read_card_files(paths) -> CardSource:
+    """The extra card files ``paths`` as data (one-line error for an unreadable file)."""
+    return tuple((str(p), read_text(p, "a card .toml file")) for p in paths)
+
+
 def load_pool(extra: tuple[str | Path, ...] = ()) -> CardPool:
     """The default pool, plus any extra card files (which may define abilities and cards)."""
-    return _load_pool(tuple(str(p) for p in extra))
+    return pool_from(read_card_files(extra))
 
 
 @lru_cache(maxsize=8)
-def _load_pool(extra: tuple[str, ...]) -> CardPool:
+def pool_from(extra: CardSource = ()) -> CardPool:
+    """The package's cards, then the cards of each extra file, each file checked alike."""
     abilities: dict[str, Ability] = {}
     cards: list[Card] = []
     taken: dict[str, str] = {}
-    sources = (str(CARDS_FILE),) + extra
-    for src in sources:
-        data = _load_toml(Path(src))
-        unknown = set(data) - {"cards", "ability"}
-        if unknown:
-            raise LabError(f"unknown key(s) or table(s) {', '.join(sorted(unknown))} (a card "
-                           "file holds cards = [ … ] and [ability.ID] tables)", source=src)
-        abilities = _parse_abilities(data, src, abilities)
+    for src, text in ((str(CARDS_FILE), _package_cards()),) + tuple(extra):
+        data = check(CardFile, parse_toml(text, src), src)
+        abilities = _parse_abilities(data, abilities)
         cards += _parse_cards(data, src, abilities, len(cards), taken)
-    return CardPool(cards, abilities, sources)
+    return CardPool(cards, abilities, (str(CARDS_FILE),) + tuple(s for s, _ in extra),
+                    tuple(extra))
+
+
+@lru_cache(maxsize=1)
+def _package_cards() -> str:
+    return read_text(CARDS_FILE)
 
 
 # --------------------------------------------------------------------------------------- decks
@@ -351,28 +319,24 @@ def validate_deck(deck: Deck, size: int | None = DECK_SIZE) -> None:
 
 def load_deck(path: str | Path, pool: CardPool | None = None, *,
               size: int | None = DECK_SIZE) -> Deck:
+    return deck_from(_load_toml(Path(path)), path, pool, size=size)
+
+
+def deck_from(data: dict, path: str | Path, pool: CardPool | None = None, *,
+              size: int | None = DECK_SIZE) -> Deck:
+    """A deck from the content of its file (``path`` names it and gives its key)."""
     pool = pool or load_pool()
     path = Path(path)
     src = str(path)
-    data = _load_toml(path)
-    unknown = set(data) - {"name", "description", "cards"}
-    if unknown:
-        raise LabError(f"unknown key(s) {', '.join(sorted(unknown))} "
-                       "(allowed: name, description, [cards])", source=src)
-    table = data.get("cards")
-    if not isinstance(table, dict) or not table:
-        raise LabError("needs a [cards] table of card name = copies", source=src)
+    data = check(DeckFile, data, src)
     merged: dict[int, list] = {}
-    for key, n in table.items():
+    for key, n in data.cards.items():
         card = pool.get(key, source=src, entry=key)
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise LabError(f"entry \"{key}\": copies must be a whole number ≥ 1, got {n!r}",
-                           source=src)
         if card.index in merged:
             raise LabError(f"entry \"{key}\": {card.name} is listed twice (as "
                            f"\"{merged[card.index][2]}\" too); list it once", source=src)
         merged[card.index] = [card, n, key]
-    deck = Deck(path.stem, data.get("name", path.stem), data.get("description", ""), src,
+    deck = Deck(path.stem, data.name or path.stem, data.description, src,
                 tuple((c, n) for c, n, _ in merged.values()))
     validate_deck(deck, size)
     return deck

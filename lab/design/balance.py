@@ -47,6 +47,10 @@ class BalancePlan:
     second: Tier | None
     value_note: str  # where the catalogue's cards came from
 
+    @property
+    def pool(self):
+        return self.config.pool()
+
 
 def plan(config: Experiment, *, tier: str | None = None, target: float = 0.5,
          band: float = 0.03, max_edits: int = 6, cards: list[str] | None = None,
@@ -69,8 +73,9 @@ def plan(config: Experiment, *, tier: str | None = None, target: float = 0.5,
     decks = {a.key: a.deck() for a in exp.armies}
     names = {a.key: a.name for a in exp.armies}
     keep, note = _ranking(config, exp, value)
-    wanted = card_ids(cards, decks) if cards else None
-    moves = catalogue(decks, names, keep=keep, cards=wanted)
+    pool = config.pool()
+    wanted = card_ids(cards, decks, pool) if cards else None
+    moves = catalogue(decks, names, keep=keep, cards=wanted, pool=pool)
     if not moves:
         raise LabError("no card edit to try: the cards named by --cards (or ranked by the value "
                        "table) have no strength or ability to change", source=config.source)
@@ -315,7 +320,8 @@ def build_result(p: BalancePlan, s: Search) -> dict:
             "n_edits": len(moves), "meets_target": o.worst <= st.band,
             "worst": o.worst, "spread": o.spread, "worst_interval": reach,
             "armies": rows,
-            "toml": patch_toml(moves, name, f"lab balance ({p.exp.tiers[0].label}): {texts}"),
+            "toml": patch_toml(moves, name, f"lab balance ({p.exp.tiers[0].label}): {texts}",
+                               p.pool),
             "confirm_games": {"per_army_min": int(min(after["games"])),
                               "total": _games(s, c.moves, CONFIRM)},
             "screened": {"worst": scr.worst, "spread": scr.spread, "blocks": c.level,

@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 
 from lab.cards.patch import Edit, Patch, ability_off, set_amount, set_strength
-from lab.cards.pool import ARMIES, Card, Deck, load_army, load_pool
+from lab.cards.pool import ARMIES, Card, CardPool, Deck, load_army, load_pool
 from lab.cards.vocab import INF, Kind
 from lab.errors import LabError, closest
 
@@ -52,17 +52,18 @@ class Move:
 
 
 def catalogue(decks: dict[str, Deck], names: dict[str, str], *,
-              keep: set[tuple[str, str]] | None = None,
-              cards: set[str] | None = None) -> tuple[Move, ...]:
+              keep: set[tuple[str, str]] | None = None, cards: set[str] | None = None,
+              pool: CardPool | None = None) -> tuple[Move, ...]:
     """Every single edit of the armies ``decks`` (army key → deck; ``names``: printed army
     names), in army and deck order. ``keep``: only these (army, card id) pairs (a value
-    table's ranking); ``cards``: only these card ids (``--cards``)."""
-    pool = load_pool()
+    table's ranking); ``cards``: only these card ids (``--cards``); ``pool``: the experiment's
+    cards (the package's and its extra card files)."""
+    pool = pool or load_pool()
     holders: dict[str, list[str]] = {}
     for army, deck in decks.items():
         for card, _ in deck.entries:
             holders.setdefault(card.id, []).append(army)
-    shipped = _shipped_holders()
+    shipped = _shipped_holders(pool)
     moves: list[Move] = []
     seen: set[str] = set()
 
@@ -130,8 +131,7 @@ def _key(e: Edit) -> str:
     return f"{e.army or '*'}:{e.card}:{e.op}:{target}{row}:{value}"
 
 
-def _shipped_holders() -> dict[str, list[str]]:
-    pool = load_pool()
+def _shipped_holders(pool: CardPool) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for army in ARMIES:
         for card, _ in load_army(army, pool).entries:
@@ -164,9 +164,8 @@ def responsible(table, variant: str, tier: str, armies, top: int = TOP_CARDS
     return out
 
 
-def card_ids(names: list[str], decks: dict[str, Deck]) -> set[str]:
+def card_ids(names: list[str], decks: dict[str, Deck], pool: CardPool) -> set[str]:
     """Card ids of ``--cards`` names, each held by some army (one-line error otherwise)."""
-    pool = load_pool()
     held = {c.id: c for d in decks.values() for c, _ in d.entries}
     out = set()
     for name in names:
@@ -181,14 +180,10 @@ def card_ids(names: list[str], decks: dict[str, Deck]) -> set[str]:
 
 # ------------------------------------------------------------------------------------ as TOML
 
-def patch_of(moves, name: str, description: str = "") -> Patch:
-    return Patch(name, tuple(m.edit for m in moves), description)
-
-
-def edit_table(e: Edit) -> dict:
+def edit_table(e: Edit, pool: CardPool | None = None) -> dict:
     """The [[patch.edit]] table of one edit, with printed card and ability names (ids where a
     name would not find the same card or ability)."""
-    pool = load_pool()
+    pool = pool or load_pool()
     card = pool.get(e.card)
     d = e.as_dict(pool)
     d["card"] = card.name if pool.get(card.name).id == card.id else card.id
@@ -201,14 +196,14 @@ def edit_table(e: Edit) -> dict:
     return d
 
 
-def patch_toml(moves, name: str, description: str = "") -> str:
+def patch_toml(moves, name: str, description: str = "", pool: CardPool | None = None) -> str:
     """The ``[[patch]]`` table of an edit set, ready to paste into an experiment config."""
     lines = ["[[patch]]", f"name = {_string(name)}"]
     if description:
         lines.append(f"description = {_string(description)}")
     for m in moves:
         lines += ["", "[[patch.edit]]"]
-        lines += [f"{k} = {_value(v)}" for k, v in edit_table(m.edit).items()]
+        lines += [f"{k} = {_value(v)}" for k, v in edit_table(m.edit, pool).items()]
     return "\n".join(lines) + "\n"
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from lab.cards.patch import Patch, ability_off, replace_card
-from lab.cards.pool import Card, Deck, load_pool
+from lab.cards.pool import Card, Deck
 from lab.cards.vocab import INF, Kind
 from lab.errors import LabError, closest
 from lab.sim.config import BASE_PATCH, Experiment, with_patches
@@ -108,7 +108,7 @@ def plan(exp: Experiment, cards: list[str] | None = None,
     if exp.patches != (BASE_PATCH,):
         raise LabError(f"{exp.source} varies card patches ([[patch]] / [grid] patch); lab value "
                        "measures the decks as written — use a config without patches")
-    pool = load_pool()
+    pool = exp.pool()
     decks = {a.key: a.deck() for a in exp.armies}
     wanted = _cards(cards, decks, pool, exp.source) if cards else None
     opponents = {a: {x for m in exp.matchups if a in m and m[0] != m[1] for x in m} - {a}

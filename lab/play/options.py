@@ -10,67 +10,19 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from lab.bots.match import KINDS, BotSpec, parse_bot
-from lab.bots.personas import PERSONAS
-from lab.cards.pool import ARMIES, Deck, load_army
-from lab.errors import LabError, closest
-from lab.rules import PRESETS, RuleSet
+from lab.bots.match import BotSpec, parse_bot
+from lab.cards.pool import ARMIES, CardPool, Deck, load_army, pool_from
+from lab.errors import LabError
+from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
+from lab.schema.bots import bot_from_text, bot_text
 
 DEFAULT_ARMY = "oda"
 DEFAULT_BOT = "heuristic"
-DEFAULT_PRESET = "second_edition"
-
-BOT_HELP = (
-    "The bot you play against: heuristic (default), search, random, or a heuristic persona "
-    "(aggressive, defensive, balanced); or KIND:KEY=VALUE,… to set parameters, e.g. "
-    "search:simulations=200 or heuristic:persona=defensive,card=30.")
 
 
 def parse_bot_option(text: str) -> BotSpec:
-    """A --bot value: a kind, a persona name, or ``kind:key=value,…``."""
-    raw = text.strip()
-    if not raw:
-        raise LabError(f"--bot is empty; {BOT_HELP}")
-    kind, _, rest = raw.partition(":")
-    kind = kind.strip().lower()
-    spec: dict = {}
-    if kind in PERSONAS:
-        spec = {"kind": "heuristic", "persona": kind}
-    elif kind in KINDS:
-        spec = {"kind": kind}
-    else:
-        names = list(KINDS) + list(PERSONAS)
-        hint = closest(kind, names)
-        did = f"did you mean {', '.join(hint)}? " if hint else ""
-        raise LabError(f"--bot \"{text}\" is not a bot; {did}use one of {', '.join(names)} or "
-                       "KIND:KEY=VALUE,… (e.g. search:simulations=200)")
-    if rest.strip():
-        for part in rest.split(","):
-            key, eq, value = part.partition("=")
-            key, value = key.strip(), value.strip()
-            if not eq or not key or not value:
-                raise LabError(f"--bot \"{text}\": \"{part.strip()}\" is not KEY=VALUE "
-                               "(e.g. search:simulations=200)")
-            if key == "kind":
-                raise LabError(f"--bot \"{text}\": give the kind before the colon, not as a key")
-            if key in spec and key != "persona":
-                raise LabError(f"--bot \"{text}\": {key} is given twice")
-            spec[key] = value if key == "persona" else _whole(value, key, text)
-    return parse_bot(spec, source=f"--bot \"{text}\"")
-
-
-def _whole(value: str, key: str, text: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise LabError(f"--bot \"{text}\": {key} = \"{value}\" must be a whole number") from None
-
-
-def bot_text(spec: BotSpec) -> str:
-    """The --bot form of a spec (parse_bot_option(bot_text(s)) == s)."""
-    if not spec.params:
-        return spec.kind
-    return spec.kind + ":" + ",".join(f"{k}={v}" for k, v in spec.params)
+    """A --bot value (or the play-again prompt's bot=), in the lab's one bot grammar."""
+    return bot_from_text(text, "--bot")
 
 
 def parse_assignments(items, what: str = "--set") -> dict[str, str]:
@@ -97,6 +49,11 @@ class PlaySettings:
     preset: str = DEFAULT_PRESET
     overrides: tuple[tuple[str, str], ...] = ()  # toggles on top of the preset, as typed
     seed: int | None = None  # None = a fresh random seed for each match
+    cards: tuple = ()  # extra card files as data (lab.cards.pool.CardSource), from --cards
+
+    @property
+    def pool(self) -> CardPool:
+        return pool_from(self.cards)
 
     @property
     def rules(self) -> RuleSet:
@@ -105,9 +62,9 @@ class PlaySettings:
     def check(self) -> "PlaySettings":
         """Fail now (one line) on an unknown army, preset or toggle."""
         self.rules  # noqa: B018 — validates preset and toggles
-        load_army(self.army)
+        load_army(self.army, self.pool)
         if self.vs:
-            load_army(self.vs)
+            load_army(self.vs, self.pool)
         return self
 
     def with_toggles(self, changes: dict[str, str]) -> "PlaySettings":
@@ -126,7 +83,7 @@ class PlaySettings:
                 if key == "vs" and value in ("random", "?"):
                     value = ""
                 if value:
-                    load_army(value)
+                    load_army(value, self.pool)
                 new = replace(new, **{key: value})
         if "bot" in changes:
             new = replace(new, bot=parse_bot_option(changes.pop("bot")))
@@ -165,5 +122,5 @@ def pick_vs(army: Deck, seed: int) -> str:
 
 SESSION_KEYS = ("army", "vs", "bot", "rules", "seed")
 
-__all__ = ["BOT_HELP", "PlaySettings", "parse_bot_option", "parse_assignments", "bot_text",
+__all__ = ["PlaySettings", "parse_bot_option", "parse_assignments", "bot_text",
            "parse_seed", "fresh_seed", "pick_vs", "SESSION_KEYS", "PRESETS"]

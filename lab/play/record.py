@@ -24,6 +24,8 @@ from lab.engine.api import Game, IllegalAction, seed_words
 from lab.engine.layout import G_BATTLES, G_TURNS
 from lab.errors import LabError
 from lab.rules import PRESETS, RuleSet
+from lab.schema.base import check
+from lab.schema.replay import ReplayArmy, ReplayFile
 
 FORMAT = "daitenka-lab/play-replay"
 VERSION = 1
@@ -197,25 +199,10 @@ def dump_json(data: dict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def rules_of(data: dict, src: str) -> tuple[RuleSet, str]:
-    rules = data.get("rules")
-    if not isinstance(rules, dict) or not isinstance(rules.get("toggles"), dict):
-        raise LabError("no rules.toggles table; is this a replay file written by `lab play`?",
-                       source=src)
-    preset = rules.get("preset", "second_edition")
-    rs = RuleSet.from_dict({"preset": preset, **rules["toggles"]}, source=src)
-    return rs, preset
-
-
-def deck_of(info: dict, seat: str, pool: CardPool, src: str) -> Deck:
-    try:
-        entries = tuple((pool.get(name, source=src, entry=f"armies.{seat}"), int(n))
-                        for name, n in info["cards"])
-        deck = Deck(info["key"], info.get("name", info["key"]), "", info.get("path", ""),
-                    entries)
-    except (KeyError, TypeError, ValueError):
-        raise LabError(f"armies.{seat} needs key and cards = [[name, copies], …]",
-                       source=src) from None
+def deck_of(info: ReplayArmy, pool: CardPool, src: str, seat: str) -> Deck:
+    entries = tuple((pool.get(name, source=src, entry=f"armies.{seat}"), n)
+                    for name, n in info.cards)
+    deck = Deck(info.key, info.name or info.key, "", info.path, entries)
     validate_deck(deck)
     return deck
 
@@ -238,22 +225,17 @@ def load_record(path: str | Path, pool: CardPool | None = None) -> MatchRecord:
     if data.get("version") != VERSION:
         raise LabError(f"replay format version {data.get('version')!r}; this lab reads "
                        f"version {VERSION}", source=src)
+    rec = check(ReplayFile, data, src)
+    missing = [s for s in SEATS if s not in rec.armies]
+    if missing:
+        raise LabError(f"armies: missing seat {', '.join(missing)}; a replay holds both seats' "
+                       "decks (the file was edited or damaged)", source=src)
     pool = pool or load_pool()
-    rules, preset = rules_of(data, src)
-    try:
-        decks = {s: deck_of(data["armies"][s], s, pool, src) for s in SEATS}
-        steps = [(st["seat"], st["by"], st["step"]) for st in data["steps"]]
-        seed = int(data["seed"])
-        players = dict(data["players"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise LabError(f"damaged replay file (missing or wrong {e})", source=src) from None
-    if seed < 0:
-        raise LabError(f"seed = {seed} is not allowed; a replay's seed is a whole number ≥ 0 "
-                       "(the file was edited or damaged)", source=src)
-    return MatchRecord(rules, preset, decks, seed, players, data.get("bot", ""), steps,
-                       data.get("first", ""), data.get("start"), data.get("status", ""),
-                       data.get("result", {}), data.get("final", {}),
-                       data.get("created", ""))
+    rules = RuleSet.from_dict({"preset": rec.rules.preset, **rec.rules.toggles}, source=src)
+    decks = {s: deck_of(rec.armies[s], pool, src, s) for s in SEATS}
+    return MatchRecord(rules, rec.rules.preset, decks, rec.seed, dict(rec.players), rec.bot,
+                       [(st.seat, st.by, st.step) for st in rec.steps], rec.first, rec.start,
+                       rec.status, rec.result, rec.final, rec.created)
 
 
 def new_game(rec: MatchRecord, pool: CardPool | None = None, log: bool = True) -> Game:

@@ -1,7 +1,8 @@
-"""Experiment configs: read a TOML file, validate it with one-line errors, resolve an Experiment.
+"""Experiment configs: read a TOML file, check it, resolve an Experiment.
 
-Owns the experiment file format (the keys below, documented for designers in configs/*.toml),
-its checks and the resolved, hashable ``Experiment`` the rest of ``lab.sim`` works from: the rule
+The file's keys and value types are declared in ``lab.schema.experiment`` (one-line errors from
+its adapter); this module owns what needs the cards, armies and rules — resolving them — and the
+resolved, hashable ``Experiment`` the rest of ``lab.sim`` works from: the rule
 variants (presets × the product of the ``[grid]`` toggles, ``[overrides]`` applied to all), the
 armies and their matchups, the bot tiers, and the record-determining fingerprint that ``--resume``
 compares. It plays nothing and writes nothing.
@@ -11,7 +12,8 @@ Keys: ``name`` (default: the file name), ``seed`` and ``games`` (deals per cell)
 grid value is a list); ``armies`` is "all", a list of armies (a round robin of ordered pairs,
 mirrors included) or a list of [seat A, seat B] pairs; ``bots`` is one bot for both seats or
 [seat A, seat B]; ``tiers`` is a list of such entries; ``seat_swap`` plays each deal twice with the
-armies exchanged; ``chunk_size`` is the most games one chunk (one Parquet file) holds.
+armies exchanged; ``chunk_size`` is the most games one chunk (one Parquet file) holds;
+``extra_cards`` are card files of the user's, carried as data (``lab.cards.pool.CardSource``).
 """
 
 from __future__ import annotations
@@ -19,32 +21,28 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from functools import lru_cache
 
 from lab.bots.match import BotSpec, parse_bot
-from lab.cards.patch import BASE, Patch, parse_patches
-from lab.cards.pool import ARMIES, Deck, load_army, load_pool
-from lab.errors import LabError, closest, read_toml
+from lab.cards.patch import BASE, Patch, parse_patch
+from lab.cards.pool import (ARMIES, CardPool, CardSource, Deck, deck_from, load_army,
+                            pool_from, read_card_files)
+from lab.errors import LabError, closest, parse_toml, read_text, read_toml
 from lab.rules import PRESETS, RuleSet
+from lab.schema.base import check
+from lab.schema.experiment import MAX_GAMES, ExperimentFile
 
-KEYS = ("name", "seed", "games", "rules", "overrides", "grid", "armies", "bots", "tiers",
-        "seat_swap", "chunk_size", "patch", "swap")
 BASE_PATCH = Patch(BASE)
 PATCH_SEPARATOR = "@"  # variant id of a patched variant: RULES@PATCH (rules id, patch name)
 # which matchups a patched variant plays: "all" (those its patch leaves unchanged are copied from
 # the first variant that plays them, so every variant holds every matchup) or "affected" (only
 # the matchups holding a patched army: lab value, screening many patches)
 PATCHED_MATCHUPS = ("all", "affected")
-DEFAULT_PRESET = "second_edition"
 DEFAULT_BOTS = "heuristic"
-DEFAULT_CHUNK = 2000
-MAX_CHUNK = 1_000_000
 TOGGLES = tuple(f.name for f in fields(RuleSet))
-_NAME = re.compile(r"^[^/\\\s.][^/\\\s]*$")
 
 
 @dataclass(frozen=True)
@@ -54,14 +52,22 @@ class Army:
     path: str  # the deck file
     builtin: bool  # one of the nine armies shipped with the lab
     digest: str  # hash of the deck's card list (an edited deck is another experiment)
+    cards: CardSource = ()  # the experiment's extra card files, as data (see lab.cards.pool)
+    text: str = ""  # a deck file's content (not builtin): a worker needs no copy of the file
 
     def deck(self) -> Deck:
         return _army_deck(self)
 
+    def pool(self) -> CardPool:
+        """The card pool this army's deck is read with (the package's and the extra cards)."""
+        return pool_from(self.cards)
+
 
 @lru_cache(maxsize=64)
 def _army_deck(army: Army) -> Deck:
-    return load_army(army.key if army.builtin else army.path, load_pool())
+    if army.builtin:
+        return load_army(army.key, army.pool())
+    return deck_from(parse_toml(army.text, army.path), army.path, army.pool())
 
 
 def deck_digest(deck: Deck) -> str:
@@ -102,6 +108,11 @@ class Experiment:
     tiers: tuple[Tier, ...]
     patches: tuple[Patch, ...] = (BASE_PATCH,)
     patched_matchups: str = "all"
+    cards: CardSource = ()  # extra card files (extra_cards, --cards), as data
+
+    def pool(self) -> CardPool:
+        """The card pool: the package's cards, then those of the extra card files."""
+        return pool_from(self.cards)
 
     def army(self, key: str) -> Army:
         return next(a for a in self.armies if a.key == key)
@@ -143,6 +154,9 @@ class Experiment:
             "armies": [{"key": a.key, "name": a.name, "path": None if a.builtin else a.path,
                         "digest": a.digest} for a in self.armies],
             "matchups": [list(m) for m in self.matchups],
+            # the pool's identity, and the extra files themselves so a replay can rebuild it
+            "cards": {"digest": self.pool().digest,
+                      "extra": [{"file": f, "toml": text} for f, text in self.cards]},
             "tiers": [{"label": t.label, "a": bot_dict(t.a), "b": bot_dict(t.b)}
                       for t in self.tiers],
             # only when patched, so an unpatched experiment keeps its fingerprint
@@ -157,6 +171,7 @@ class Experiment:
         data = {k: v for k, v in self.resolved().items() if k not in ("name", "source")}
         for a in data["armies"]:
             a.pop("path")
+        data["cards"] = data["cards"]["digest"]  # the cards' data, wherever the files lie
         return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False)
                               .encode()).hexdigest()[:16]
 
@@ -167,7 +182,7 @@ def bot_dict(spec: BotSpec) -> dict:
 
 @lru_cache(maxsize=4096)
 def _affected(patch: Patch, armies: tuple[Army, ...]) -> frozenset[str]:
-    return frozenset(patch.affected({a.key: a.deck() for a in armies}))
+    return frozenset(patch.affected({a.key: a.deck() for a in armies}, armies[0].pool()))
 
 
 def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = None,
@@ -185,7 +200,7 @@ def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = Non
                            source=source)
     decks = {a.key: a.deck() for a in exp.armies}
     for p in patches:
-        p.check(decks, source)
+        p.check(decks, source, exp.pool())
     mode = exp.patched_matchups if patched_matchups is None else patched_matchups
     if mode not in PATCHED_MATCHUPS:
         raise LabError(f"patched_matchups = {mode!r}; allowed values: "
@@ -195,68 +210,42 @@ def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = Non
 
 # ------------------------------------------------------------------------------------ loading
 
-def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
-    """Read and validate an experiment file; ``games`` (``--games``) overrides its ``games``."""
+def load_experiment(path: str | Path, games: int | None = None,
+                    cards: tuple[str | Path, ...] = ()) -> Experiment:
+    """Read and validate an experiment file; ``games`` (``--games``) overrides its ``games``,
+    ``cards`` (``--cards``) are extra card files loaded after the file's ``extra_cards``."""
     src = str(path)
     data = read_toml(path, "an experiment .toml file")
-    return from_dict(data, src, games=games)
+    return from_dict(data, src, games=games, cards=cards)
 
 
-def from_dict(data: dict, src: str, games: int | None = None) -> Experiment:
-    for key in data:
-        if key not in KEYS:
-            hint = closest(key, KEYS)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"unknown key \"{key}\"; {did}allowed keys: {', '.join(KEYS)}",
-                           source=src)
-    name = data.get("name", Path(src).stem)
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise LabError(f"name = {name!r} is not allowed; allowed values: a non-empty name "
-                       "without spaces or slashes that does not start with a dot (it names "
-                       "the results folder)", source=src)
-    for key in ("seed", "games"):
-        if key not in data:
-            raise LabError(f"missing key \"{key}\"; add {key} = <whole number>", source=src)
-    seed = _whole(data["seed"], "seed", 0, 2**63 - 1, src)
-    n_games = _whole(data["games"], "games", 1, 10**9, src)
+def from_dict(data: dict, src: str, games: int | None = None,
+              cards: tuple[str | Path, ...] = ()) -> Experiment:
+    f = check(ExperimentFile, data, src)  # keys and value types (lab.schema.experiment)
+    n_games = f.games
     if games is not None:
-        n_games = _whole(games, "--games", 1, 10**9, None)
-    seat_swap = data.get("seat_swap", False)
-    if not isinstance(seat_swap, bool):
-        raise LabError(f"seat_swap = {seat_swap!r} is not allowed; allowed values: true, false",
-                       source=src)
-    chunk = _whole(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", 1, MAX_CHUNK, src)
-    armies, matchups = _armies(data.get("armies", "all"), seat_swap, src)
-    grid = dict(_table(data, "grid", src))
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise LabError(f"--games = {games!r} is not allowed; allowed values: whole numbers "
+                           f"1–{MAX_GAMES:,}")
+        n_games = games
+    extra = _extra_cards(f.extra_cards, src) + read_card_files(cards)
+    pool = pool_from(extra)  # every card file checked like the package's, named in its errors
+    armies, matchups = _armies(f.armies, f.seat_swap, src, extra)
+    grid = dict(f.grid)
     patch_names = grid.pop("patch", None)
-    exp = Experiment(name=name, source=src, seed=seed, games=n_games, seat_swap=seat_swap,
-                     chunk_size=chunk, variants=_variants(data, grid, src), armies=armies,
-                     matchups=matchups, tiers=_tiers(data, src))
-    patches = _patches(data, patch_names, src)
+    exp = Experiment(name=f.name or Path(src).stem, source=src, seed=f.seed, games=n_games,
+                     seat_swap=f.seat_swap, chunk_size=f.chunk_size,
+                     variants=_variants(f, grid, src), armies=armies, matchups=matchups,
+                     tiers=_tiers(f, src), cards=extra)
+    patches = _patches(f.patch, patch_names, src, pool)
     return exp if patches == (BASE_PATCH,) else with_patches(exp, patches, source=src)
-
-
-def _whole(value, key: str, lo: int, hi: int, src: str | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise LabError(f"{key} = {value!r} is not allowed; allowed values: whole numbers "
-                       f"{lo}–{hi:,}", source=src)
-    return value
 
 
 # ----------------------------------------------------------------------------------- variants
 
-def _variants(data: dict, grid: dict, src: str) -> tuple[RuleSet, ...]:
-    presets = data.get("rules", DEFAULT_PRESET)
-    if isinstance(presets, str):
-        presets = [presets]
-    if not isinstance(presets, list) or not presets:
-        raise LabError(f"rules = {presets!r} is not allowed; allowed values: a preset "
-                       f"({', '.join(PRESETS)}) or a list of presets", source=src)
-    for p in presets:
-        if p not in PRESETS:
-            raise LabError(f"rules: \"{p}\" is not a preset; allowed values: "
-                           f"{', '.join(PRESETS)}", source=src)
-    overrides = _table(data, "overrides", src)
+def _variants(f: ExperimentFile, grid: dict, src: str) -> tuple[RuleSet, ...]:
+    presets = f.rules
+    overrides = f.overrides
     if "patch" in overrides:
         raise LabError("patch goes in [grid] (patch = [\"base\", \"<patch name>\"]), not in "
                        "[overrides]; a one-patch grid plays that patch alone", source=src)
@@ -289,9 +278,15 @@ def _variants(data: dict, grid: dict, src: str) -> tuple[RuleSet, ...]:
     return tuple(variants)
 
 
-def _patches(data: dict, names, src: str) -> tuple[Patch, ...]:
+def _extra_cards(files: list[str], src: str) -> CardSource:
+    """``extra_cards``: card files (paths relative to the config) added to the pool."""
+    base = Path(src).parent
+    return read_card_files([f if Path(f).is_absolute() else base / f for f in files])
+
+
+def _patches(tables, names, src: str, pool: CardPool) -> tuple[Patch, ...]:
     """The patches the grid picks (default: base, then every [[patch]] in file order)."""
-    defined = parse_patches(data["patch"], src) if "patch" in data else ()
+    defined = tuple(parse_patch(t, src, pool=pool) for t in tables)
     by_name = {BASE: BASE_PATCH} | {p.name: p for p in defined}
     if names is None:
         return (BASE_PATCH,) + defined
@@ -311,14 +306,6 @@ def _patches(data: dict, names, src: str) -> tuple[Patch, ...]:
     return tuple(by_name[n] for n in names)
 
 
-def _table(data: dict, key: str, src: str) -> dict:
-    table = data.get(key, {})
-    if not isinstance(table, dict):
-        raise LabError(f"{key} must be a table ([{key}] with rules toggles); got {table!r}",
-                       source=src)
-    return table
-
-
 def _example(key: str) -> str:
     return {"walls": "6, 7, 10", "logistics": "false, true", "hand_cap": "0, 7"}.get(
         key, "…")
@@ -326,7 +313,8 @@ def _example(key: str) -> str:
 
 # ------------------------------------------------------------------------------------- armies
 
-def _armies(spec, seat_swap: bool, src: str) -> tuple[tuple[Army, ...], tuple]:
+def _armies(spec, seat_swap: bool, src: str,
+            cards: CardSource) -> tuple[tuple[Army, ...], tuple]:
     allowed = ("allowed values: \"all\", a list of armies (e.g. [\"oda\", \"takeda\"]) or a list "
                "of [seat A, seat B] pairs (e.g. [[\"tougun\", \"seigun\"]])")
     if spec == "all":
@@ -343,11 +331,12 @@ def _armies(spec, seat_swap: bool, src: str) -> tuple[tuple[Army, ...], tuple]:
         if entry.endswith(".toml") and not Path(entry).is_absolute():
             name = str(base / entry)  # a deck file next to the config
         try:
-            deck = load_army(name, load_pool())
+            deck = load_army(name, pool_from(cards))
         except LabError as e:
             raise LabError(f"{where}: {e}", source=src) from None
-        a = Army(deck.key, deck.name, deck.path, deck.key in ARMIES and not entry.endswith(
-            ".toml"), deck_digest(deck))
+        builtin = deck.key in ARMIES and not entry.endswith(".toml")
+        a = Army(deck.key, deck.name, deck.path, builtin, deck_digest(deck), cards,
+                 "" if builtin else read_text(deck.path))
         if a.key in loaded and loaded[a.key] != a:
             raise LabError(f"{where}: two different decks are named \"{a.key}\" "
                            f"({loaded[a.key].path} and {a.path}); rename one file", source=src)
@@ -383,12 +372,9 @@ def _armies(spec, seat_swap: bool, src: str) -> tuple[tuple[Army, ...], tuple]:
 
 # --------------------------------------------------------------------------------------- bots
 
-def _tiers(data: dict, src: str) -> tuple[Tier, ...]:
-    if "bots" in data and "tiers" in data:
-        raise LabError("give bots = … (one tier) or tiers = [ … ] (several), not both",
-                       source=src)
-    if "tiers" in data:
-        entries = data["tiers"]
+def _tiers(f: ExperimentFile, src: str) -> tuple[Tier, ...]:
+    if f.tiers is not None:
+        entries = f.tiers
         if not isinstance(entries, list) or not entries:
             raise LabError(f"tiers = {entries!r} is not allowed; allowed values: a list of "
                            "tiers, each a bot for both seats or [seat A bot, seat B bot], e.g. "
@@ -396,7 +382,7 @@ def _tiers(data: dict, src: str) -> tuple[Tier, ...]:
                            source=src)
         tiers = [_tier(e, f"tiers[{i}]", src) for i, e in enumerate(entries)]
     else:
-        tiers = [_tier(data.get("bots", DEFAULT_BOTS), "bots", src)]
+        tiers = [_tier(DEFAULT_BOTS if f.bots is None else f.bots, "bots", src)]
     labels = [t.label for t in tiers]
     for lab in labels:
         if labels.count(lab) > 1:

@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 
 from lab.bots.match import finish, parse_bot
 from lab.cards.patch import BASE, Patch, parse_patch
-from lab.cards.pool import load_army, load_deck, load_pool
+from lab.cards.pool import load_army, load_deck, pool_from
 from lab.engine.api import Game
 from lab.engine.layout import G_BATTLES, G_DECISIONS, G_TURNS
 from lab.errors import LabError
@@ -55,12 +55,14 @@ def load_record(out, game_id: int) -> tuple[dict, dict]:
 def replay(out, game_id: int) -> Replay:
     man, row = load_record(out, game_id)
     rules = RuleSet(**{k: row[k] for k in records.TOGGLE_TYPES})
-    patch = _patch(man, row.get("patch") or BASE)
+    # the experiment's pool: the package's cards and its extra card files, kept in the manifest
+    pool = pool_from(tuple((f["file"], f["toml"])
+                           for f in man["config"].get("cards", {}).get("extra", [])))
+    patch = _patch(man, row.get("patch") or BASE, pool)
     warnings = []
     if variant_id(rules, patch) != row["variant"]:
         warnings.append(f"the toggles now give variant {variant_id(rules, patch)}, recorded "
                         f"{row['variant']}")
-    pool = load_pool()
     armies = {a["key"]: a for a in man["config"]["armies"]}
     decks = []
     for key in (row["army_a"], row["army_b"]):
@@ -82,7 +84,7 @@ def replay(out, game_id: int) -> Replay:
     return Replay(game, row, mismatches, warnings)
 
 
-def _patch(man: dict, name: str) -> Patch:
+def _patch(man: dict, name: str, pool) -> Patch:
     """The recorded game's card patch, rebuilt from the manifest's resolved config."""
     if name == BASE:
         return Patch(BASE)
@@ -90,4 +92,4 @@ def _patch(man: dict, name: str) -> Patch:
     if not found:
         raise LabError(f"the manifest lists no patch \"{name}\"; this folder's records and "
                        "manifest do not belong together")
-    return parse_patch(found[0], where=f"manifest patch \"{name}\"")
+    return parse_patch(found[0], where=f"manifest patch \"{name}\"", pool=pool)

@@ -1,5 +1,7 @@
 """The short summary printed at the end of ``lab run``: per variant (and bot tier), the
-first-player win rate, draw rate and mean game length; per army, the win rate in each variant.
+first-player win rate, draw rate and mean game length; per army, the win rate in each variant,
+one table per bot tier (tiers are never pooled: a blend of random and heuristic games describes
+no player).
 
 Reads the games records of a results folder with pandas and returns rich tables that fit 80
 columns (long variant ids become v1, v2, … with a legend); it does no statistics beyond counting
@@ -32,7 +34,8 @@ def variant_rates(games: pd.DataFrame) -> pd.DataFrame:
 
 def army_rates(games: pd.DataFrame) -> pd.DataFrame:
     """Win rate of each army (rows) in each variant (columns), mirrors left out; draws count
-    as no win."""
+    as no win. Call it on one bot tier's games: tiers are never pooled (``tables`` makes one
+    table per tier)."""
     g = games[games["army_a"] != games["army_b"]]
     seats = pd.concat([
         pd.DataFrame({"variant": g["variant"], "army": g["army_a"], "won": g["winner"] == "A"}),
@@ -40,7 +43,7 @@ def army_rates(games: pd.DataFrame) -> pd.DataFrame:
     ])
     if seats.empty:
         return pd.DataFrame()
-    order = list(dict.fromkeys(games["variant"]))
+    order = [v for v in dict.fromkeys(games["variant"]) if v in set(seats["variant"])]
     table = seats.pivot_table(index="army", columns="variant", values="won", aggfunc="mean")
     return table[order]
 
@@ -82,11 +85,14 @@ def tables(out, names: dict[str, str] | None = None) -> list[Table]:
     vt.caption = "first player: the seat that took the first leader turn; lengths are means"
     vt.caption_justify = "left"
     out_tables.append(vt)
-    armies = army_rates(games)
-    if not armies.empty:
+    for tier, tier_games in games.groupby("tier", sort=False):
+        armies = army_rates(tier_games)
+        if armies.empty:
+            continue
         if names:  # the config's army order
             armies = armies.reindex([k for k in names if k in armies.index])
-        at = Table(title="per army — win rate", title_justify="left")
+        title = "per army — win rate" + (f", bots {tier}" if several_tiers else "")
+        at = Table(title=title, title_justify="left")
         at.caption = "mirror games left out; a draw counts as no win"
         at.caption_justify = "left"
         at.add_column("army", overflow="fold")

@@ -14,18 +14,18 @@ This module plays nothing itself and holds no statistics of its own.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from lab.cards.patch import BASE, Patch, replace_card
-from lab.cards.pool import Card, load_pool
-from lab.errors import LabError
+from lab.cards.pool import Card
+from lab.errors import LabError, read_toml
+from lab.schema.base import check
+from lab.schema.experiment import SwapTable
 from lab.sim.config import BASE_PATCH, Experiment, with_patches
 
-TABLE_KEYS = ("card", "with")
 
 
 @dataclass(frozen=True)
@@ -45,29 +45,14 @@ class SwapPlan:
 
 def read_table(config: str | Path) -> dict | None:
     """The config's ``[swap]`` table as {"card", "with"} (None when it has none)."""
-    src = str(config)
     try:
-        with open(config, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(config)
+    except LabError:
         return None  # load_experiment reports the file's problem in its own words
-    table = data.get("swap")
-    if table is None:
+    if data.get("swap") is None:
         return None
-    if not isinstance(table, dict):
-        raise LabError(f"swap must be a table: [swap] with card = \"…\" and with = \"…\"; got "
-                       f"{table!r}", source=src)
-    for key in table:
-        if key not in TABLE_KEYS:
-            raise LabError(f"[swap] unknown key \"{key}\"; allowed keys: card, with",
-                           source=src)
-    for key in TABLE_KEYS:
-        if key not in table:
-            raise LabError(f"[swap] missing key \"{key}\"; add {key} = \"<card name>\"",
-                           source=src)
-        if not isinstance(table[key], str) or not table[key].strip():
-            raise LabError(f"[swap] {key} = {table[key]!r} is not a card name", source=src)
-    return {k: table[k] for k in TABLE_KEYS}
+    table = check(SwapTable, data["swap"], str(config), where="[swap]")
+    return {"card": table.card, "with": table.with_}
 
 
 def plan(exp: Experiment, card: str, replacement: str) -> SwapPlan:
@@ -78,7 +63,7 @@ def plan(exp: Experiment, card: str, replacement: str) -> SwapPlan:
         raise LabError(f"{exp.source} already varies card patches ([[patch]] / [grid] patch); "
                        "lab swap compares the unpatched decks — add the swap as one more "
                        "[[patch]] (edit: army, card, replace) and use lab run instead")
-    pool = load_pool()
+    pool = exp.pool()
     old = pool.get(card, source="--card")
     new = pool.get(replacement, source="--with")
     copies, unaffected = {}, []

@@ -42,7 +42,7 @@ class Receipt:
 def _context(variant: RuleSet, army_a: Army, army_b: Army, patch: Patch | None = None):
     """(context, decks, pool) of a matchup under a rule set and a card patch."""
     pool, *decks = (patch or BASE_PATCH).apply(((army_a.key, army_a.deck()),
-                                                   (army_b.key, army_b.deck())))
+                                                   (army_b.key, army_b.deck())), army_a.pool())
     return matchup_context(pool, variant, *decks), tuple(decks), pool
 
 

@@ -1,0 +1,47 @@
+"""Tune the heuristic by self-play (CMA-ES on paired deals, lab.bots.tune) and check the result.
+
+    pip install -e '.[tune]'
+    python benchmarks/tune.py [--generations 30] [--popsize 12] [--scale 1] [--seed 0]
+                              [--start balanced] [--state results/tune-state.pkl]
+
+Prints each generation's best and median score against the pool (balanced, aggressive, defensive
+heuristics and search(25), lab.bots.tune.DEFAULT_POOL), resumes from --state when it exists, then
+scores the final mean parameters, the start persona and balanced against each opponent of the pool on
+fresh deals (another seed, --check-scale times the deals), and prints the parameters as JSON:
+that is what the `tuned` persona in lab/bots/personas.py ships.
+"""
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from lab.bots.personas import PERSONAS
+from lab.bots.tune import Evaluator, tune
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--generations", type=int, default=30)
+    ap.add_argument("--popsize", type=int, default=12)
+    ap.add_argument("--scale", type=int, default=1)
+    ap.add_argument("--check-scale", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--start", default="balanced", help="persona the search starts from")
+    ap.add_argument("--state", type=Path, default=Path("results/tune-state.pkl"))
+    a = ap.parse_args()
+    a.state.parent.mkdir(parents=True, exist_ok=True)
+    out = tune(a.state, a.generations, a.popsize, seed=a.seed, start=a.start,
+               evaluator=Evaluator(scale=a.scale))
+    check = Evaluator(scale=a.check_scale)
+    report = {}
+    for name, params in (("result", out["params"]), (a.start, PERSONAS[a.start]),
+                         ("balanced", PERSONAS["balanced"])):
+        rows = {}
+        for (opp, deals), s in zip(check.opponents, check.scores(params, seed=10_000 + a.seed)):
+            n = 2 * deals * len(check.contexts)
+            half = 1.96 * math.sqrt(s * (1 - s) / n)
+            rows[opp.label] = {"score": round(s, 4), "ci95": [round(s - half, 4), round(s + half, 4)],
+                               "games": n}
+        report[name] = rows
+    print(json.dumps({"tuned_params": out["params"], "check": report,
+                      "generations": len(out["history"])}, indent=2))

@@ -1,0 +1,92 @@
+"""``lab ladder`` and ``lab bench``: how strong the bots are and how fast the engine is.
+
+Owns how speed figures are shown. The ladder is played, rated and drawn as tables by
+``lab.bots.ladder``, the timings taken by ``lab.bench``; bots typed on the command line
+go through the lab's one bot grammar (``lab.schema.bots``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from lab.cards.pool import load_armies
+from lab.cli.common import command, err, out
+from lab.rules import DEFAULT_PRESET, RuleSet
+from lab.schema.bots import BOT_FORMS, bot_from_text
+
+
+# ---------------------------------------------------------------------------------- lab ladder
+
+@command("ladder")
+def ladder_command(
+    bots: Annotated[list[str] | None, typer.Option("--bots", help=f"Bots to rate (repeat the option), each {BOT_FORMS}.")] = None,
+    games: Annotated[int, typer.Option(help="Games per pair of bots, spread over all ordered army pairs with the seats exchanged: at least 162, rounded up to a multiple of 162.")] = 324,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
+    seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Rate bots against each other: Bradley–Terry ratings with 95% intervals and head-to-head."""
+    import json
+
+    from rich.progress import Progress
+
+    from lab.bots.ladder import DEFAULT_BOTS, check, games_per_pair, render, run_ladder
+
+    specs = [bot_from_text(b, "--bots") for b in (bots or DEFAULT_BOTS)]
+    check(specs, games)
+    pairs = len(specs) * (len(specs) - 1) // 2
+    with Progress(console=err, transient=True, disable=as_json) as bar:
+        task = bar.add_task("ladder games",
+                            total=pairs * games_per_pair(games, len(load_armies())))
+        result = run_ladder(specs, games=games, rules=RuleSet.preset(rules), seed=seed,
+                            progress=lambda n: bar.advance(task, n))
+    if as_json:
+        print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
+        return
+    render(result, out)
+
+
+# ----------------------------------------------------------------------------------- lab bench
+
+@command("bench")
+def bench_command(
+    games: Annotated[int, typer.Option(min=1, help="Games per preset and run.")] = 20_000,
+    runs: Annotated[int, typer.Option(min=1, help="Runs per figure (the median is shown).")] = 3,
+    compile_runs: Annotated[int, typer.Option(
+        min=0, help="Fresh processes timed compiling the engine with an empty cache (minutes "
+                    "each; their temporary caches are removed; 0 = skip).")] = 1,
+    start_runs: Annotated[int, typer.Option(
+        min=0, help="Fresh processes timed loading the compiled engine (0 = skip).")] = 3,
+    preset: Annotated[list[str] | None, typer.Option("--preset", help="Only these presets.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Engine speed: random-vs-random games on one core, all nine armies, per preset; then the
+    cold compile and cached start of a fresh process. Each step shows what runs and for how long."""
+    import json
+
+    from lab import bench
+    from lab.sim.progress import status
+
+    for p in preset or []:
+        RuleSet.preset(p)
+    console = None if as_json else err
+    result = bench.run(preset, games=games, runs=runs, compile_runs=compile_runs,
+                       start_runs=start_runs,
+                       progress=None if as_json else (lambda m: err.print(m)),
+                       status=lambda m: status(console, m))
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    table = Table(title=f"engine speed, one core, median of {runs} runs", title_justify="left")
+    for col in ("preset", "games/s", "decisions/s", "decisions/game", "cold compile s",
+                "cached start s"):
+        table.add_column(col, justify="right" if col != "preset" else "left")
+    for name, r in result.items():
+        fmt = (lambda v: "—" if v is None else f"{v:.2f}")
+        table.add_row(name, f"{r['games_per_s']:,.0f}", f"{r['decisions_per_s']:,.0f}",
+                      f"{r['decisions_per_game']:.1f}", fmt(r["compile_s"]),
+                      fmt(r["cached_start_s"]))
+    out.print(table)

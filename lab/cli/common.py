@@ -1,0 +1,90 @@
+"""What every ``lab`` command module shares: the typer ``app``, the two consoles, the error
+contract and the options several commands take.
+
+Owns ``command`` — the decorator that registers a command on ``app`` and turns a ``LabError``
+raised inside it into one line on stderr and exit code 2 (anything else is a bug and keeps its
+traceback) — ``warn`` for one-line warnings, and the shared option texts (the rules preset). It
+holds no command of its own and must not load cards, rules or records.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from lab.cards.pool import CardPool, load_pool
+from lab.errors import LabError
+from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
+
+app = typer.Typer(
+    name="lab",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# Both consoles look up sys.stdout / sys.stderr when they print (so test runners can capture them).
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+PRESET_HELP = ("Rules preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET}).")
+CARDS_HELP = ("An extra card file (TOML, the format of lab/cards/cards.toml: cards = [ … ] and "
+              "[ability.ID] tables) added to the package's cards; deck files may use its cards. "
+              "Repeatable. Checked like the package's cards. See docs/cards.md.")
+# --cards FILE on every command that loads the card pool (also spelled --extra-cards)
+CardFiles = Annotated[list[Path] | None, typer.Option(
+    "--cards", "--extra-cards", metavar="FILE", help=CARDS_HELP)]
+
+
+# ------------------------------------------------------------------------- errors and warnings
+
+def error_exit(e: LabError) -> NoReturn:
+    """Print a LabError as one line on stderr and leave with its exit code (2)."""
+    line = " ".join(str(e).split("\n"))
+    err.print(Text("error: ", style="bold red") + Text(line), soft_wrap=True)
+    raise SystemExit(e.exit_code)
+
+
+def warn(message: str) -> None:
+    """A one-line warning on stderr; the command still succeeds."""
+    err.print(Text("warning: ", style="bold yellow") + Text(message), soft_wrap=True)
+
+
+def command(name: str | None = None, **kwargs):
+    """Register a command on ``app``; a ``LabError`` inside it ends as one line and exit code 2."""
+
+    def register(fn):
+        @functools.wraps(fn)
+        def run(*args, **kw):
+            try:
+                return fn(*args, **kw)
+            except LabError as e:
+                error_exit(e)
+
+        return app.command(name, **kwargs)(run)
+
+    return register
+
+
+def interrupted() -> NoReturn:
+    err.print(Text("error: ", style="bold red") + Text("interrupted"))
+    raise SystemExit(130)
+
+
+def pool_of(files: list[Path] | None) -> CardPool:
+    """The package's cards plus the extra card files given with --cards."""
+    return load_pool(extra=tuple(files or ()))
+
+
+def rules_for(preset: str, config: Path | None) -> RuleSet:
+    """The rule set of ``--rules PRESET`` and an optional ``--config`` rules file on top."""
+    if config is not None:
+        return RuleSet.from_toml(config, preset=preset)
+    return RuleSet.preset(preset)

@@ -1,0 +1,434 @@
+"""``lab run``, ``lab report``, ``lab swap``, ``lab value`` and ``lab balance``: experiments and
+what they show.
+
+Owns how an experiment's progress, summary and results are printed. The experiments are planned
+and played by ``lab.sim`` (config, runner, swap) and ``lab.design`` (value, balance), read by
+``lab.stats`` and written up by ``lab.report``; this module computes nothing of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from lab.cards.pool import load_armies, load_deck
+from lab.cli.cards import strength_warning
+from lab.cli.common import CARDS_HELP, CardFiles, command, err, out, warn
+from lab.errors import LabError
+
+
+# ------------------------------------------------------------------------------------- lab run
+
+@command("run")
+def run_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", metavar="N",
+        help="Deals per cell instead of the file's `games`, for a quick look (another "
+             "experiment: by default it goes to results/NAME-gamesN).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="Worker processes (default: every core). Records do not depend on it.")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+        help="Results folder (default results/NAME, NAME from the config; with --games N, "
+             "results/NAME-gamesN).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted run in --out: check the chunks already "
+                         "written (a damaged one is replayed) and play the missing ones. A "
+                         "folder holding another experiment is refused.")] = False,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Delete the records already in --out (games/, cards/, manifest.json) "
+                        "and play every game again. Without it, a folder that holds this "
+                        "experiment's complete records only shows their summary.")] = False,
+    backend: Annotated[str, typer.Option(
+        "--backend", metavar="loky|dask",
+        help="loky: local worker processes; dask: a Dask cluster through joblib's dask "
+             "backend (without --scheduler, a local cluster of --jobs workers).")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS",
+        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; the "
+             "workers must see --out on a shared file system).")] = None,
+    card_files: CardFiles = None,
+) -> None:
+    """Run an experiment: every variant × matchup × bot tier, games in parallel chunks.
+
+    Writes games/ and cards/ Parquet chunks and manifest.json to the results folder (see
+    docs/records.md), shows progress, and ends with a summary per variant and per army. Run
+    again on a complete folder, it shows the summary without playing (`--fresh` plays again).
+    Interrupted runs keep every finished chunk; `--resume` completes them. One run writes a
+    folder at a time (a second is refused while the first lives).
+    """
+    from lab.sim import config as sim_config, runner, summary
+
+    exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
+    out_path = out_dir or runner.default_out(exp, games_option=games is not None)
+    pool = exp.pool()
+    for army in exp.armies:
+        if not army.builtin:
+            w = strength_warning(load_deck(army.path, pool), load_armies(pool))
+            if w:
+                warn(w)
+    patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
+    result = runner.run(exp, out_path, jobs=jobs, resume=resume, fresh=fresh, backend=backend,
+                        scheduler=scheduler, console=err, announce=lambda: err.print(
+                            f"{exp.name}: {len(exp.variants)} variant(s){patches} × "
+                            f"{len(exp.matchups)} matchup(s) × {len(exp.tiers)} bot tier(s) × "
+                            f"{exp.games} deal(s){' × 2 seat orders' if exp.seat_swap else ''}"
+                            f" = {exp.total_games:,} games → {out_path}", soft_wrap=True))
+    if result.already_complete:
+        err.print(f"{out_path} already holds this experiment's complete records; their summary "
+                  "follows (add --fresh to play them again)", soft_wrap=True)
+    elif result.chunks_played:
+        err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+                  f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
+    else:
+        err.print("every chunk was already written; nothing to play")
+    if result.errors:
+        warn(f"{result.errors} game(s) hit an engine limit (column `error` in games records)")
+    for table in summary.tables(result.out, {a.key: a.name for a in exp.armies}):
+        out.print(table)
+    out.print(f"records: {result.out}/games, {result.out}/cards, {result.out}/manifest.json",
+              soft_wrap=True)
+
+
+# --------------------------------------------------------------------------------- lab report
+
+@command("report")
+def report_command(
+    results: Annotated[Path, typer.Argument(
+        metavar="RESULTS",
+        help="A results folder written by `lab run`: manifest.json plus games and cards as "
+             "Parquet (chunk folders or merged files).")],
+    fmt: Annotated[str, typer.Option(
+        "--format", "-f", metavar="FORMAT",
+        help="html: one self-contained file, figures embedded; md: Markdown with its PNG "
+             "figures in a folder beside it.")] = "html",
+    out_path: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="PATH",
+        help="Where to write: a file, or a folder to hold report.html / report.md. "
+             "Default: inside RESULTS.")] = None,
+    base: Annotated[str | None, typer.Option(
+        "--base", metavar="VARIANT",
+        help="The variant the others are compared with on paired deals (default: "
+             "second_edition when the run has it, else the run's first).")] = None,
+    min_games: Annotated[int, typer.Option(
+        "--min-games", min=1,
+        help="Cells counting fewer games are greyed and never flagged.")] = 100,
+    tiers: Annotated[str | None, typer.Option(
+        "--tiers", metavar="T1,T2,…",
+        help="Bot tiers from weakest to strongest for the skill split (default: ranked by the "
+             "bots' win rates against each other, else random < heuristic < search).")] = None,
+) -> None:
+    """Write the balance report of a run: At a glance first (armies out of band, the cards that
+    cause it, what each variant moved), then variants, paired changes, armies, tier stability,
+    card value (lab value's table when RESULTS holds one), the opening-hand effect, the
+    observational card metrics and dead abilities — per bot tier, every number with its 95%
+    interval and sample size."""
+    from lab.report import build_report
+    from lab.sim.records import check_readable
+
+    check_readable(results)  # a damaged chunk is named here, in one line
+    order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
+    page = build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
+                        min_games=min_games, tier_order=order)
+    out.print(f"wrote {page}", soft_wrap=True)
+
+
+# ------------------------------------------------------------------------------------ lab swap
+
+@command("swap")
+def swap_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    card: Annotated[str | None, typer.Option(
+        "--card", metavar="CARD",
+        help="The card to take out (printed name or id), e.g. 赤備え. Default: the config's "
+             "[swap] card.")] = None,
+    with_: Annotated[str | None, typer.Option(
+        "--with", metavar="CARD",
+        help="The card put in its place, copy for copy, e.g. 足軽7. Default: the config's "
+             "[swap] with.")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", metavar="N",
+        help="Deals per cell instead of the file's `games` (default folder gets -gamesN).")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="Worker processes (default: every core). Records do not depend on it.")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+        help="Results folder holding both arms as the patches base and CARD→WITH (default "
+             "results/NAME-swap-CARD-WITH, with --games …-gamesN).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Reuse the records already in --out: play only the chunks not yet "
+                         "written (none when complete).")] = False,
+    min_games: Annotated[int, typer.Option(
+        "--min-games", min=1, help="Rows with fewer pairs are marked thin.")] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    card_files: CardFiles = None,
+) -> None:
+    """Card-swap test: the causal value of a card. Plays the config twice on the same deals —
+    as written (base) and with every copy of --card replaced by --with in every army that holds
+    it (alt) — and reports each affected army's win-rate change with a 95% paired interval.
+
+    The swap is a card patch (docs/value.md): both arms are variants of one results folder
+    (`lab report` reads it). The replacement takes the card's place in the deck list, so a deal
+    shuffles both decks alike and only the swapped positions differ; seeds, first players and
+    bots are the same.
+    The swapped deck must stay legal (uniques, one general, ≤ 4 tactics and castles).
+    Score: win 1, draw ½, loss 0; change = alt − base (negative: the card was worth
+    something). Armies without the card keep their decks and are listed as unaffected. A
+    `[swap]` table (card = "…", with = "…") in the config gives the defaults. See
+    docs/stats.md, "Card swap".
+    """
+    import json
+
+    from lab.sim import config as sim_config, swap
+
+    table = swap.read_table(config) or {}
+    exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
+    card = card or table.get("card")
+    with_ = with_ or table.get("with")
+    if card is None:
+        raise LabError("missing --card: name the card to take out (e.g. --card 赤備え --with "
+                       "足軽7), or add a [swap] table to the config", source=str(config))
+    if with_ is None:
+        raise LabError(f"missing --with: name the card that replaces {card} copy for copy "
+                       f"(e.g. --with 足軽7), or add with = \"…\" to the config's [swap] table",
+                       source=str(config))
+    plan = swap.plan(exp, card, with_)
+    out_path = out_dir or swap.default_out(plan, games_option=games is not None)
+    names = {a.key: a.name for a in exp.armies}
+    err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
+              f"{', '.join(f'{names[k]} (×{n})' for k, n in plan.copies.items())}; "
+              f"2 arms × {exp.total_games:,} games → {out_path}", soft_wrap=True)
+    swap.run(plan, out_path, jobs=jobs, resume=resume, console=None if as_json else err)
+    rows = swap.effects(plan, out_path, min_games=min_games)
+    armies = rows[rows["kind"] == "army"]
+    if as_json:
+        def clean(r):
+            return {k: (None if isinstance(v, float) and v != v else
+                        v.item() if hasattr(v, "item") else v) for k, v in r.items()}
+
+        doc = {"config": str(config), "card": plan.card.name, "with": plan.replacement.name,
+               "records": str(out_path), "patch": plan.patch.name,
+               "unaffected": list(plan.unaffected), "armies": []}
+        for r in armies.to_dict("records"):
+            sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")]
+            doc["armies"].append({**clean(r), "name": names.get(r["army"], r["army"]),
+                                  "copies": plan.copies[r["army"]],
+                                  "reading": swap.reading(plan, r, names),
+                                  "rows": [clean(x) for x in sub.to_dict("records")]})
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+    pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
+    for r in armies.to_dict("records"):
+        army = r["army"]
+        t = Table(title=f"{names.get(army, army)} ({army}): {plan.card.name} ×"
+                        f"{plan.copies[army]} → {plan.replacement.name}",
+                  caption="win rate (draw ½) on paired deals; change in points, 95% paired "
+                          "interval; dim: thin")
+        for col in ("", "pairs", "base", "swapped", "change", "interval"):
+            t.add_column(col, justify="left" if not col else "right", no_wrap=bool(col))
+        sub = rows[rows["army"] == army]
+        for x in sub.to_dict("records"):
+            label = {"army": "all opponents", "matchup": f"vs {names.get(x['opponent'], x['opponent'])}"
+                     }.get(x["kind"], x["item"])
+            style = "dim italic" if x["thin"] else ("bold" if x["kind"] == "army" else None)
+            t.add_row(label, f"{int(x['pairs']):,}", pct(x["base"]), pct(x["other"]),
+                      pts(x["change"]), f"[{pts(x['change_lo'])}, {pts(x['change_hi'])}]",
+                      style=style)
+        out.print(t)
+        out.print(swap.reading(plan, r, names), soft_wrap=True)
+    if plan.unaffected:
+        out.print(f"unaffected (no {plan.card.name} in the deck; decks unchanged): "
+                  f"{', '.join(names[k] for k in plan.unaffected)}", soft_wrap=True)
+    missing = [names[k] for k in plan.affected if k not in set(armies["army"])]
+    if missing:
+        out.print(f"not compared (mirror games only): {', '.join(missing)}", soft_wrap=True)
+    out.print(f"records: {out_path} (patches base and {plan.patch.name})", soft_wrap=True)
+
+
+# ----------------------------------------------------------------------------------- lab value
+
+@command("value")
+def value_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    cards: Annotated[list[str] | None, typer.Option(
+        "--cards", metavar="CARD[,CARD…]",
+        help="Only these cards (printed names or ids; repeat or separate by commas). Default: "
+             "every card of every army.")] = None,
+    tier: Annotated[list[str] | None, typer.Option(
+        "--tier", metavar="TIER",
+        help="Only this bot tier (its label, e.g. heuristic-vs-heuristic, or a bot playing "
+             "both seats, e.g. heuristic; repeatable). Default: every tier of the config.")
+    ] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", metavar="N",
+        help="Deals per cell instead of the file's `games` (default folder: "
+             "results/NAME-gamesN/value).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="Worker processes (default: every core). Results do not depend on it.")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+        help="Value folder: DIR/value.parquet and the run's records in DIR/records (default "
+             "results/NAME/value, where `lab report results/NAME` finds it).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted value run in --out: play only the chunks "
+                         "not yet written.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    card_files: Annotated[list[Path] | None, typer.Option(
+        "--extra-cards", metavar="FILE", help=CARDS_HELP + " (--cards names the cards to value "
+                                               "here.)")] = None,
+) -> None:
+    """Card value: what each card (and its ability) is worth to its army, causally.
+
+    For every card type of every army: *ability_off* (the card keeps its strength, loses its
+    abilities) and *above_vanilla* (every copy replaced by a vanilla 足軽 of the nearest strength;
+    ∞ → 足軽10; tactics and castles → the army's weakest 足軽), each played on the same deals and
+    seat orders as the unchanged decks against the config's other armies. Each row: Δ army win
+    rate (as is − contrast; positive: the card helps), 95% interval clustered by deal, games, and
+    a Benjamini–Hochberg q across cards. See docs/value.md.
+    """
+    import json
+
+    from lab.design import value
+    from lab.sim import config as sim_config
+
+    exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
+    names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
+    plan = value.plan(exp, cards=names, tiers=tier)
+    out_path = out_dir or value.default_out(exp, games_option=games is not None)
+    run_exp = plan.exp
+    err.print(f"{exp.name}: {len(plan.arms)} arm(s) for {plan.rows} value row(s) × "
+              f"{len(run_exp.matchups)} matchup(s) × {len(run_exp.tiers)} tier(s) = "
+              f"{run_exp.total_games:,} games → {out_path}", soft_wrap=True)
+    if plan.skipped:
+        warn(f"not valued (mirror games only): {', '.join(plan.skipped)}")
+    result = value.run(plan, out_path, jobs=jobs, resume=resume, console=err)
+    err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+              f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all"
+              if result.chunks_played else "every chunk was already written; nothing to play")
+    table = value.compute(plan, out_path)
+    if as_json:
+        rows = json.loads(table.to_json(orient="records", force_ascii=False))
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for t in value.tables(table):
+        out.print(t)
+    prec = value.precision(table)
+    out.print(f"95% half-width: at most {prec['max_half_width']:.2f} points (median "
+              f"{prec['median_half_width']:.2f}) over {prec['rows']} rows; table: "
+              f"{out_path}/value.parquet", soft_wrap=True)
+
+
+# --------------------------------------------------------------------------------- lab balance
+
+@command("balance")
+def balance_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    target: Annotated[float, typer.Option(
+        "--target", help="The win rate every army should reach (draw ½).")] = 0.50,
+    band: Annotated[float, typer.Option(
+        "--band", help="Accepted distance from the target, e.g. 0.03 = ±3 points.")] = 0.03,
+    max_edits: Annotated[int, typer.Option(
+        "--max-edits", metavar="N", help="Most card edits in one proposal.")] = 6,
+    minutes: Annotated[float | None, typer.Option(
+        "--budget-minutes", metavar="M",
+        help="Wall-clock budget of the search, over every session (default 30 unless "
+             "--budget-games is given).")] = None,
+    budget_games: Annotated[int | None, typer.Option(
+        "--budget-games", metavar="N",
+        help="Stop after N games instead (the same proposals on any machine).")] = None,
+    tier: Annotated[str | None, typer.Option(
+        "--tier", metavar="TIER", help="Bot tier to balance: a tier label of the config, a bot "
+                                       "(heuristic, search, …). Default: the config's tier.")
+    ] = None,
+    cards: Annotated[list[str] | None, typer.Option(
+        "--cards", metavar="CARD[,CARD…]",
+        help="Only edit these cards (printed names or ids). Default: every card, or the cards "
+             "a lab value table ranks most responsible.")] = None,
+    value_dir: Annotated[Path | None, typer.Option(
+        "--value", metavar="DIR",
+        help="lab value folder whose ranking picks the cards to edit (default: "
+             "results/NAME/value when it exists).")] = None,
+    confirm_games: Annotated[int, typer.Option(
+        "--confirm-games", metavar="N",
+        help="Fresh games per army confirming a proposal.")] = 3000,
+    confirm_tier: Annotated[str | None, typer.Option(
+        "--confirm-tier", metavar="BOT",
+        help="Re-confirm the best proposals at this tier too (e.g. search).")] = None,
+    confirm_tier_games: Annotated[int, typer.Option(
+        "--confirm-tier-games", metavar="N", help="Games per army at --confirm-tier.")] = 400,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Search seed (default: the config's seed).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N", help="Worker processes (default: every core).")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR", help="Search folder (default results/NAME/balance).")
+    ] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the search in --out (after an interruption, or with a "
+                         "larger budget).")] = False,
+    backend: Annotated[str, typer.Option(
+        "--backend", metavar="loky|dask", help="loky: local worker processes; dask: a Dask "
+                                               "cluster (one local cluster without --scheduler).")
+    ] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --backend dask).")
+    ] = None,
+    top: Annotated[int, typer.Option("--top", metavar="N", help="Proposals shown.")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    card_files: Annotated[list[Path] | None, typer.Option(
+        "--extra-cards", metavar="FILE", help=CARDS_HELP + " (--cards names the cards to edit "
+                                               "here.)")] = None,
+) -> None:
+    """Search card edits that bring every army's win rate to --target ± --band.
+
+    Tries strength ±1/±2, ability amounts ±1 and abilities off, in sets of at most --max-edits,
+    on the config's armies (each pair in both seat orders, paired deals): screening on shared
+    deals with racing, then confirmation on fresh deals the search never used. Proposals are the
+    confirmed Pareto front of worst army distance, spread and number of edits, each with its
+    edits as [[patch]] TOML to paste into a config. Interrupt and `--resume` at will; the
+    result is balance.json in the search folder. See docs/balancing.md.
+    """
+    import contextlib
+    import json
+
+    from lab.design import balance
+    from lab.sim import config as sim_config
+
+    exp = sim_config.load_experiment(config, cards=tuple(card_files or ()))
+    names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
+    p = balance.plan(exp, tier=tier, target=target, band=band, max_edits=max_edits,
+                     cards=names, value=value_dir, confirm_games=confirm_games,
+                     second_tier=confirm_tier, second_games=confirm_tier_games, seed=seed)
+    if minutes is None and budget_games is None:
+        minutes = 30.0
+    balance.check_options(minutes, budget_games, backend, scheduler)
+    out_path = out_dir or balance.default_out(exp)
+    err.print(f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
+              f"per proposal, {len(p.exp.armies)} armies at {p.exp.tiers[0].label} → {out_path}",
+              soft_wrap=True)
+    display = (balance.Display(err, exp.name, minutes, budget_games) if not as_json
+               else None)
+    with display or contextlib.nullcontext():
+        result = balance.run(p, out_path, minutes=minutes, games=budget_games, resume=resume,
+                             jobs=jobs, backend=backend, scheduler=scheduler, progress=display)
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return
+    out.print(balance.headline(result), soft_wrap=True)
+    for item in balance.tables(result, top):
+        out.print(item, soft_wrap=True)
+    out.print(balance.search_line(result), soft_wrap=True)
+    out.print(f"result: {out_path}/balance.json", soft_wrap=True)
