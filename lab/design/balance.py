@@ -76,6 +76,9 @@ def plan(config: Experiment, *, tier: str | None = None, target: float = 0.5,
     pool = config.pool()
     wanted = card_ids(cards, decks, pool) if cards else None
     moves = catalogue(decks, names, keep=keep, cards=wanted, pool=pool)
+    if wanted is not None:
+        note = f"the cards named by --cards ({', '.join(cards)})" + (
+            f", among {note}" if keep is not None else "")
     if not moves:
         raise LabError("no card edit to try: the cards named by --cards (or ranked by the value "
                        "table) have no strength or ability to change", source=config.source)
