@@ -2,8 +2,8 @@
 
 Owns the assembled typer ``app`` (built in ``lab.cli.common``, its commands in one module per
 group: ``cards`` — cards, decks, rules; ``play`` — match, scenario, replay, play; ``run`` — run,
-report, swap, value; ``bots`` — ladder, bench), the root help, and the console-script entry
-``main``: a ``LabError`` anywhere becomes one line on stderr and exit code 2, never a traceback
+report, swap, value, balance; ``bots`` — ladder, bench), the root help, and the console-script
+entry ``main``: a ``LabError`` anywhere becomes one line on stderr and exit code 2, never a traceback
 (anything else is a bug and keeps its traceback); a bad option or argument is one line too, and
 Ctrl-C exits 130. No command holds rules, card data or statistics of its own or simulates: each
 loads what it names through the layer that owns it and only presents the result. To add a
@@ -26,7 +26,7 @@ from lab.cli import bots, cards, play, run  # noqa: E402,F401  isort: skip
 
 # the order `lab --help` lists the commands in (any other command follows, as registered)
 ORDER = ("cards", "decks", "rules", "match", "scenario", "bench", "run", "replay", "report",
-         "play", "ladder", "swap", "value")
+         "play", "ladder", "swap", "value", "balance")
 app.registered_commands.sort(
     key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
 

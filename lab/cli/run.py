@@ -1,7 +1,8 @@
-"""``lab run``, ``lab report``, ``lab swap`` and ``lab value``: experiments and what they show.
+"""``lab run``, ``lab report``, ``lab swap``, ``lab value`` and ``lab balance``: experiments and
+what they show.
 
 Owns how an experiment's progress, summary and results are printed. The experiments are planned
-and played by ``lab.sim`` (config, runner, swap) and ``lab.design`` (value), read by
+and played by ``lab.sim`` (config, runner, swap) and ``lab.design`` (value, balance), read by
 ``lab.stats`` and written up by ``lab.report``; this module computes nothing of its own.
 """
 
@@ -327,3 +328,107 @@ def value_command(
     out.print(f"95% half-width: at most {prec['max_half_width']:.2f} points (median "
               f"{prec['median_half_width']:.2f}) over {prec['rows']} rows; table: "
               f"{out_path}/value.parquet", soft_wrap=True)
+
+
+# --------------------------------------------------------------------------------- lab balance
+
+@command("balance")
+def balance_command(
+    config: Annotated[Path, typer.Argument(
+        metavar="CONFIG", help="Experiment file (TOML), e.g. configs/default.toml.")],
+    target: Annotated[float, typer.Option(
+        "--target", help="The win rate every army should reach (draw ½).")] = 0.50,
+    band: Annotated[float, typer.Option(
+        "--band", help="Accepted distance from the target, e.g. 0.03 = ±3 points.")] = 0.03,
+    max_edits: Annotated[int, typer.Option(
+        "--max-edits", metavar="N", help="Most card edits in one proposal.")] = 6,
+    minutes: Annotated[float | None, typer.Option(
+        "--budget-minutes", metavar="M",
+        help="Wall-clock budget of the search, over every session (default 30 unless "
+             "--budget-games is given).")] = None,
+    budget_games: Annotated[int | None, typer.Option(
+        "--budget-games", metavar="N",
+        help="Stop after N games instead (the same proposals on any machine).")] = None,
+    tier: Annotated[str | None, typer.Option(
+        "--tier", metavar="TIER", help="Bot tier to balance: a tier label of the config, a bot "
+                                       "(heuristic, search, …). Default: the config's tier.")
+    ] = None,
+    cards: Annotated[list[str] | None, typer.Option(
+        "--cards", metavar="CARD[,CARD…]",
+        help="Only edit these cards (printed names or ids). Default: every card, or the cards "
+             "a lab value table ranks most responsible.")] = None,
+    value_dir: Annotated[Path | None, typer.Option(
+        "--value", metavar="DIR",
+        help="lab value folder whose ranking picks the cards to edit (default: "
+             "results/NAME/value when it exists).")] = None,
+    confirm_games: Annotated[int, typer.Option(
+        "--confirm-games", metavar="N",
+        help="Fresh games per army confirming a proposal.")] = 3000,
+    confirm_tier: Annotated[str | None, typer.Option(
+        "--confirm-tier", metavar="BOT",
+        help="Re-confirm the best proposals at this tier too (e.g. search).")] = None,
+    confirm_tier_games: Annotated[int, typer.Option(
+        "--confirm-tier-games", metavar="N", help="Games per army at --confirm-tier.")] = 400,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Search seed (default: the config's seed).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N", help="Worker processes (default: every core).")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="DIR", help="Search folder (default results/NAME/balance).")
+    ] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the search in --out (after an interruption, or with a "
+                         "larger budget).")] = False,
+    backend: Annotated[str, typer.Option(
+        "--backend", metavar="loky|dask", help="loky: local worker processes; dask: a Dask "
+                                               "cluster (one local cluster without --scheduler).")
+    ] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --backend dask).")
+    ] = None,
+    top: Annotated[int, typer.Option("--top", metavar="N", help="Proposals shown.")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    card_files: Annotated[list[Path] | None, typer.Option(
+        "--extra-cards", metavar="FILE", help=CARDS_HELP + " (--cards names the cards to edit "
+                                               "here.)")] = None,
+) -> None:
+    """Search card edits that bring every army's win rate to --target ± --band.
+
+    Tries strength ±1/±2, ability amounts ±1 and abilities off, in sets of at most --max-edits,
+    on the config's armies (each pair in both seat orders, paired deals): screening on shared
+    deals with racing, then confirmation on fresh deals the search never used. Proposals are the
+    confirmed Pareto front of worst army distance, spread and number of edits, each with its
+    edits as [[patch]] TOML to paste into a config. Interrupt and `--resume` at will; the
+    result is balance.json in the search folder. See docs/balancing.md.
+    """
+    import contextlib
+    import json
+
+    from lab.design import balance
+    from lab.sim import config as sim_config
+
+    exp = sim_config.load_experiment(config, cards=tuple(card_files or ()))
+    names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
+    p = balance.plan(exp, tier=tier, target=target, band=band, max_edits=max_edits,
+                     cards=names, value=value_dir, confirm_games=confirm_games,
+                     second_tier=confirm_tier, second_games=confirm_tier_games, seed=seed)
+    if minutes is None and budget_games is None:
+        minutes = 30.0
+    balance.check_options(minutes, budget_games, backend, scheduler)
+    out_path = out_dir or balance.default_out(exp)
+    err.print(f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
+              f"per proposal, {len(p.exp.armies)} armies at {p.exp.tiers[0].label} → {out_path}",
+              soft_wrap=True)
+    display = (balance.Display(err, exp.name, minutes, budget_games) if not as_json
+               else None)
+    with display or contextlib.nullcontext():
+        result = balance.run(p, out_path, minutes=minutes, games=budget_games, resume=resume,
+                             jobs=jobs, backend=backend, scheduler=scheduler, progress=display)
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return
+    out.print(balance.headline(result), soft_wrap=True)
+    for item in balance.tables(result, top):
+        out.print(item, soft_wrap=True)
+    out.print(balance.search_line(result), soft_wrap=True)
+    out.print(f"result: {out_path}/balance.json", soft_wrap=True)

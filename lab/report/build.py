@@ -5,7 +5,8 @@ designer reads: "At a glance" first (``glance``: armies out of band, the cards t
 each variant moved, dead abilities, first-player advantage — per variant and tier), then the run,
 variants, variant changes on paired deals, armies, tier stability (two tiers or more), card value
 from ``lab value`` (when the folder holds ``value.parquet`` or ``value/value.parquet``), the
-opening-hand effect, the observational card metrics and dead abilities (``sections``, ``cards``)
+balance proposals of ``lab balance`` (when it holds ``balance/balance.json``), the opening-hand
+effect, the observational card metrics and dead abilities (``sections``, ``cards``)
 — rendered as one self-contained HTML file or a Markdown twin with PNG figures beside it
 (``document``). Reports only read records (through ``lab.stats``); nothing here simulates or
 computes a statistic of its own.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from lab import stats
 from lab.errors import LabError
-from lab.report import cards, glance, sections
+from lab.report import balance, cards, glance, sections
 from lab.report.context import Context
 from lab.report.document import render_html, render_markdown
 
@@ -52,6 +53,9 @@ def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None =
         blocks += sections.tier_stability(ctx)
     if ctx.value is not None:
         blocks += cards.value_section(ctx)
+    proposals = balance.find(results_dir)
+    if proposals is not None:
+        blocks += balance.balance_section(proposals)
     blocks += cards.opening_hand(ctx)
     blocks += cards.observational(ctx)
     blocks += cards.abilities(ctx)

@@ -106,6 +106,14 @@ class Para:
     text: str
 
 
+@dataclass
+class Code:
+    """Text shown verbatim, ready to copy (e.g. the [[patch]] TOML of a balance proposal)."""
+
+    text: str
+    language: str = ""
+
+
 def _cell(v) -> Cell:
     return v if isinstance(v, Cell) else Cell("—" if _bad(v) else str(v))
 
@@ -134,6 +142,7 @@ caption{caption-side:bottom;text-align:left;color:#666;font-size:12px;padding-to
 figure{margin:1em 0}figcaption{color:#555;font-size:13px}
 img{max-width:100%}
 details{margin:.5em 0 1em}summary{cursor:pointer;color:#3b6ea8}
+pre{background:#f6f8fa;padding:.6em;overflow-x:auto;font-size:12px}
 .scroll{overflow-x:auto;max-width:100%}
 """
 
@@ -166,6 +175,8 @@ def _html_blocks(blocks) -> str:
             parts.append(f'<h{b.level} id="{slug(b.text)}">{html.escape(b.text)}</h{b.level}>')
         elif isinstance(b, Para):
             parts.append(f"<p>{html.escape(b.text)}</p>")
+        elif isinstance(b, Code):
+            parts.append(f"<pre><code>{html.escape(b.text)}</code></pre>")
         elif isinstance(b, Table):
             parts.append(_html_table(b))
         elif isinstance(b, Figure):
@@ -222,6 +233,8 @@ def _md_blocks(blocks, fig_dir: Path, rel: str) -> list[str]:
             parts.append("#" * b.level + " " + b.text)
         elif isinstance(b, Para):
             parts.append(b.text)
+        elif isinstance(b, Code):
+            parts.append(f"```{b.language}\n{b.text.rstrip()}\n```")
         elif isinstance(b, Table):
             parts.append(_md_table(b))
         elif isinstance(b, Figure):

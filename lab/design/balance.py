@@ -1,0 +1,614 @@
+"""``lab balance``: search card edits that bring every army's win rate to the target, and report
+the proposals with the figures confirmed on fresh deals (docs/balancing.md).
+
+Owns the balance experiment of a config — its one rule set and one bot tier, each pair of its
+armies played in both seat orders on paired deals (mirror games say nothing about balance), the
+unchanged decks as written —, the options and their one-line errors, the edit catalogue's inputs
+(a ``lab value`` table of the same rule set and tier narrows it to the cards most responsible),
+and the result: the ranked proposals of the confirmed Pareto front (worst army distance from the
+target, spread, number of edits), each with its edits as paste-ready ``[[patch]]`` TOML, the
+before/after army table on the confirmation deals (win rate with its 95% interval clustered by
+deal, and the paired change), the games it rests on, and — when asked — the same at a second bot
+tier. The result is ``balance.json`` in the search folder; ``tables`` renders it for the terminal
+and ``section`` for the report. The search itself is ``lab.design.balance_search``; the
+statistics ``lab.stats.balance``. It never reaches into the engine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from lab.bots.match import parse_bot
+from lab.errors import LabError, closest
+from lab.sim.config import BASE_PATCH, Experiment, Tier
+from lab.stats.balance import game_mean, objectives
+
+from lab.design.balance_edits import catalogue, card_ids, patch_toml, responsible
+from lab.design.balance_search import (CONFIRM, SECOND, Budget, Search, Settings,
+                                       derive_seed)
+
+RESULT = "balance.json"
+DEFAULT_CONFIRM_GAMES = 3000  # fresh games per army confirming a proposal
+DEFAULT_SECOND_GAMES = 400  # games per army at the second tier
+
+
+@dataclass(frozen=True)
+class BalancePlan:
+    config: Experiment  # the config as given
+    exp: Experiment  # the balance experiment: one rule set, one tier, pairs with seat swap
+    moves: tuple  # the edit catalogue
+    settings: Settings
+    second: Tier | None
+    value_note: str  # where the catalogue's cards came from
+
+    @property
+    def pool(self):
+        return self.config.pool()
+
+
+def plan(config: Experiment, *, tier: str | None = None, target: float = 0.5,
+         band: float = 0.03, max_edits: int = 6, cards: list[str] | None = None,
+         value: str | Path | None = None, confirm_games: int = DEFAULT_CONFIRM_GAMES,
+         second_tier: str | None = None, second_games: int = DEFAULT_SECOND_GAMES,
+         seed: int | None = None, **search) -> BalancePlan:
+    """The balance search of ``config``. ``search``: Settings fields (block, levels, … — for
+    tests and benchmarks)."""
+    _check_numbers(target, band, max_edits, confirm_games, second_games)
+    if config.patches != (BASE_PATCH,):
+        raise LabError("lab balance starts from the decks as written; remove the [[patch]] "
+                       "tables and [grid] patch (paste a proposal back in afterwards)",
+                       source=config.source)
+    if len(config.variants) != 1:
+        raise LabError(f"lab balance balances one rule set; this config has "
+                       f"{len(config.variants)} ({', '.join(v.id for v in config.variants)}): "
+                       "keep one preset and no [grid] toggle", source=config.source)
+    the_tier = pick_tier(config, tier, "--tier")
+    exp = _balance_experiment(config, the_tier)
+    decks = {a.key: a.deck() for a in exp.armies}
+    names = {a.key: a.name for a in exp.armies}
+    keep, note = _ranking(config, exp, value)
+    pool = config.pool()
+    wanted = card_ids(cards, decks, pool) if cards else None
+    moves = catalogue(decks, names, keep=keep, cards=wanted, pool=pool)
+    if wanted is not None:
+        note = f"the cards named by --cards ({', '.join(cards)})" + (
+            f", among {note}" if keep is not None else "")
+    if not moves:
+        raise LabError("no card edit to try: the cards named by --cards (or ranked by the value "
+                       "table) have no strength or ability to change", source=config.source)
+    degree = min(sum(a in p for p in exp.matchups) for a in decks)
+    second = pick_tier(config, second_tier, "--confirm-tier") if second_tier else None
+    settings = Settings(target=target, band=band, max_edits=max_edits,
+                        seed=config.seed if seed is None else seed,
+                        confirm_deals=math.ceil(confirm_games / (2 * degree)),
+                        second_deals=math.ceil(second_games / (2 * degree)) if second else 0,
+                        **search)
+    return BalancePlan(config, exp, moves, settings, second, note)
+
+
+def _check_numbers(target, band, max_edits, confirm_games, second_games) -> None:
+    checks = [
+        (0 < target < 1, f"--target {target} is not allowed; allowed values: a win rate "
+                         "strictly between 0 and 1, e.g. 0.50"),
+        (0 < band < 0.5, f"--band {band} is not allowed; allowed values: a half-width between "
+                         "0 and 0.5, e.g. 0.03 (±3 points)"),
+        (isinstance(max_edits, int) and 1 <= max_edits <= 20,
+         f"--max-edits {max_edits} is not allowed; allowed values: whole numbers 1–20"),
+        (confirm_games >= 100, f"--confirm-games {confirm_games} is not allowed; allowed values: "
+                               "whole numbers ≥ 100 (fresh games per army)"),
+        (second_games >= 10, f"--confirm-tier-games {second_games} is not allowed; allowed "
+                             "values: whole numbers ≥ 10"),
+    ]
+    for ok, message in checks:
+        if not ok:
+            raise LabError(message)
+
+
+def pick_tier(config: Experiment, label: str | None, option: str) -> Tier:
+    """The bot tier named by ``label``: a tier label of the config, a bot playing both seats of
+    one of its tiers, or any bot (e.g. "search"); the config's tier when it has one."""
+    if label is None:
+        if len(config.tiers) > 1:
+            raise LabError(f"{option}: the config has {len(config.tiers)} bot tiers "
+                           f"({', '.join(t.label for t in config.tiers)}); balance one tier at a "
+                           f"time: add {option} TIER", source=config.source)
+        return config.tiers[0]
+    by_label = {t.label: t for t in config.tiers}
+    by_label |= {t.a.label: t for t in config.tiers if t.a == t.b and t.a.label not in by_label}
+    if label in by_label:
+        return by_label[label]
+    try:
+        spec = label
+        if label.lstrip().startswith("{"):
+            import tomllib
+
+            spec = tomllib.loads(f"bot = {label}")["bot"]
+        bot = parse_bot(spec, source=option)
+    except (LabError, ValueError) as e:
+        hint = closest(label, by_label)
+        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        raise LabError(f"{option} {label}: not a tier of the config nor a bot ({e}); {did}"
+                       f"tiers: {', '.join(t.label for t in config.tiers)}") from None
+    return Tier(bot, bot)
+
+
+def _balance_experiment(config: Experiment, tier: Tier) -> Experiment:
+    order = {a.key: i for i, a in enumerate(config.armies)}
+    pairs: list[tuple[str, str]] = []
+    for a, b in config.matchups:
+        if a == b:
+            continue
+        p = (a, b) if order[a] < order[b] else (b, a)
+        if p not in pairs:
+            pairs.append(p)
+    if not pairs:
+        raise LabError("lab balance needs at least two armies playing each other; this config "
+                       "plays only mirror games", source=config.source)
+    used = {a for p in pairs for a in p}
+    return replace(config, matchups=tuple(pairs), seat_swap=True, tiers=(tier,),
+                   armies=tuple(a for a in config.armies if a.key in used))
+
+
+def _ranking(config: Experiment, exp: Experiment, value) -> tuple[set | None, str]:
+    """The (army, card) pairs a value table ranks most responsible, and a note saying so."""
+    from lab.design.value import default_out
+    from lab.stats.value import read_value
+
+    explicit = value is not None
+    folder = Path(value) if explicit else default_out(config)
+    if not explicit and not (folder / "value.parquet").is_file():
+        return None, "every card (no lab value table found)"
+    table = read_value(folder)
+    variant, tier = exp.variants[0].id, exp.tiers[0].label
+    keep = responsible(table, variant, tier, [a.key for a in exp.armies])
+    if keep is None:
+        if explicit:
+            raise LabError(f"--value {value}: the value table has no row for {variant} at "
+                           f"{tier}; run `lab value CONFIG --tier …` for that tier, or leave "
+                           "--value out to edit every card")
+        return None, (f"every card (the value table in {folder} has no row for {variant} at "
+                      f"{tier})")
+    return keep, f"the cards lab value ranks most responsible ({folder})"
+
+
+def default_out(config: Experiment) -> Path:
+    """results/NAME/balance: inside the experiment's results folder, where `lab report` finds
+    it."""
+    from lab.sim.runner import default_out as run_out
+
+    return run_out(config) / "balance"
+
+
+# ------------------------------------------------------------------------------------ running
+
+def run(p: BalancePlan, out: str | Path, *, minutes: float | None = None,
+        games: int | None = None, resume: bool = False, jobs: int | None = None,
+        backend: str = "loky", scheduler: str | None = None, progress=None,
+        keep_records: bool = False) -> dict:
+    """Search (or go on searching) within the budget, confirm, write and return the result.
+    ``progress``: a callable receiving the search's ``Status`` after each runner call."""
+    from lab.sim import lock
+
+    check_options(minutes, games, backend, scheduler)
+    out = Path(out)
+    lock.refuse_if_busy(out)
+    s = Search(p.exp, p.moves, p.settings, out, second=p.second, jobs=jobs, backend=backend,
+               scheduler=scheduler, keep_records=keep_records)
+    found = s.load()
+    if found and not resume:
+        where = s.stop or "interrupted"
+        raise LabError(f"{out} already holds this balance search (stopped: {where}); add "
+                       "--resume to go on (with a larger budget to search further), or choose "
+                       "another --out")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise LabError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+    try:
+        with lock.hold(out), _local_dask(s):  # one search writes a folder at a time
+            s.on_status = progress
+            s.search(Budget(minutes, games))
+            s.run_second()
+            result = build_result(p, s)
+            write_result(out, result)
+    except KeyboardInterrupt:
+        # between two runner calls: the state on disk is the last finished round's
+        raise s.interrupted() from None
+    return result
+
+
+@contextlib.contextmanager
+def _local_dask(s: Search):
+    """With ``backend="dask"`` and no scheduler: one local cluster for the whole search (the
+    runner would start one per call), its address handed to every runner call."""
+    if s.backend != "dask" or s.scheduler is not None:
+        yield
+        return
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        raise LabError("--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or pip "
+                       "install 'dask[distributed]')") from None
+    from joblib import cpu_count
+
+    with LocalCluster(n_workers=s.jobs or cpu_count(), threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        s.scheduler = cluster.scheduler_address
+        try:
+            yield
+        finally:
+            s.scheduler = None
+
+
+def check_options(minutes: float | None, games: int | None, backend: str = "loky",
+                  scheduler: str | None = None) -> None:
+    """One-line errors for the budget and the runner options, before anything starts."""
+    from lab.sim.runner import BACKENDS
+
+    if backend not in BACKENDS:
+        raise LabError(f"--backend {backend} is not allowed; allowed values: "
+                       f"{', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
+    if minutes is None and games is None:
+        raise LabError("give a budget: --budget-minutes M (or --budget-games N)")
+    if minutes is not None and not minutes > 0:
+        raise LabError(f"--budget-minutes {minutes} is not allowed; allowed values: a number of "
+                       "minutes > 0")
+    if games is not None and games < 1:
+        raise LabError(f"--budget-games {games} is not allowed; allowed values: whole numbers "
+                       "≥ 1")
+
+
+def write_result(out: str | Path, result: dict) -> Path:
+    from lab.design.balance_search import _write_json
+
+    path = Path(out) / RESULT
+    _write_json(path, result)
+    return path
+
+
+def read_result(folder: str | Path) -> dict:
+    """The balance result of a results folder: FOLDER/balance/balance.json or
+    FOLDER/balance.json. One-line LabError when absent or unreadable."""
+    folder = Path(folder)
+    found = [p for p in (folder / "balance" / RESULT, folder / RESULT) if p.is_file()]
+    if not found:
+        raise LabError(f"no {RESULT} in {folder} or {folder / 'balance'}; `lab balance CONFIG` "
+                       "writes it")
+    try:
+        return json.loads(found[0].read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise LabError(f"cannot read the balance result: {e}", source=str(found[0])) from None
+
+
+# ------------------------------------------------------------------------------------ result
+
+def build_result(p: BalancePlan, s: Search) -> dict:
+    """The JSON-ready result: settings, the unchanged decks on the confirmation deals, the
+    ranked proposals with their confirmed figures, the search's own figures."""
+    st = p.settings
+    names = {a.key: a.name for a in p.exp.armies}
+    armies = [a.key for a in p.exp.armies]
+    base = _rates(s, (), CONFIRM) if _played(s, (), CONFIRM) else None
+    proposals = []
+    ranked = s.ranked()
+    second_base = _rates(s, (), SECOND) if p.second is not None and _played(s, (), SECOND) \
+        else None
+    for rank, c in enumerate(ranked, 1):
+        moves = [p.moves[i] for i in c.moves]
+        name = f"balance-{rank}"
+        after = _rates(s, c.moves, CONFIRM)
+        change = _changes(s, c.moves, CONFIRM)
+        o = objectives(after["mean"], after["lo"], after["hi"], st.target, len(moves))
+        reach = float(np.max(np.maximum(np.abs(after["lo"] - st.target),
+                                        np.abs(after["hi"] - st.target))))
+        scr = s.screened(c)[0]
+        rows = [{"army": a, "name": names[a],
+                 "before": base["mean"][i], "before_lo": base["lo"][i],
+                 "before_hi": base["hi"][i],
+                 "after": after["mean"][i], "after_lo": after["lo"][i],
+                 "after_hi": after["hi"][i], "change": change["mean"][i],
+                 "change_lo": change["lo"][i], "change_hi": change["hi"][i],
+                 "games": int(after["games"][i])} for i, a in enumerate(armies)]
+        texts = "; ".join(m.text for m in moves)
+        item = {
+            "rank": rank, "name": name, "edits": [{"text": m.text, "key": m.key} for m in moves],
+            "n_edits": len(moves), "meets_target": o.worst <= st.band,
+            "worst": o.worst, "spread": o.spread, "worst_interval": reach,
+            "armies": rows,
+            "toml": patch_toml(moves, name, f"lab balance ({p.exp.tiers[0].label}): {texts}",
+                               p.pool),
+            "confirm_games": {"per_army_min": int(min(after["games"])),
+                              "total": _games(s, c.moves, CONFIRM)},
+            "screened": {"worst": scr.worst, "spread": scr.spread, "blocks": c.level,
+                         "games": _games(s, c.moves, *range(c.level))},
+        }
+        if second_base is not None and _played(s, c.moves, SECOND):
+            item["second"] = _second(s, c.moves, second_base, armies, names, st)
+        proposals.append(item)
+    before = None
+    if base is not None:
+        ob = objectives(base["mean"], base["lo"], base["hi"], st.target, 0)
+        before = {"worst": ob.worst, "spread": ob.spread,
+                  "armies": [{"army": a, "name": names[a], "rate": base["mean"][i],
+                              "lo": base["lo"][i], "hi": base["hi"][i],
+                              "games": int(base["games"][i])} for i, a in enumerate(armies)]}
+    hist = s.history
+    return _clean({
+        "config": p.config.source, "name": p.config.name, "variant": p.exp.variants[0].id,
+        "tier": p.exp.tiers[0].label, "target": st.target, "band": st.band,
+        "max_edits": st.max_edits, "seed": st.seed,
+        "armies": [{"army": a, "name": names[a]} for a in armies],
+        "before": before, "proposals": proposals,
+        "second_tier": None if p.second is None else {
+            "tier": p.second.label, "deals_per_pair": st.second_deals,
+            "before": None if second_base is None else _army_list(second_base, armies, names)},
+        "search": {
+            "stop": s.stop, "rounds": len(hist), "minutes": s.elapsed / 60,
+            "candidates": len(s.evaluated()), "dropped": sum(c.dropped >= 0
+                                                             for c in s.cands.values()),
+            "confirmed": sum(c.confirmed for c in s.cands.values()),
+            "games": dict(s.games), "edits_tried": len(p.moves), "edits_from": p.value_note,
+            "block_deals": st.block, "blocks": st.levels, "confirm_deals": st.confirm_deals,
+            "confirm_seed": derive_seed(st.seed, "confirm"),
+            "history": hist,
+        },
+    })
+
+
+def _played(s: Search, moves, block: int) -> bool:
+    return all((block, j, s.restrict(moves, j)) in s.units for j in range(len(s.pairs)))
+
+
+def _games(s: Search, moves, *blocks) -> int:
+    return int(sum(s.units[(b, j, s.restrict(moves, j))].counts.sum()
+                   for b in blocks for j in range(len(s.pairs))))
+
+
+def _per_army(s: Search, moves, block: int):
+    """Per army: (its score in each game, the game's cluster) on ``block``, seat order × deal
+    order within each pair; NaN for a game that hit an engine limit."""
+    scores = {a: [] for a in s.armies}
+    clusters = {a: [] for a in s.armies}
+    for j, (a, b) in enumerate(s.pairs):
+        x = s.units[(block, j, s.restrict(moves, j))].scores
+        deals = x.shape[1]
+        g = np.tile(np.arange(deals) + j * 1_000_000, 2)
+        scores[a].append(x.ravel())
+        clusters[a].append(g)
+        scores[b].append(1.0 - x.ravel())
+        clusters[b].append(g)
+    return ({a: np.concatenate(v) for a, v in scores.items()},
+            {a: np.concatenate(v) for a, v in clusters.items()})
+
+
+def _rates(s: Search, moves, block: int) -> dict:
+    """Per army (the search's army order): win rate (draw ½) with its 95% interval clustered by
+    deal."""
+    scores, clusters = _per_army(s, moves, block)
+    rows = []
+    for a in s.armies:
+        ok = ~np.isnan(scores[a])
+        rows.append(game_mean(scores[a][ok], clusters[a][ok]))
+    return {k: np.array([r[k] for r in rows]) for k in ("mean", "lo", "hi", "games")}
+
+
+def _changes(s: Search, moves, block: int) -> dict:
+    """Per army: the paired change after − before on the same games, clustered by deal."""
+    after, clusters = _per_army(s, moves, block)
+    before, _ = _per_army(s, (), block)
+    rows = []
+    for a in s.armies:
+        d = after[a] - before[a]
+        ok = ~np.isnan(d)
+        rows.append(game_mean(d[ok], clusters[a][ok]))
+    return {k: np.array([r[k] for r in rows]) for k in ("mean", "lo", "hi")}
+
+
+def _army_list(r: dict, armies, names) -> list[dict]:
+    return [{"army": a, "name": names[a], "rate": r["mean"][i], "lo": r["lo"][i],
+             "hi": r["hi"][i], "games": int(r["games"][i])} for i, a in enumerate(armies)]
+
+
+def _second(s: Search, moves, base: dict, armies, names, st: Settings) -> dict:
+    after = _rates(s, moves, SECOND)
+    change = _changes(s, moves, SECOND)
+    o = objectives(after["mean"], after["lo"], after["hi"], st.target, len(moves))
+    ob = objectives(base["mean"], base["lo"], base["hi"], st.target, 0)
+    lo, hi = st.target - st.band, st.target + st.band
+    touches = bool(np.all((after["hi"] >= lo) & (after["lo"] <= hi)))
+    holds = o.worst <= st.band
+    verdict = ("holds" if holds else "consistent" if touches else "does not hold")
+    return {"worst": o.worst, "spread": o.spread, "before_worst": ob.worst,
+            "before_spread": ob.spread, "verdict": verdict,
+            "armies": [dict(row, change=change["mean"][i], change_lo=change["lo"][i],
+                            change_hi=change["hi"][i])
+                       for i, row in enumerate(_army_list(after, armies, names))]}
+
+
+def _clean(x):
+    """JSON-ready: numpy numbers as Python numbers, NaN as None."""
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and x != x:
+        return None
+    return x
+
+
+# ----------------------------------------------------------------------------------- showing
+
+def pts(x) -> str:
+    return "—" if x is None else f"{100 * x:+.1f}".replace("-", "−")
+
+
+def pct(x) -> str:
+    return "—" if x is None else f"{100 * x:.1f}%"
+
+
+def headline(result: dict) -> str:
+    """One paragraph: what was searched and what came out."""
+    b = result["before"]
+    tgt = f"{100 * result['target']:.0f}% ± {100 * result['band']:.0f}"
+    head = (f"{result['name']} ({result['variant']}, {result['tier']}): target {tgt} points, "
+            f"at most {result['max_edits']} edits.")
+    if b is not None:
+        worst = max(b["armies"], key=lambda r: abs(r["rate"] - result["target"]))
+        head += (f" As written: worst army {worst['name']} at {pct(worst['rate'])}, spread "
+                 f"{100 * b['spread']:.1f} points.")
+    props = result["proposals"]
+    meet = [p for p in props if p["meets_target"]]
+    if meet:
+        p = meet[0]
+        head += (f" Best proposal: {p['n_edits']} edit(s), every army within the band "
+                 f"(worst {100 * p['worst']:.1f} points from the target, spread "
+                 f"{100 * p['spread']:.1f}), confirmed on fresh deals.")
+    elif props:
+        p = props[0]
+        head += (f" No confirmed proposal brings every army into the band; the closest: "
+                 f"{p['n_edits']} edit(s), worst {100 * p['worst']:.1f} points from the target, "
+                 f"spread {100 * p['spread']:.1f}.")
+    else:
+        head += " No proposal was confirmed within the budget."
+    return head
+
+
+def search_line(result: dict) -> str:
+    se = result["search"]
+    g = se["games"]
+    stop = {"budget": "the budget was spent", "converged": "nothing was left to try"}.get(
+        se["stop"], se["stop"] or "interrupted")
+    return (f"search: {se['rounds']} rounds in {se['minutes']:.1f} min, {se['candidates']:,} "
+            f"edit sets screened ({se['dropped']:,} dropped by racing, {se['confirmed']} "
+            f"confirmed), {se['edits_tried']} single edits from {se['edits_from']}; games: "
+            f"{g['screen']:,} screening, {g['confirm']:,} confirmation"
+            + (f", {g['second']:,} second tier" if g.get("second") else "")
+            + f"; stopped because {stop}")
+
+
+ARMY_COLUMNS = ["army", "before", "after", "change (points)", "games"]
+
+
+def _span(lo, hi, fmt) -> str:
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def army_rows(p: dict) -> list[list[str]]:
+    """The before/after table of a proposal (text cells: value and 95% interval)."""
+    num = lambda x: "—" if x is None else f"{100 * x:.1f}"  # noqa: E731
+    return [[r["name"], f"{pct(r['before'])} {_span(r['before_lo'], r['before_hi'], num)}",
+             f"{pct(r['after'])} {_span(r['after_lo'], r['after_hi'], num)}",
+             f"{pts(r['change'])} {_span(r['change_lo'], r['change_hi'], pts)}",
+             f"{r['games']:,}"] for r in p["armies"]]
+
+
+def title(p: dict, result: dict) -> str:
+    verdict = ("every army within the band" if p["meets_target"] else
+               f"worst army {100 * p['worst']:.1f} points from the target")
+    return (f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
+            f"{100 * p['spread']:.1f} points; every 95% interval within "
+            f"{100 * p['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
+            f"({p['confirm_games']['per_army_min']:,} fresh games per army; screened on "
+            f"{p['screened']['games']:,} games)")
+
+
+def second_line(p: dict, result: dict) -> str | None:
+    sec = p.get("second")
+    if sec is None:
+        return None
+    tier = result["second_tier"]["tier"]
+    return (f"at {tier}: {sec['verdict']} — worst army {100 * sec['worst']:.1f} points from the "
+            f"target (as written {100 * sec['before_worst']:.1f}), spread "
+            f"{100 * sec['spread']:.1f} (as written {100 * sec['before_spread']:.1f})")
+
+
+def tables(result: dict, top: int = 5):
+    """Rich renderables: per proposal its title, before/after table and TOML."""
+    from rich.table import Table
+    from rich.text import Text
+
+    out = []
+    for p in result["proposals"][:top]:
+        t = Table(title=title(p, result), title_justify="left",
+                  caption="win rate (draw ½) on the confirmation deals — fresh deals the search "
+                          "never saw —, before and after the edits, with 95% intervals clustered "
+                          "by deal; change: paired on the same games", caption_justify="left")
+        for i, col in enumerate(ARMY_COLUMNS):
+            t.add_column(col, justify="left" if i == 0 else "right", no_wrap=True)
+        for row in army_rows(p):
+            t.add_row(*row)
+        out.append(t)
+        sec = second_line(p, result)
+        if sec:
+            out.append(sec)
+        out.append(Text(p["toml"]))
+    return out
+
+
+def section(result: dict, top: int = 5) -> list[tuple]:
+    """The report's "Balance proposals" section as plain blocks — ("para", text), ("title",
+    text), ("table", columns, rows, caption), ("code", text) — which the report renders."""
+    blocks: list[tuple] = [("para", headline(result)), ("para", search_line(result))]
+    for p in result["proposals"][:top]:
+        blocks.append(("title", title(p, result)))
+        blocks.append(("table", ARMY_COLUMNS, army_rows(p),
+                       "win rate (draw ½) on fresh confirmation deals; 95% intervals "
+                       "clustered by deal; change paired on the same games"))
+        sec = second_line(p, result)
+        if sec:
+            blocks.append(("para", sec))
+        blocks.append(("code", p["toml"]))
+    return blocks
+
+
+
+class Display:
+    """The progress display of a search: a bar for the budget and the current best front
+    (screened, or confirmed ✓), redrawn after every runner call. Use as a context manager; the
+    instance is the search's ``progress`` callable."""
+
+    def __init__(self, console, name: str, minutes: float | None, games: int | None):
+        from rich.live import Live
+
+        self.console, self.name, self.minutes, self.games = console, name, minutes, games
+        self.live = Live(console=console, refresh_per_second=2, transient=True)
+
+    def __enter__(self):
+        self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.live.__exit__(*exc)
+
+    def __call__(self, st) -> None:
+        from rich.console import Group
+        from rich.progress_bar import ProgressBar
+        from rich.table import Table
+
+        if self.games is not None and self.minutes is None:
+            done, total, what = st.games, self.games, f"{st.games:,} / {self.games:,} games"
+        else:
+            done, total = st.elapsed, 60 * (self.minutes or 1)
+            what = f"{st.elapsed / 60:.1f} / {self.minutes:g} min, {st.games:,} games"
+        bar = Table.grid(padding=(0, 1))
+        bar.add_row(f"[bold]balance {self.name}", ProgressBar(total=total, completed=min(
+            done, total), width=28), what, f"round {st.round} ({st.phase}), "
+            f"{st.candidates:,} edit sets, {st.dropped:,} dropped")
+        front = Table(title="current best (✓ confirmed on fresh deals)", title_justify="left",
+                      box=None, padding=(0, 2))
+        for col in ("edits", "worst", "spread", ""):
+            front.add_column(col, justify="right")
+        for edits, worst, spread, ok in st.front:
+            front.add_row(str(edits), f"{100 * worst:.1f}", f"{100 * spread:.1f}",
+                          "✓" if ok else "")
+        self.live.update(Group(bar, front))

@@ -1,0 +1,815 @@
+"""The search of ``lab balance``: rounds of screening on shared deal blocks, racing, a surrogate
+that proposes edit sets, and confirmation on fresh deals (docs/balancing.md).
+
+Owns the search state and its rounds. The unit of play is one **pair** of armies (both seat
+orders of every deal) under the edits of a candidate that touch that pair — a candidate's games
+on a pair depend on nothing else, so a unit played once serves every candidate sharing those
+edits there — on one **block** of deals: screening block k (seed derived from the search seed),
+the confirmation deals (another derived seed, never used in screening) or the second-tier deals.
+Every candidate and the unchanged decks play the same deals and play words on a block (common
+random numbers). Units are played through the experiment runner (``lab.sim.runner``: joblib or
+Dask, a card patch per edit set, each on exactly the pairs it is needed on) and kept as the
+score of the pair's first army per game.
+
+A round, decided only from what earlier rounds measured (so the sequence of rounds is the same
+for a seed, whatever the machine): confirm the screened Pareto front not yet confirmed; give one
+more screening block to the surviving candidates with the most optimistic bounds (racing: a
+candidate whose simultaneous optimistic bounds cannot beat the current front — an edit set with
+no more edits better on both worst distance and spread — is dropped and never played again);
+screen new edit sets proposed by a surrogate — the measured effect of each single edit on each
+pair, corrected by every measured combination of edits on that pair — from a beam search over
+edit sets and from swaps of one edit in the best sets; and screen single edits not yet
+screened, the edits of armies farthest from the target first. The state is written after
+every round (``state.json`` and one units file per round), so an interruption loses at most the
+round in flight and ``--resume`` replays it identically. It reads no value table and renders
+nothing (``lab.design.balance``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from lab.cards.patch import Patch
+from lab.design.balance_edits import digest
+from lab.errors import LabError
+from lab.sim.config import BASE_PATCH, Experiment, Tier, with_patches
+from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
+
+CONFIRM = -1  # block id of the confirmation deals
+SECOND = -2  # block id of the second-tier confirmation deals
+STATE = "state.json"
+UNITS = "units"
+WORK = "work"
+FORMAT = 1
+_COLUMNS = ["patch", "army_a", "army_b", "deal", "swapped", "winner", "error"]
+
+
+class Unit(NamedTuple):
+    """One pair under one edit set on one block: per deal, the first army's score sum and the
+    games counted; its mean score; the games themselves (seat order × deal) on confirmation
+    deals."""
+
+    sums: np.ndarray
+    counts: np.ndarray
+    mean: float
+    scores: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What decides a search's sequence of rounds (its fingerprint; the second tier aside)."""
+
+    target: float = 0.5
+    band: float = 0.03
+    max_edits: int = 6
+    seed: int = 0
+    block: int = 250  # deals per pair in one screening block
+    levels: int = 3  # screening blocks a candidate can get
+    confirm_deals: int = 188  # deals per pair on the confirmation deals
+    new_per_round: int = 30  # edit sets the surrogate proposes per round
+    promote_per_round: int = 24
+    confirm_per_round: int = 4
+    final_confirms: int = 8
+    units_per_round: int = 400  # new screening units of single edits and proposals per round
+    beam: int = 48
+    second_deals: int = 0  # deals per pair at the second tier (0: no second tier)
+    second_top: int = 3  # proposals re-confirmed at the second tier
+
+    def fingerprint(self, exp: Experiment, moves_digest: str) -> str:
+        # the second tier is not in it: it re-confirms a search's proposals and never changes
+        # the search, so it can be added (or changed) on --resume
+        search = {k: v for k, v in asdict(self).items() if not k.startswith("second")}
+        data = {"settings": search, "experiment": exp.fingerprint(), "moves": moves_digest}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass
+class Cand:
+    """An edit set (move indices, sorted) and where it stands."""
+
+    moves: tuple[int, ...]
+    level: int = 0  # screening blocks played
+    dropped: int = -1  # the round racing dropped it in, -1 while alive
+    confirmed: bool = False
+    born: int = 0
+
+    @property
+    def key(self) -> str:
+        return rkey(self.moves)
+
+
+def rkey(moves) -> str:
+    return ",".join(str(i) for i in sorted(moves))
+
+
+def derive_seed(seed: int, label: str) -> int:
+    """A 63-bit experiment seed for one block of a search (screening, confirmation)."""
+    digest = hashlib.blake2b(f"lab-balance:{seed}:{label}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") & (2**63 - 1)
+
+
+@dataclass
+class Budget:
+    minutes: float | None = None
+    games: int | None = None
+
+
+@dataclass
+class Status:
+    """What a progress display shows after each runner call."""
+
+    round: int
+    phase: str
+    games: int
+    elapsed: float
+    front: list  # [(edits, worst, spread, confirmed)]
+    candidates: int
+    dropped: int
+
+
+class Interrupted(LabError):
+    exit_code = 130
+
+
+class Search:
+    """One search, its state on disk in ``out``. ``exp``: the balance experiment (one rule set,
+    one tier, the pairs as matchups with seat swap); ``moves``: the edit catalogue."""
+
+    def __init__(self, exp: Experiment, moves, settings: Settings, out: Path, *,
+                 second: Tier | None = None, jobs: int | None = None, backend: str = "loky",
+                 scheduler: str | None = None, keep_records: bool = False):
+        self.exp, self.moves, self.settings, self.out = exp, tuple(moves), settings, Path(out)
+        self.second, self.jobs, self.backend, self.scheduler = second, jobs, backend, scheduler
+        self.keep_records = keep_records
+        self.pairs = exp.matchups
+        self.armies = [a.key for a in exp.armies]
+        idx = {a: i for i, a in enumerate(self.armies)}
+        self.incidence = np.zeros((len(self.armies), len(self.pairs)))
+        self.offset = np.zeros(len(self.armies))
+        for j, (a, b) in enumerate(self.pairs):
+            self.incidence[idx[a], j] = 1.0
+            self.incidence[idx[b], j] = -1.0
+            self.offset[idx[b]] += 1.0
+        self.degree = np.abs(self.incidence).sum(axis=1)
+        self.touch = np.array([[bool(m.armies & set(p)) for p in self.pairs]
+                               for m in self.moves], dtype=bool).reshape(len(self.moves),
+                                                                          len(self.pairs))
+        self.conflict = _conflicts(self.moves)
+        self.fingerprint = settings.fingerprint(exp, digest(self.moves))
+        self.cands: dict[str, Cand] = {}
+        self.units: dict[tuple[int, int, str], Unit] = {}
+        self.round = 0
+        self.elapsed = 0.0
+        self.games = {"screen": 0, "confirm": 0, "second": 0}
+        self.history: list[dict] = []
+        self.stop: str | None = None
+        self._started: float | None = None  # monotonic start of the round in flight
+        self._pending: dict[str, int] = {}  # games of the round in flight, counted when it ends
+        self._stats: dict[tuple[str, int], tuple[Objectives, object]] = {}
+        self._confirmed: dict[tuple[str, int], object] = {}
+        self.on_status = None  # callable(Status), the progress display
+
+    # ------------------------------------------------------------------------------ state
+    def state_path(self) -> Path:
+        return self.out / STATE
+
+    def save(self) -> None:
+        data = {"format": FORMAT, "fingerprint": self.fingerprint, "round": self.round,
+                "elapsed_s": round(self.elapsed, 3), "games": self.games,
+                "stop": self.stop, "history": self.history,
+                "candidates": [{"moves": list(c.moves), "level": c.level,
+                                "dropped": c.dropped, "confirmed": c.confirmed,
+                                "born": c.born} for c in self.cands.values()]}
+        _write_json(self.state_path(), data)
+
+    def load(self) -> bool:
+        """Read the state in ``out`` (False when there is none); a state of another search is
+        refused in one line."""
+        path = self.state_path()
+        if not path.is_file():
+            return False
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise LabError(f"cannot read the balance state ({e}); delete the folder or choose "
+                           "another --out", source=str(path)) from None
+        if data.get("format") != FORMAT or data.get("fingerprint") != self.fingerprint:
+            raise LabError(f"{self.out} holds a balance search of another config, tier or "
+                           "settings (target, band, max edits, seed, cards, value table); "
+                           "choose another --out, or delete that folder",
+                           source=str(path))
+        self.round, self.elapsed = data["round"], data["elapsed_s"]
+        self.games, self.stop = data["games"], data["stop"]
+        self.history = data["history"]
+        self.cands = {}
+        for c in data["candidates"]:
+            cand = Cand(tuple(c["moves"]), c["level"], c["dropped"], c["confirmed"], c["born"])
+            self.cands[cand.key] = cand
+        for path in sorted((self.out / UNITS).glob("round-*.parquet")):
+            if int(path.stem.split("-")[1]) < self.round:
+                self._add_units(pd.read_parquet(path))
+        second = self._second_path()
+        if second is not None and second.is_file():
+            self._add_units(pd.read_parquet(second))
+        return True
+
+    def _second_path(self) -> Path | None:
+        """The second tier's units file: one per tier and deal count."""
+        if self.second is None:
+            return None
+        tag = hashlib.sha1(f"{self.second.label}|{self.settings.second_deals}".encode())
+        return self.out / UNITS / f"second-{tag.hexdigest()[:12]}.parquet"
+
+    def clock(self) -> float:
+        """Seconds the search has run, over every session (the round in flight included)."""
+        running = time.monotonic() - self._started if self._started is not None else 0.0
+        return self.elapsed + running
+
+    def _add_units(self, table: pd.DataFrame) -> None:
+        for block, pair, key, scores in zip(table["block"], table["pair"], table["key"],
+                                            table["scores"]):
+            arr = np.asarray(scores, dtype=np.float64).reshape(2, -1)
+            self._store(int(block), int(pair), key, arr)
+
+    def _store(self, block: int, pair: int, key: str, scores: np.ndarray) -> None:
+        ok = ~np.isnan(scores)
+        sums = np.where(ok, scores, 0.0).sum(axis=0)
+        counts = ok.sum(axis=0).astype(np.float64)
+        total = counts.sum()
+        # the games themselves are kept for the confirmation deals (paired tables)
+        self.units[(block, pair, key)] = Unit(sums, counts, sums.sum() / total if total else
+                                              np.nan, scores if block < 0 else None)
+
+    # ------------------------------------------------------------------------------ queries
+    def restrict(self, moves, pair: int) -> str:
+        return rkey(i for i in moves if self.touch[i, pair])
+
+    def blocks(self, level: int) -> list[int]:
+        return list(range(level))
+
+    def army_data(self, moves, blocks):
+        """Per army: (per-deal score sums, per-deal game counts) of the edit set ``moves`` on
+        ``blocks`` — every unit must be played."""
+        sums = [[] for _ in self.armies]
+        counts = [[] for _ in self.armies]
+        idx = {a: i for i, a in enumerate(self.armies)}
+        for j, (a, b) in enumerate(self.pairs):
+            key = self.restrict(moves, j)
+            for block in blocks:
+                s, n = self.units[(block, j, key)][:2]
+                sums[idx[a]].append(s)
+                counts[idx[a]].append(n)
+                sums[idx[b]].append(n - s)
+                counts[idx[b]].append(n)
+        return ([np.concatenate(x) for x in sums], [np.concatenate(x) for x in counts])
+
+    def screened(self, cand: Cand):
+        """(objectives with simultaneous bounds, rates) of a candidate on its screening
+        blocks."""
+        got = self._stats.get((cand.key, cand.level))
+        if got is None:
+            sums, counts = self.army_data(cand.moves, self.blocks(cand.level))
+            rates = cluster_mean(sums, counts, simultaneous=True)
+            got = (objectives(rates.mean, rates.lo, rates.hi, self.settings.target,
+                              len(cand.moves)), rates)
+            self._stats[(cand.key, cand.level)] = got
+        return got
+
+    def confirmed_rates(self, moves, block: int = CONFIRM):
+        got = self._confirmed.get((rkey(moves), block))
+        if got is None:
+            sums, counts = self.army_data(moves, [block])
+            got = self._confirmed[(rkey(moves), block)] = cluster_mean(sums, counts)
+        return got
+
+    def evaluated(self) -> list[Cand]:
+        return [c for c in self.cands.values() if c.level >= 1]
+
+    def front(self, cands) -> list[Cand]:
+        """The screened Pareto front (point estimates of worst distance, spread, edits)."""
+        cands = list(cands)
+        if not cands:
+            return []
+        keep = pareto([self.screened(c)[0].key() for c in cands])
+        return sorted((cands[i] for i in keep), key=lambda c: (self.screened(c)[0].worst,
+                                                               len(c.moves), c.key))
+
+    def confirmed_front(self) -> list[Cand]:
+        """The confirmed Pareto front (confirmed worst distance, spread, edits)."""
+        done = [c for c in self.cands.values() if c.confirmed]
+        if not done:
+            return []
+        points = []
+        for c in done:
+            r = self.confirmed_rates(c.moves)
+            o = objectives(r.mean, r.lo, r.hi, self.settings.target, len(c.moves))
+            points.append(o.key())
+        keep = pareto(points)
+        return [done[i] for i in keep]
+
+    # ------------------------------------------------------------------------------ surrogate
+    def _deltas(self):
+        """Per pair: {edit-set key: mean score change of the pair's first army against the
+        unchanged decks on the screening blocks both played}."""
+        units = sorted(self.units.items())  # a fixed order, however the units were loaded
+        base = {}
+        for (block, j, key), unit in units:
+            if block >= 0 and key == "":
+                base[(block, j)] = unit.mean
+        out: list[dict[str, list]] = [dict() for _ in self.pairs]
+        for (block, j, key), unit in units:
+            y = unit.mean
+            if block >= 0 and key and (block, j) in base:
+                out[j].setdefault(key, []).append(y - base[(block, j)])
+        return [{k: float(np.mean(v)) for k, v in d.items()} for d in out], base
+
+    def propose(self, screened_singles: list[int], quota: int) -> list[tuple[int, ...]]:
+        """Up to ``quota`` new edit sets (2 edits or more) the surrogate rates best, spread over
+        the edit counts."""
+        s = self.settings
+        if quota <= 0 or not screened_singles:
+            return []
+        deltas, base = self._deltas()
+        y0 = np.array([np.mean([v for (b, j), v in base.items() if j == p])
+                       for p in range(len(self.pairs))])
+        singles = np.array(screened_singles)
+        single_d = np.zeros((len(singles), len(self.pairs)))
+        for r, i in enumerate(singles):
+            for j in np.flatnonzero(self.touch[i]):
+                single_d[r, j] = deltas[j].get(str(i), 0.0)
+        pos = {int(i): r for r, i in enumerate(singles)}
+
+        def exact(moves) -> np.ndarray:
+            y = y0.copy()
+            for j in range(len(self.pairs)):
+                mine = [i for i in moves if self.touch[i, j]]
+                if not mine:
+                    continue
+                y[j] += _predict(mine, deltas[j], single_d[:, j], pos)
+            return y
+
+        def score(y) -> np.ndarray:
+            wr = (y @ self.incidence.T + self.offset) / self.degree
+            w = np.abs(wr - s.target).max(axis=-1)
+            return w + 0.1 * (wr.max(axis=-1) - wr.min(axis=-1))
+
+        beam = [((), y0)]
+        ranked_by_depth = []
+        for depth in range(1, s.max_edits + 1):
+            options = []
+            for parent, y in beam:
+                ok = ~self.conflict[list(parent)].any(axis=0)[singles] if parent else \
+                    np.ones(len(singles), dtype=bool)
+                if not ok.any():
+                    continue
+                approx = score(y[None, :] + single_d[ok])
+                for i, v in zip(singles[ok], approx):
+                    options.append((float(v), tuple(sorted(parent + (int(i),)))))
+            best: dict[tuple, float] = {}
+            for v, moves in sorted(options):
+                if moves not in best:
+                    best[moves] = v
+                if len(best) >= 4 * s.beam:
+                    break
+            scored = sorted(((float(score(exact(m))), m) for m in best), key=lambda t: t)
+            beam = [(m, exact(m)) for _, m in scored[:s.beam]]
+            ranked_by_depth.append([m for _, m in scored])
+            if not beam:
+                break
+        swaps = self._swaps(singles, single_d, exact, score)
+        picked: list[tuple[int, ...]] = []
+
+        def take(ranked, n: int) -> None:
+            for m in ranked:
+                if len(picked) >= quota or n <= 0:
+                    return
+                if rkey(m) not in self.cands and m not in picked:
+                    picked.append(m)
+                    n -= 1
+
+        take(swaps, quota // 3)
+        per_depth = max(1, math.ceil((quota - len(picked)) / max(1, len(ranked_by_depth) - 1)))
+        for ranked in ranked_by_depth[1:]:
+            take(ranked, per_depth)
+        return picked
+
+    def _swaps(self, singles, single_d, exact, score) -> list[tuple[int, ...]]:
+        """Edit sets one swap away from the best screened sets (one edit replaced by another):
+        the beam only grows sets, and a set of --max-edits edits can improve only this way."""
+        alive = [c for c in self.evaluated() if c.dropped < 0 and len(c.moves) >= 2]
+        anchors = sorted(alive, key=lambda c: (self.screened(c)[0].worst, c.key))[:4]
+        options = []
+        for c in anchors:
+            y = exact(c.moves)
+            col = {int(i): r for r, i in enumerate(singles)}
+            for e in c.moves:
+                if e not in col:
+                    continue
+                rest = tuple(i for i in c.moves if i != e)
+                ok = ~self.conflict[list(rest)].any(axis=0)[singles]
+                ok &= singles != e
+                if not ok.any():
+                    continue
+                approx = score(y[None, :] - single_d[col[e]] + single_d[ok])
+                for i, v in zip(singles[ok], approx):
+                    options.append((float(v), tuple(sorted(rest + (int(i),)))))
+        best: dict[tuple, float] = {}
+        for v, moves in sorted(options):
+            if moves not in best and rkey(moves) not in self.cands:
+                best[moves] = v
+            if len(best) >= 4 * self.settings.beam:
+                break
+        return [m for _, m in sorted((float(score(exact(m))), m) for m in best)]
+
+    # ------------------------------------------------------------------------------ rounds
+    def plan(self, final: bool) -> dict:
+        """The next round, from the measurements so far: {confirm, promote, new} lists of
+        edit sets."""
+        s = self.settings
+        alive = [c for c in self.evaluated() if c.dropped < 0]
+        top = [c for c in alive if c.level >= s.levels]
+        pool = alive if final else top
+        confirm = [c.moves for c in self.front(pool) if not c.confirmed]
+        confirm = confirm[:s.final_confirms if final else s.confirm_per_round]
+        if final:
+            return {"confirm": confirm, "promote": [], "new": []}
+        waiting = sorted((c for c in alive if c.level < s.levels),
+                         key=lambda c: (self.screened(c)[0].worst_lo, len(c.moves), c.key))
+        promote = [c.moves for c in waiting[:s.promote_per_round]]
+        singles_done = [c.moves[0] for c in self.evaluated() if len(c.moves) == 1
+                        and not self._noop(c.moves[0])]
+        new = self.propose(sorted(singles_done), s.new_per_round)
+        planned = {rkey(m) for m in confirm + promote + new}
+        todo = [m.index for m in self._single_order() if str(m.index) not in self.cands
+                and str(m.index) not in planned]
+        # single edits get what the proposals and promotions leave of the round's units, and
+        # never less than half: the surrogate can only combine edits it has measured
+        room = max(s.units_per_round - self._count_units(promote, new), s.units_per_round // 2)
+        singles, units = [], 0
+        for i in todo:
+            if units >= room:
+                break
+            singles.append((i,))
+            units += int(self.touch[i].sum())
+        return {"confirm": confirm, "promote": promote, "new": new + singles}
+
+    def _count_units(self, promote, new) -> int:
+        need = set()
+        for moves in new:
+            need |= {(0, j, self.restrict(moves, j)) for j in range(len(self.pairs))}
+        for moves in promote:
+            lvl = self.cands[rkey(moves)].level
+            need |= {(lvl, j, self.restrict(moves, j)) for j in range(len(self.pairs))}
+        return sum(1 for u in need if u not in self.units)
+
+    def _single_order(self):
+        """Single edits, those touching the armies farthest from the target first."""
+        if (0, 0, "") not in self.units:
+            return list(self.moves)
+        base = self.screened(self.cands[""])[1].mean
+        far = {a: abs(base[i] - self.settings.target) for i, a in enumerate(self.armies)}
+        return sorted(self.moves, key=lambda m: (-max(far[a] for a in m.armies), m.index))
+
+    def _noop(self, i: int) -> bool:
+        """A single edit whose games are exactly those of the unchanged decks on every pair
+        it touches (e.g. an amount the effect does not read)."""
+        for j in np.flatnonzero(self.touch[i]):
+            mine, base = self.units.get((0, j, str(i))), self.units.get((0, j, ""))
+            if mine is None or base is None or not np.array_equal(mine[0], base[0]):
+                return False
+        return True
+
+    def needed(self, plan: dict) -> list[tuple[int, int, str]]:
+        """The units the round must play, in a fixed order."""
+        need = set()
+        for moves in plan["confirm"]:
+            need |= {(CONFIRM, j, self.restrict(moves, j)) for j in range(len(self.pairs))}
+        for moves in plan["new"]:
+            need |= {(0, j, self.restrict(moves, j)) for j in range(len(self.pairs))}
+        for moves in plan["promote"]:
+            lvl = self.cands[rkey(moves)].level
+            need |= {(b, j, self.restrict(moves, j)) for b in range(lvl + 1)
+                     for j in range(len(self.pairs))}
+        return sorted(u for u in need if u not in self.units)
+
+    def deals(self, block: int) -> int:
+        return {CONFIRM: self.settings.confirm_deals,
+                SECOND: self.settings.second_deals}.get(block, self.settings.block)
+
+    def calls(self, units) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:
+        """Runner calls playing ``units``: (block, pairs, edit-set keys) such that every edit
+        set of a call is needed on every pair of the call (nothing is played twice or for
+        nothing)."""
+        by: dict[tuple[int, str], set[int]] = {}
+        for block, j, key in units:
+            by.setdefault((block, key), set()).add(j)
+        groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+        for (block, key), pairs in sorted(by.items()):
+            groups.setdefault((block, tuple(sorted(pairs))), []).append(key)
+        out = []
+        for (block, pairs), keys in sorted(groups.items()):
+            base = [k for k in keys if k == ""]
+            others = [k for k in keys if k]
+            # the unchanged decks play every pair of a call: a call of their own
+            if base:
+                out.append((block, pairs, ("",)))
+            if others:
+                out.append((block, pairs, tuple(others)))
+        return out
+
+    def experiment(self, block: int, pairs, keys) -> Experiment:
+        deals = self.deals(block)
+        tier = self.second if block == SECOND else self.exp.tiers[0]
+        label = {CONFIRM: "confirm", SECOND: "second"}.get(block, f"screen-{block}")
+        exp = replace(self.exp, name=f"{self.exp.name}-balance-{label}",
+                      seed=derive_seed(self.settings.seed, label), games=deals,
+                      chunk_size=deals, matchups=tuple(self.pairs[j] for j in pairs),
+                      tiers=(tier,))
+        patches = [BASE_PATCH if k == "" else Patch(
+            _patch_name(k), tuple(self.moves[int(i)].edit for i in k.split(",")))
+            for k in keys]
+        return with_patches(exp, patches, patched_matchups="affected")
+
+    def play(self, units, phase: str) -> pd.DataFrame:
+        """Play ``units`` through the runner (resuming the round's folders when they exist);
+        a table of the units' scores."""
+        from lab.sim import runner
+        from lab.sim.records import read_games
+
+        work = self.out / WORK / f"round-{self.round:05d}"
+        rows = []
+        for n, (block, pairs, keys) in enumerate(self.calls(units)):
+            exp = self.experiment(block, pairs, keys)
+            folder = work / f"call-{n:04d}"
+            runner.run(exp, folder, jobs=self.jobs, resume=folder.exists(),
+                       backend=self.backend, scheduler=self.scheduler, console=None)
+            games = read_games(folder, columns=_COLUMNS)
+            names = {_patch_name(k) if k else "base": k for k in keys}
+            rows += _unit_rows(games, names, block, self.pairs, pairs, self.deals(block))
+            kind = {CONFIRM: "confirm", SECOND: "second"}.get(block, "screen")
+            self._pending[kind] = self._pending.get(kind, 0) + len(games)
+            self._status(phase)
+        return pd.DataFrame(rows, columns=["block", "pair", "key", "scores"])
+
+    def _status(self, phase: str) -> None:
+        if self.on_status is None:
+            return
+        front = []
+        for c in self.confirmed_front() or self.front(
+                [c for c in self.evaluated() if c.dropped < 0])[:8]:
+            if c.confirmed:
+                r = self.confirmed_rates(c.moves)
+                o = objectives(r.mean, r.lo, r.hi, self.settings.target, len(c.moves))
+            else:
+                o = self.screened(c)[0]
+            front.append((len(c.moves), o.worst, o.spread, c.confirmed))
+        games = sum(self.games.values()) + sum(self._pending.values())
+        self.on_status(Status(self.round, phase, games, self.clock(),
+                              sorted(front)[:8], len(self.evaluated()),
+                              sum(c.dropped >= 0 for c in self.cands.values())))
+
+    def run_round(self, final: bool = False) -> dict:
+        """Plan, play and record one round; returns its plan (empty lists: nothing to do)."""
+        self._started = time.monotonic()
+        if self.round == 0:
+            plan = {"confirm": [()], "promote": [], "new": [()]}
+        else:
+            plan = self.plan(final)
+        units = self.needed(plan)
+        table = self._play_or_stop(units, "final confirmation" if final else "search")
+        self._commit(table, plan, final)
+        return plan
+
+    def _play_or_stop(self, units, phase: str) -> pd.DataFrame:
+        """``play``, keeping the time spent when interrupted (the round itself is replayed on
+        --resume: the runner keeps its finished chunks)."""
+        try:
+            return self.play(units, phase)
+        except (KeyboardInterrupt, LabError) as e:
+            if isinstance(e, LabError) and getattr(e, "exit_code", 2) != 130:
+                raise
+            self._tick()
+            self._pending = {}
+            self.save()
+            raise self.interrupted() from None
+
+    def _tick(self) -> None:
+        self.elapsed = self.clock()
+        self._started = None
+
+    def _count(self) -> None:
+        """Add the games of the finished round (an interrupted round is replayed, and its games
+        counted, once on --resume)."""
+        for kind, n in self._pending.items():
+            self.games[kind] += n
+        self._pending = {}
+
+    def interrupted(self) -> Interrupted:
+        return Interrupted(f"interrupted: the balance search in {self.out} keeps {self.round} "
+                           "finished round(s); run the same command with --resume to go on")
+
+    def _commit(self, table: pd.DataFrame, plan: dict, final: bool) -> None:
+        """Record a played round: units, candidates, racing, state on disk."""
+        for block, pair, key, scores in table.itertuples(index=False):
+            self._store(block, pair, key, np.asarray(scores, dtype=np.float64).reshape(2, -1))
+        for moves in plan["new"]:
+            cand = self.cands.setdefault(rkey(moves), Cand(tuple(sorted(moves)),
+                                                           born=self.round))
+            cand.level = max(cand.level, 1)
+        for moves in plan["promote"]:
+            self.cands[rkey(moves)].level += 1
+        for moves in plan["confirm"]:
+            self.cands[rkey(moves)].confirmed = True
+        dropped = self._race()
+        _write_parquet(table, self.out / UNITS / f"round-{self.round:05d}.parquet")
+        best = self.front([c for c in self.evaluated() if c.dropped < 0])
+        self._tick()
+        self._count()
+        self.history.append({
+            "round": self.round, "final": final, "new": len(plan["new"]),
+            "promoted": len(plan["promote"]), "confirmed": len(plan["confirm"]),
+            "dropped": dropped, "units": len(table), "games": int(sum(self.games.values())),
+            "elapsed_s": round(self.elapsed, 1),
+            "best_worst": round(self.screened(best[0])[0].worst, 4) if best else None})
+        self.round += 1
+        self.save()
+        if not self.keep_records:
+            shutil.rmtree(self.out / WORK, ignore_errors=True)
+
+    def _race(self) -> int:
+        """Drop the candidates whose optimistic bounds cannot beat the current front: the point
+        estimates of the edit sets screened on at least two blocks (and the pessimistic bounds
+        of every screened set). How many were dropped."""
+        done = self.evaluated()
+        objs = [self.screened(c)[0] for c in done]
+        ref = objs + [replace(o, worst_hi=o.worst, spread_hi=o.spread)
+                      for c, o in zip(done, objs) if c.level >= 2]
+        ref = [ref[i] for i in pareto([(o.edits, o.worst_hi, o.spread_hi) for o in ref])]
+        n = 0
+        for c, o in zip(done, objs):
+            if c.dropped < 0 and c.moves and hopeless(o, ref):
+                c.dropped = self.round
+                n += 1
+        return n
+
+    # ------------------------------------------------------------------------------ driving
+    def search(self, budget: Budget) -> str:
+        """Rounds until the budget is spent or nothing is left to do; the reason it stopped.
+        The budget counts every session of the search (``--resume`` goes on where it was)."""
+        if self.stop == "converged":
+            return self.stop
+        last = self._last_round()
+        while True:
+            if self._spent(budget, last):
+                if self._unconfirmed() and self.stop != "budget":  # not again on --resume
+                    self.run_round(final=True)
+                self.stop = "budget"
+                self.save()
+                return self.stop
+            before = self.elapsed
+            plan = self.run_round()
+            last = self.elapsed - before
+            if self.round > 1 and not any(plan.values()):
+                self.stop = "converged"
+                self.save()
+                return self.stop
+
+    def _last_round(self) -> float:
+        """Seconds the last search round took (0 before any): a resumed search decides as the
+        interrupted one would have whether the next round fits the budget."""
+        ends = [0.0] + [h["elapsed_s"] for h in self.history]
+        for i in range(len(self.history) - 1, -1, -1):
+            if not self.history[i]["final"]:
+                return max(0.0, ends[i + 1] - ends[i])
+        return 0.0
+
+    def _unconfirmed(self) -> bool:
+        alive = [c for c in self.evaluated() if c.dropped < 0]
+        return any(not c.confirmed for c in self.front(alive))
+
+    def _spent(self, budget: Budget, last_round: float) -> bool:
+        """Whether to stop searching: the games budget is reached, or the next round (about as
+        long as the last) would end past the minutes budget."""
+        if budget.games is not None and sum(self.games.values()) >= budget.games:
+            return True
+        return budget.minutes is not None and self.elapsed + last_round > 60 * budget.minutes
+
+    def run_second(self) -> None:
+        """Re-confirm the best proposals (and the unchanged decks) at the second tier."""
+        path = self._second_path()
+        if path is None:
+            return
+        sets = [()] + [c.moves for c in self.ranked()[:self.settings.second_top]]
+        units = sorted({(SECOND, j, self.restrict(m, j)) for m in sets
+                        for j in range(len(self.pairs))} - set(self.units))
+        if not units:
+            return
+        self._started = time.monotonic()
+        table = self._play_or_stop(units, "second tier")
+        self._tick()
+        self._count()
+        for block, pair, key, scores in table.itertuples(index=False):
+            self._store(block, pair, key, np.asarray(scores, dtype=np.float64).reshape(2, -1))
+        rows = [(b, j, k, self.units[(b, j, k)].scores.ravel().astype(np.float32))
+                for (b, j, k) in sorted(self.units) if b == SECOND]
+        _write_parquet(pd.DataFrame(rows, columns=["block", "pair", "key", "scores"]), path)
+        self.save()
+        if not self.keep_records:
+            shutil.rmtree(self.out / WORK, ignore_errors=True)
+
+    def ranked(self) -> list[Cand]:
+        """The confirmed front, best first: edit sets whose every army is within the band
+        (fewest edits first), then the others by worst distance."""
+        s = self.settings
+
+        def key(c: Cand):
+            r = self.confirmed_rates(c.moves)
+            o = objectives(r.mean, r.lo, r.hi, s.target, len(c.moves))
+            meets = o.worst <= s.band
+            return (not meets, len(c.moves) if meets else 0, o.worst, o.spread, c.key)
+
+        return sorted((c for c in self.confirmed_front() if c.moves), key=key)
+
+
+def _predict(mine: list[int], measured: dict[str, float], single: np.ndarray,
+             pos: dict[int, int]) -> float:
+    """A pair's score change under the edits ``mine`` (those touching it): the largest measured
+    subset's change plus the single-edit changes of the rest."""
+    from itertools import combinations
+
+    mine = sorted(mine)
+    for size in range(len(mine), 0, -1):
+        for sub in combinations(mine, size):
+            got = measured.get(rkey(sub))
+            if got is not None:
+                rest = [i for i in mine if i not in sub]
+                return got + sum(single[pos[i]] for i in rest if i in pos)
+    return float(sum(single[pos[i]] for i in mine if i in pos))
+
+
+def _conflicts(moves) -> np.ndarray:
+    """conflict[i, j]: moves i and j cannot be in one edit set (the same strength or ability of
+    a card in overlapping scopes; a move conflicts with itself)."""
+    out = np.eye(len(moves), dtype=bool)
+    by_slot: dict[tuple, list] = {}
+    for m in moves:
+        by_slot.setdefault(m.slot, []).append(m)
+    for group in by_slot.values():
+        for a in group:
+            for b in group:
+                if a.conflicts(b):
+                    out[a.index, b.index] = True
+    return out
+
+
+def _patch_name(key: str) -> str:
+    return "bal-" + hashlib.sha1(key.encode()).hexdigest()[:12]
+
+
+def _unit_rows(games: pd.DataFrame, names: dict, block: int, all_pairs, pairs, deals: int):
+    """Units of one runner call: per (pair, edit set) the score of the pair's first army in
+    each game, seat order × deal (NaN for a game that hit an engine limit)."""
+    winner = games["winner"].to_numpy()
+    score_a = np.where(winner == "A", 1.0, np.where(winner == "draw", 0.5, 0.0))
+    score_a[games["error"].to_numpy(dtype=bool)] = np.nan
+    games = games.assign(score_a=score_a)
+    rows = []
+    by_pair = {tuple(sorted(all_pairs[j])): j for j in pairs}
+    first = {j: all_pairs[j][0] for j in pairs}
+    acc: dict[tuple[int, str], np.ndarray] = {}
+    for (patch, army_a, army_b, swapped), part in games.groupby(
+            ["patch", "army_a", "army_b", "swapped"], sort=True):
+        j = by_pair[tuple(sorted((army_a, army_b)))]
+        key = names[patch]
+        arr = acc.setdefault((j, key), np.full((2, deals), np.nan))
+        s = part["score_a"].to_numpy()
+        arr[int(swapped), part["deal"].to_numpy()] = s if army_a == first[j] else 1.0 - s
+    for (j, key), arr in sorted(acc.items()):
+        rows.append((block, j, key, arr.ravel().astype(np.float32)))
+    return rows
+
+
+def _write_parquet(table: pd.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    table.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+def _write_json(path: Path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+

@@ -1,0 +1,444 @@
+"""lab balance: the statistics (cluster-robust means as statsmodels computes them, objective
+bounds, racing, Pareto fronts), the edit catalogue and its paste-ready TOML, and a small search —
+deterministic for a seed on any number of workers, its front non-dominated, confirmation on
+deals disjoint from screening, racing, resume after an interruption, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import lab.cli as cli
+from _support.sim_cases import write_config
+from lab.cards.patch import Patch, parse_patch
+from lab.design import balance, balance_search
+from lab.design.balance_edits import catalogue, edit_table, patch_toml
+from lab.errors import LabError
+from lab.sim import runner as sim_runner
+from lab.sim.config import load_experiment, with_patches
+from lab.sim.records import read_games
+from lab.stats.balance import (Objectives, cluster_mean, game_mean, hopeless, objectives,
+                               pareto)
+
+CONFIG = """
+name = "baltest"
+seed = 3
+games = 10
+rules = "second_edition"
+armies = ["oda", "takeda", "houjou"]
+bots = "heuristic"
+"""
+CARDS = ["殺し間", "赤備え", "兵糧攻め", "小田原城"]
+SMALL = dict(cards=CARDS, max_edits=2, confirm_games=200, block=30, levels=2,
+             new_per_round=4, promote_per_round=4, confirm_per_round=2, final_confirms=4,
+             units_per_round=30, beam=8)
+BUDGET = 40_000  # games
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory):
+    return write_config(tmp_path_factory.mktemp("balcfg"), CONFIG)
+
+
+@pytest.fixture(scope="module")
+def small(config):
+    return balance.plan(load_experiment(config), **SMALL)
+
+
+@pytest.fixture(scope="module")
+def searched(small, tmp_path_factory):
+    out = tmp_path_factory.mktemp("bal") / "balance"
+    result = balance.run(small, out, games=BUDGET, jobs=2, keep_records=True)
+    return out, result
+
+
+def comparable(result: dict) -> dict:
+    """The result without what depends on the clock."""
+    r = json.loads(json.dumps(result))
+    r["search"].pop("minutes")
+    for h in r["search"]["history"]:
+        h.pop("elapsed_s")
+    return r
+
+
+# ------------------------------------------------------------------------------- statistics
+
+def statsmodels_mean(values, groups):
+    import statsmodels.api as sm
+
+    fit = sm.OLS(values, np.ones(len(values))).fit(cov_type="cluster",
+                                                   cov_kwds={"groups": groups}, use_t=True)
+    lo, hi = fit.conf_int(0.05)[0]
+    return {"mean": fit.params[0], "lo": lo, "hi": hi}
+
+
+def test_cluster_mean_is_statsmodels_cluster_robust_mean():
+    rng = np.random.default_rng(1)
+    deals = 60
+    # two games per deal, correlated within the deal; a few games missing (engine limit)
+    level = rng.random(deals)
+    games = (rng.random((2, deals)) < level).astype(float)
+    games[1, :5] = np.nan
+    sums = np.nansum(games, axis=0)
+    counts = (~np.isnan(games)).sum(axis=0).astype(float)
+    mine = cluster_mean([sums], [counts])
+    values = games.ravel()
+    groups = np.tile(np.arange(deals), 2)
+    ok = ~np.isnan(values)
+    ref = statsmodels_mean(values[ok], groups[ok])
+    games = game_mean(values[ok], groups[ok])
+    for k in ("mean", "lo", "hi"):
+        assert games[k] == pytest.approx(ref[k])
+    assert mine.mean[0] == pytest.approx(ref["mean"])
+    assert mine.lo[0] == pytest.approx(ref["lo"])
+    assert mine.hi[0] == pytest.approx(ref["hi"])
+    assert mine.games[0] == ok.sum() and mine.clusters[0] == deals
+    wide = cluster_mean([sums], [counts], simultaneous=True)  # one army: the same interval
+    assert wide.lo[0] == pytest.approx(mine.lo[0])
+    three = cluster_mean([sums] * 3, [counts] * 3, simultaneous=True)
+    assert three.lo[0] < mine.lo[0] and three.hi[0] > mine.hi[0]  # Bonferroni over armies
+
+
+def test_objectives_and_their_bounds():
+    o = objectives([0.45, 0.50, 0.60], [0.43, 0.47, 0.58], [0.47, 0.53, 0.62], 0.5, 2)
+    assert o.worst == pytest.approx(0.10) and o.spread == pytest.approx(0.15)
+    assert o.worst_lo == pytest.approx(0.08) and o.worst_hi == pytest.approx(0.12)
+    assert o.spread_lo == pytest.approx(0.58 - 0.47) and o.spread_hi == pytest.approx(0.19)
+    assert o.edits == 2
+
+
+def test_racing_drops_only_what_a_front_member_with_no_more_edits_surely_beats():
+    def obj(lo, hi, edits, spread=None):
+        s = spread or (lo, hi)
+        return Objectives((lo + hi) / 2, lo, hi, sum(s) / 2, s[0], s[1], edits)
+
+    front = [obj(0.01, 0.03, 2)]
+    assert hopeless(obj(0.08, 0.20, 2), front)  # its best case is worse than the front's worst
+    assert hopeless(obj(0.08, 0.20, 5), front)
+    assert not hopeless(obj(0.02, 0.20, 2), front)  # could still be as good: keep racing
+    assert not hopeless(obj(0.08, 0.20, 1), front)  # fewer edits: not comparable
+    assert not hopeless(obj(0.08, 0.20, 3, spread=(0.0, 0.01)), front)  # a better spread
+
+
+def test_pareto_keeps_exactly_the_non_dominated_points():
+    rng = np.random.default_rng(4)
+    pts = [tuple(x) for x in rng.integers(0, 6, size=(80, 3))]
+    keep = pareto(pts)
+    dominates = lambda q, p: all(a <= b for a, b in zip(q, p)) and q != p  # noqa: E731
+    for i in keep:
+        assert not any(dominates(q, pts[i]) for q in pts)
+    for i in set(range(len(pts))) - set(keep):
+        assert any(dominates(q, pts[i]) for q in pts) or pts[i] in pts[:i]
+    assert pareto([(1, 1), (1, 1)]) == [0]
+
+
+# ------------------------------------------------------------------------------- edits
+
+def test_catalogue_edits_and_scopes(config):
+    exp = load_experiment(config)
+    decks = {a.key: a.deck() for a in exp.armies}
+    names = {a.key: a.name for a in exp.armies}
+    moves = catalogue(decks, names)
+    texts = {m.text for m in moves}
+    assert "赤備え strength 7 → 9" in texts and "赤備え strength 7 → 5" in texts
+    assert not any("足軽" in m.text.split()[0] and "strength" in m.text for m in moves
+                   if m.text.startswith("足軽"))  # a vanilla 足軽 is never edited
+    assert not any(m.edit.card == "takeda_shingen" and m.edit.op == "strength"
+                   for m in moves)  # a general stays ∞
+    # 殺し間 is held by 北条 here and by 本願寺 outside the experiment: per army only
+    satsu = [m for m in moves if m.edit.card == "koroshima"]
+    assert satsu and all(m.edit.army == "houjou" for m in satsu)
+    # 刺客 is in every deck, so no "every deck" edit (本願寺 … are not in the experiment)
+    assert all(m.edit.army for m in moves if m.edit.card == "shikaku")
+    assert len({m.key for m in moves}) == len(moves)
+    for m in moves:
+        assert m.armies == frozenset(Patch("x", (m.edit,)).affected(decks))
+        assert m.conflicts(m)
+
+
+def test_every_edit_as_toml_parses_back_to_the_same_edit(config):
+    exp = load_experiment(config)
+    moves = catalogue({a.key: a.deck() for a in exp.armies}, {a.key: a.name for a in exp.armies})
+    for m in moves:
+        back = parse_patch({"name": "x", "edit": [edit_table(m.edit)]}).edits[0]
+        assert back == m.edit, m.text
+
+
+def test_proposal_toml_pastes_into_a_config_and_runs(small, searched, config, tmp_path):
+    _, result = searched
+    assert result["proposals"]
+    text = config.read_text(encoding="utf-8") + "\n" + "\n".join(
+        p["toml"] for p in result["proposals"])
+    pasted = write_config(tmp_path, text)
+    exp = load_experiment(pasted)  # the file as a designer would run it with `lab run`
+    by_name = {p.name: p for p in exp.patches}
+    for p in result["proposals"]:
+        edits = [small.moves[int(i)].edit for i in _moves(small, p)]
+        assert by_name[p["name"]].edits == tuple(edits)
+        assert tomllib.loads(p["toml"])["patch"][0]["name"] == p["name"]
+    sim_runner.run(replace(exp, games=2), tmp_path / "run", jobs=1)  # and `lab run` plays it
+    variants = set(read_games(tmp_path / "run", columns=["variant"])["variant"])
+    assert {f"second_edition@{p['name']}" for p in result["proposals"]} <= variants
+
+
+def _moves(plan, proposal) -> list[int]:
+    keys = {m.key: m.index for m in plan.moves}
+    return [keys[e["key"]] for e in proposal["edits"]]
+
+
+# ------------------------------------------------------------------------------- the search
+
+def test_a_pair_plays_the_same_games_whatever_the_edits_of_other_armies(config, tmp_path):
+    """What the search's units rest on: a pair's games depend only on the edits touching it."""
+    exp = load_experiment(config)
+    decks = {a.key: a.deck() for a in exp.armies}
+    moves = {m.text: m for m in catalogue(decks, {a.key: a.name for a in exp.armies})}
+    houjou = moves["殺し間 〈殺し間〉 off (北条)"].edit
+    takeda = moves["赤備え strength 7 → 9"].edit
+    base = replace(exp, games=20, seat_swap=True, matchups=(("oda", "houjou"),))
+    both = with_patches(base, [Patch("one", (houjou,)), Patch("two", (houjou, takeda))],
+                        patched_matchups="affected")
+    sim_runner.run(both, tmp_path / "r", jobs=1)
+    g = read_games(tmp_path / "r")
+    one = g[g["patch"] == "one"].sort_values(["deal", "swapped"])
+    two = g[g["patch"] == "two"].sort_values(["deal", "swapped"])
+    assert (one["winner"].to_numpy() == two["winner"].to_numpy()).all()
+    assert (one["decisions"].to_numpy() == two["decisions"].to_numpy()).all()
+
+
+def test_search_is_deterministic_for_a_seed_on_any_number_of_workers(small, searched,
+                                                                      tmp_path):
+    _, first = searched
+    again = balance.run(small, tmp_path / "b", games=BUDGET, jobs=1)
+    assert comparable(again) == comparable(first)
+    other = balance.run(replace(small, settings=replace(small.settings, seed=99)),
+                        tmp_path / "c", games=BUDGET, jobs=1)
+    assert comparable(other)["search"]["history"] != comparable(first)["search"]["history"]
+
+
+def test_front_is_non_dominated_and_every_proposal_is_confirmed(searched):
+    _, result = searched
+    props = result["proposals"]
+    pts = [(p["worst"], p["spread"], p["n_edits"]) for p in props]
+    for i, p in enumerate(pts):
+        assert not any(all(a <= b for a, b in zip(q, p)) and q != p for q in pts), p
+    for p in props:
+        assert p["confirm_games"]["per_army_min"] >= 200  # --confirm-games fresh games per army
+        for r in p["armies"]:
+            assert r["after_lo"] <= r["after"] <= r["after_hi"]
+            assert r["change"] == pytest.approx(r["after"] - r["before"], abs=1e-9)
+    ranks = [p["rank"] for p in props]
+    assert ranks == list(range(1, len(props) + 1))
+    meets = [p["meets_target"] for p in props]
+    assert meets == sorted(meets, reverse=True)  # proposals within the band come first
+
+
+def test_confirmation_deals_are_disjoint_from_screening(searched):
+    out, result = searched
+    seeds = {"confirm": set(), "screen": set()}
+    words = {"confirm": set(), "screen": set()}
+    for manifest in (out / balance_search.WORK).rglob("manifest.json"):
+        data = json.loads(manifest.read_text())
+        kind = "confirm" if "-confirm" in data["config"]["name"] else "screen"
+        seeds[kind].add(data["config"]["seed"])
+        g = read_games(manifest.parent, columns=["seed_words"])
+        words[kind] |= {tuple(w[:8]) for w in g["seed_words"]}  # the two deal streams
+    assert seeds["confirm"] and seeds["screen"]
+    assert seeds["confirm"].isdisjoint(seeds["screen"])
+    assert words["confirm"] and words["confirm"].isdisjoint(words["screen"])
+    assert result["search"]["confirm_seed"] in seeds["confirm"]
+
+
+def test_racing_drops_a_hopeless_candidate_after_one_block(small, searched):
+    out, _ = searched
+    state = json.loads((out / balance_search.STATE).read_text())
+    by_moves = {tuple(c["moves"]): c for c in state["candidates"]}
+    index = {m.text: m.index for m in small.moves}
+    # 武田 is the weakest army here: weakening its 赤備え can only widen the gap
+    worse = by_moves[(index["赤備え strength 7 → 5"],)]
+    assert worse["dropped"] >= 0 and worse["level"] == 1  # never given a second block
+    assert not worse["confirmed"]
+    for c in state["candidates"]:
+        assert c["dropped"] < 0 or not c["confirmed"] or c["level"] == small.settings.levels
+
+
+@pytest.mark.parametrize("where", ["runner", "planning"])
+def test_resume_after_an_interruption_gives_the_same_result(small, searched, tmp_path,
+                                                            monkeypatch, where):
+    _, first = searched
+    calls = {"n": 0}
+    target, name = (sim_runner, "run") if where == "runner" else (balance_search.Search, "plan")
+    real = getattr(target, name)
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == (9 if where == "runner" else 3):
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, flaky)
+    with pytest.raises(LabError) as caught:
+        balance.run(small, tmp_path / "i", games=BUDGET, jobs=1)
+    assert caught.value.exit_code == 130 and "--resume" in str(caught.value)
+    monkeypatch.setattr(target, name, real)
+    with pytest.raises(LabError, match="--resume"):
+        balance.run(small, tmp_path / "i", games=BUDGET, jobs=1)  # no silent restart
+    resumed = balance.run(small, tmp_path / "i", games=BUDGET, jobs=1, resume=True)
+    assert comparable(resumed) == comparable(first)
+
+
+def test_a_second_tier_reconfirms_the_best_proposals_of_a_finished_search(config, searched,
+                                                                         tmp_path):
+    import shutil
+
+    out, first = searched
+    shutil.copytree(out, tmp_path / "b", ignore=shutil.ignore_patterns("work"))
+    plan = balance.plan(load_experiment(config), second_tier="random", second_games=60,
+                        **SMALL)
+    again = balance.run(plan, tmp_path / "b", games=BUDGET, jobs=2, resume=True)
+    assert again["second_tier"]["tier"] == "random-vs-random"
+    assert len(again["second_tier"]["before"]) == 3
+    top = again["proposals"][:plan.settings.second_top]
+    assert top and all(p["second"]["verdict"] in ("holds", "consistent", "does not hold")
+                       for p in top)
+    assert all("second" not in p for p in again["proposals"][plan.settings.second_top:])
+    assert again["search"]["games"]["second"] > 0
+    # the search itself is untouched: the same proposals, the same confirmed figures
+    strip = lambda r: [{k: v for k, v in p.items() if k != "second"}  # noqa: E731
+                       for p in r["proposals"]]
+    assert strip(again) == strip(first)
+
+
+def test_a_dask_cluster_gives_the_same_search(small, searched, tmp_path):
+    pytest.importorskip("distributed")
+    _, first = searched
+    on_dask = balance.run(small, tmp_path / "d", games=BUDGET, jobs=2, backend="dask")
+    assert comparable(on_dask) == comparable(first)
+
+
+def test_a_larger_budget_on_resume_goes_on_from_where_it_stopped(small, tmp_path):
+    short = balance.run(small, tmp_path / "s", games=8_000, jobs=1)
+    longer = balance.run(small, tmp_path / "s", games=16_000, jobs=1, resume=True)
+    assert longer["search"]["rounds"] > short["search"]["rounds"]
+    assert longer["search"]["history"][:short["search"]["rounds"] - 1] == \
+        short["search"]["history"][:short["search"]["rounds"] - 1]
+
+
+def test_resuming_a_search_whose_minutes_are_spent_plays_nothing_more(small, tmp_path):
+    first = balance.run(small, tmp_path / "m", minutes=0.005, jobs=1)
+    assert first["search"]["stop"] == "budget"
+    again = balance.run(small, tmp_path / "m", minutes=0.005, jobs=1, resume=True)
+    assert again["search"]["games"] == first["search"]["games"]
+    assert again["search"]["rounds"] == first["search"]["rounds"]
+
+
+def test_a_resumed_search_judges_the_budget_by_its_last_round(small, tmp_path):
+    s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path)
+    s.elapsed = 100.0
+    s.history = [{"elapsed_s": 60.0, "final": False}, {"elapsed_s": 100.0, "final": False},
+                 {"elapsed_s": 101.0, "final": True}]
+    assert s._last_round() == pytest.approx(40.0)
+    # 100 s spent, a round takes 40: a 2-minute budget has no room for another one
+    assert s._spent(balance_search.Budget(minutes=2), s._last_round())
+    assert not s._spent(balance_search.Budget(minutes=3), s._last_round())
+
+
+def test_another_search_in_the_same_folder_is_refused(small, searched):
+    out, _ = searched
+    other = replace(small, settings=replace(small.settings, band=0.05))
+    with pytest.raises(LabError, match="another config"):
+        balance.run(other, out, games=BUDGET, resume=True)
+
+
+# ------------------------------------------------------------------------------- CLI
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(cli.app, list(args), env={"COLUMNS": "200"})
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--band", "0"], "--band 0.0 is not allowed"),
+    (["--target", "1.5"], "--target 1.5 is not allowed"),
+    (["--max-edits", "0"], "--max-edits 0 is not allowed"),
+    (["--budget-minutes", "0"], "--budget-minutes 0.0 is not allowed"),
+    (["--tier", "nosuchbot"], "--tier nosuchbot"),
+    (["--cards", "鬼"], "--cards"),
+    (["--confirm-games", "5"], "--confirm-games 5 is not allowed"),
+    (["--value", "/nonexistent"], "value.parquet"),
+    (["--backend", "threads"], "--backend threads is not allowed"),
+    (["--scheduler", "tcp://x:1"], "--scheduler is for --backend dask"),
+])
+def test_bad_options_are_one_line(config, tmp_path, args, fragment):
+    result = invoke("balance", str(config), "--out", str(tmp_path / "x"), *args)
+    assert result.exit_code == 2, result.output
+    lines = [x for x in result.output.strip().splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and fragment in lines[0], lines
+
+
+def test_configs_balance_cannot_read_are_one_line(tmp_path):
+    two = write_config(tmp_path, CONFIG + "[grid]\nhand_cap = [0, 7]\n", "two.toml")
+    patched = write_config(tmp_path, CONFIG + '[[patch]]\nname = "p"\n[[patch.edit]]\n'
+                                              'card = "赤備え"\nstrength = 8\n', "p.toml")
+    tiers = write_config(tmp_path, CONFIG.replace('bots = "heuristic"', 'tiers = ["random", '
+                                                  '"heuristic"]'), "t.toml")
+    for path, fragment in ((two, "one rule set"), (patched, "[[patch]]"),
+                           (tiers, "--tier TIER")):
+        result = invoke("balance", str(path))
+        assert result.exit_code == 2
+        assert result.output.count("\n") == 1 and fragment in result.output, result.output
+
+
+def test_cli_runs_a_search_and_prints_json(config, tmp_path):
+    args = ["balance", str(config), "--cards", "殺し間,赤備え", "--max-edits", "1",
+            "--budget-games", "4000", "--confirm-games", "120", "--out", str(tmp_path / "b")]
+    result = invoke(*args, "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["before"]["armies"] and doc["proposals"]
+    assert all(p["n_edits"] == 1 for p in doc["proposals"])
+    shown = invoke(*args, "--resume")  # the budget is spent: the same result, shown
+    assert shown.exit_code == 0, shown.output
+    assert "[[patch]]" in shown.stdout and "balance.json" in shown.stdout
+
+
+def test_the_result_file_and_the_report_blocks(config, searched, tmp_path):
+    out, result = searched
+    back = balance.read_result(out)
+    assert back == json.loads(json.dumps(result))
+    assert balance.read_result(out.parent) == back  # results/NAME finds results/NAME/balance
+    with pytest.raises(LabError, match="balance.json"):
+        balance.read_result(tmp_path)
+    blocks = balance.section(back)
+    assert blocks[0][0] == "para" and any(b[0] == "code" and "[[patch]]" in b[1]
+                                          for b in blocks)
+    assert isinstance(pd.DataFrame(back["proposals"][0]["armies"]), pd.DataFrame)
+
+
+def test_the_report_shows_the_proposals_with_their_toml(searched, tmp_path):
+    from _support.synthetic import synthetic_records, write_results
+
+    from lab.report import build_report
+
+    out, result = searched
+    g, c = synthetic_records(deals=4)
+    folder = write_results(tmp_path / "results", g, c, chunk_games=300)
+    (folder / "balance").mkdir()
+    (folder / "balance" / "balance.json").write_text((out / "balance.json").read_text())
+    md = build_report(folder, "md").read_text(encoding="utf-8")
+    assert "## Balance proposals" in md
+    first = result["proposals"][0]
+    assert f"```toml\n{first['toml'].rstrip()}\n```" in md
+    assert first["armies"][0]["name"] in md
+    page = build_report(folder, "html").read_text(encoding="utf-8")
+    assert "Balance proposals" in page and "<pre><code>[[patch]]" in page
+    plain = write_results(tmp_path / "plain", g, c, chunk_games=300)
+    assert "Balance proposals" not in build_report(plain, "md").read_text(encoding="utf-8")
