@@ -103,6 +103,10 @@ class SwapTable(Table):
 
 
 class ExperimentFile(Table):
+    # the game is chosen from this key before the rest is read (lab.games); 大天下's own
+    # schema accepts only its own name
+    game: Literal["daitenka"] = field("daitenka", allowed="\"daitenka\" (大天下) or "
+                                                          "\"rumble_nation\"")
     name: Optional[str] = field(None, allowed="a non-empty name without spaces or slashes that "
                                               "does not start with a dot (it names the results "
                                               "folder)")

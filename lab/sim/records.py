@@ -249,11 +249,19 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
+def kinds(out: Path) -> tuple[str, ...]:
+    """The record tables each chunk of a results folder holds: those of the game its manifest
+    names (大天下: games and cards; see ``lab.games``)."""
+    from lab.games import of_results
+
+    return tuple(of_results(out).RECORD_KINDS)
+
+
 def written_chunks(out: Path) -> set[int]:
-    """Ids of the complete chunks in a results folder (both files present)."""
+    """Ids of the complete chunks in a results folder (every file of the chunk present)."""
     def ids(kind):
         return {int(p.stem.split("-")[1]) for p in (Path(out) / kind).glob("chunk-*.parquet")}
-    return ids(GAMES) & ids(CARDS)
+    return set.intersection(*(ids(k) for k in kinds(out)))
 
 
 # -------------------------------------------------------------------------------- integrity
@@ -265,7 +273,7 @@ def chunk_problem(out: Path, chunk_id: int, files: dict | None,
     ``files`` is the manifest's record of the chunk ({kind: {"rows", "sha256"}}): each file must
     have that checksum. A chunk the manifest has no record of (its run was killed before it
     saved one) must at least be readable Parquet with ``games_rows`` games."""
-    for kind in (GAMES, CARDS):
+    for kind in kinds(out):
         path = chunk_path(out, kind, chunk_id)
         name = f"{kind}/{path.name}"
         if not path.exists():
@@ -355,7 +363,9 @@ def read_table(out: str | Path, kind: str, columns=None, filter=None) -> pa.Tabl
     if not merged.exists():
         check_readable(out)
     source = [merged] if merged.exists() else _files(out, kind)
-    schema = GAMES_SCHEMA if kind == GAMES else CARDS_SCHEMA
+    from lab.games import of_results
+
+    schema = of_results(out).schema(kind)
     if not source:
         return schema.empty_table().select(columns) if columns else schema.empty_table()
     import pyarrow.dataset as ds
