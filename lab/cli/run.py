@@ -67,6 +67,9 @@ def run_command(
 
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
+    if exp.game != "daitenka":
+        return _run_game(exp, out_path, jobs=jobs, resume=resume, fresh=fresh,
+                         backend=backend, scheduler=scheduler)
     pool = exp.pool()
     for army in exp.armies:
         if not army.builtin:
@@ -94,6 +97,31 @@ def run_command(
         out.print(table)
     out.print(f"records: {result.out}/games, {result.out}/cards, {result.out}/manifest.json",
               soft_wrap=True)
+
+
+def _run_game(exp, out_path: Path, **options) -> None:
+    """``lab run`` for a registered game other than 大天下 (lab.games): the same runner, the
+    game's own summary."""
+    from lab.games import get
+    from lab.sim import runner
+
+    game = get(exp.game)
+    tiers = f" × {len(exp.tiers)} bot tier(s)" if len(exp.tiers) > 1 else ""
+    result = runner.run(exp, out_path, console=err, **options, announce=lambda: err.print(
+        f"{exp.name} ({game.display}): {len(exp.variants)} variant(s){tiers} × {exp.games:,} "
+        f"deal(s) = {exp.total_games:,} games → {out_path}", soft_wrap=True))
+    if result.already_complete:
+        err.print(f"{out_path} already holds this experiment's complete records; their summary "
+                  "follows (add --fresh to play them again)", soft_wrap=True)
+    elif result.chunks_played:
+        err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+                  f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
+    else:
+        err.print("every chunk was already written; nothing to play")
+    for table in game.summary_tables(result.out, exp):
+        out.print(table)
+    kinds = ", ".join(f"{result.out}/{k}" for k in game.RECORD_KINDS)
+    out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------------- lab report
