@@ -157,13 +157,14 @@ def report_command(
     card value (lab value's table when RESULTS holds one), the opening-hand effect, the
     observational card metrics and dead abilities — per bot tier, every number with its 95%
     interval and sample size."""
-    from lab.report import build_report
+    from lab.games import of_results
     from lab.sim.records import check_readable
 
     check_readable(results)  # a damaged chunk is named here, in one line
     order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
-    page = build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
-                        min_games=min_games, tier_order=order)
+    game = of_results(results)  # the game whose records the folder holds (its manifest)
+    page = game.build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
+                             min_games=min_games, tier_order=order)
     out.print(f"wrote {page}", soft_wrap=True)
 
 
