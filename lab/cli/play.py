@@ -144,12 +144,21 @@ def play_command(
         help="The bot's army (seat B); default: another army chosen by the seed.")] = None,
     bot: Annotated[str, typer.Option("--bot", metavar="BOT", help=(
         f"The bot you play against (default heuristic): {BOT_FORMS}."))] = "heuristic",
-    rules: Annotated[str, typer.Option("--rules", "-r", metavar="PRESET",
-                                       help=PRESET_HELP)] = DEFAULT_PRESET,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", metavar="PRESET",
+                                              help=PRESET_HELP)] = None,
     toggles: Annotated[list[str] | None, typer.Option(
         "--set", "-s", metavar="KEY=VALUE",
         help="A rule toggle on top of the preset, e.g. --set walls=10 --set logistics=on "
              "(repeatable; `lab rules` lists the keys).")] = None,
+    game: Annotated[str, typer.Option(
+        "--game", "-g", metavar="GAME",
+        help="The game: daitenka (大天下, the default) or rumble_nation.")] = "daitenka",
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", metavar="N",
+        help="Rumble Nation: seats in play, 2–4 (default: the preset's).")] = None,
+    seat: Annotated[str, typer.Option(
+        "--seat", metavar="P1…P4",
+        help="Rumble Nation: your seat (the others are bots).")] = "P1",
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, metavar="N",
         help="Seed of the deal (and of the bot's own choices); kept for every match of the "
@@ -164,7 +173,8 @@ def play_command(
              "by `lab replay PATH`.")] = Path("results/replays"),
     card_files: CardFiles = None,
 ) -> None:
-    """Play 大天下 in the terminal against a bot, then again with the same or changed settings.
+    """Play 大天下 in the terminal against a bot, then again with the same or changed settings
+    (`--game rumble_nation`: Rumble Nation against bots in the other seats).
 
     You play seat A. Each decision shows the board as you may see it, your legal actions
     numbered and in the scenario step grammar — type either (the seat may be left out), or
@@ -174,10 +184,25 @@ def play_command(
     saved as a replay file; quit, Ctrl-C and end of input save it and leave cleanly (exit code
     130 after Ctrl-C).
     """
-    from lab.play import PlaySession, PlaySettings
-    from lab.play.options import parse_assignments, parse_bot_option
+    from lab.games import get
+    from lab.play.options import parse_assignments
 
-    settings = PlaySettings(army=army, vs=vs or "", bot=parse_bot_option(bot), preset=rules,
+    if get(game, key="--game").name == "rumble_nation":
+        from lab.games.rumble_nation.play import Session, settings as rn_settings
+
+        st = rn_settings(players, rules, parse_assignments(toggles), bot, seat, seed)
+        code = Session(st, console=out).run()
+        if code:
+            raise typer.Exit(code)
+        return
+    if players is not None or seat != "P1":
+        raise LabError("--players and --seat are for --game rumble_nation; 大天下 seats you in "
+                       "seat A against one bot")
+    from lab.play import PlaySession, PlaySettings
+    from lab.play.options import parse_bot_option
+
+    settings = PlaySettings(army=army, vs=vs or "", bot=parse_bot_option(bot),
+                            preset=rules or DEFAULT_PRESET,
                             overrides=tuple(parse_assignments(toggles).items()), seed=seed,
                             cards=read_card_files(card_files or ()))
     code = PlaySession(settings, replay_dir=replay_dir, save_scenario=save_scenario,
