@@ -188,7 +188,9 @@ def toggle_effects(games: pd.DataFrame, by=("tier",), alpha: float = ALPHA) -> p
     facts = _game_facts(games)
     facts["start_win"] = (games["winner"].to_numpy() == games["first"].to_numpy()).astype(float)
     for t in toggles:
-        facts[t] = games[t].astype(str).to_numpy()
+        col = games[t]
+        facts[t] = (col.map({True: "on", False: "off"}) if col.dtype == bool
+                    else col.astype(str)).to_numpy()
     out = []
     for t in toggles:
         others = [o for o in toggles if o != t]

@@ -40,6 +40,10 @@ class Scenario:
     seats: dict
     expect: dict = field(default_factory=dict)
 
+    @property
+    def file_name(self) -> str:
+        return Path(self.source.split(" [[scenario]]")[0]).name
+
 
 @dataclass
 class Outcome:
