@@ -26,15 +26,35 @@ from lab.schema.bots import BOT_FORMS
 
 @command("match")
 def match_command(
-    army_a: Annotated[str, typer.Argument(help="Army of seat A: key (oda), name (織田) or deck file.")],
-    army_b: Annotated[str, typer.Argument(help="Army of seat B.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
+    army_a: Annotated[str | None, typer.Argument(help="Army of seat A: key (oda), name (織田) or deck file.")] = None,
+    army_b: Annotated[str | None, typer.Argument(help="Army of seat B.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules preset.")] = None,
     config: Annotated[Path | None, typer.Option("--config", help="Rules TOML on top of the preset.")] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the deal and of the bots' choices (a whole number ≥ 0).")] = 0,
     log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event of the game.")] = True,
     card_files: CardFiles = None,
+    game_name: Annotated[str, typer.Option(
+        "--game", "-g", metavar="GAME",
+        help="The game: daitenka (大天下, the default; two armies) or rumble_nation (no "
+             "armies; --rules base_3p for three players).")] = "daitenka",
 ) -> None:
-    """Play one game between two random bots and print its log and result."""
+    """Play one game between random bots and print its log and result."""
+    from lab.games import get
+
+    if get(game_name, key="--game").name == "rumble_nation":
+        if army_a is not None or config is not None or card_files:
+            raise LabError("Rumble Nation has no armies, rules files or cards: give --rules "
+                           "PRESET and --seed only")
+        g = get("rumble_nation").match(rules, seed=seed)
+        if log:
+            for line in g.log_lines():
+                out.print(line)
+        out.print(Text(f"result: {g.summary()} (rules {g.rules.id}, seed {seed})",
+                       style="bold"))
+        return
+    if army_a is None or army_b is None:
+        raise LabError("give two armies, e.g. lab match 織田 西軍 (`lab decks` lists them)")
+    rules = rules or DEFAULT_PRESET
     from lab.engine.api import play_random_game
 
     pool = pool_of(card_files)
