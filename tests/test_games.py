@@ -159,3 +159,52 @@ def test_lab_play_rumble_nation_from_piped_input():
 def test_lab_play_refuses_rumble_nation_options_for_daitenka():
     r = CliRunner().invoke(cli.app, ["play", "--players", "3"])
     assert r.exit_code == 2 and "--players and --seat are for --game rumble_nation" in r.stderr
+
+
+def test_lab_replay_reproduces_a_recorded_rumble_nation_game(rn_run):
+    g = read_games(rn_run)
+    gid = int(g.loc[g["players"] == 3, "game_id"].iloc[5])
+    r = CliRunner().invoke(cli.app, ["replay", str(rn_run), str(gid)], env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.stderr
+    assert "reproduces the recorded game" in r.stdout and "war" not in r.stderr
+    assert "P3" in r.stdout
+
+
+def test_lab_replay_names_a_tampered_rumble_nation_record(rn_run, monkeypatch):
+    import lab.sim.replay as sim_replay
+    from lab.games.rumble_nation.experiment import replay
+
+    real = sim_replay.load_record
+
+    def tampered(out, game_id):
+        man, row = real(out, game_id)
+        return man, row | {"score_p2": row["score_p2"] + 1}
+
+    gid = int(read_games(rn_run)["game_id"].iloc[0])
+    assert replay(rn_run, gid).reproduced
+    monkeypatch.setattr(sim_replay, "load_record", tampered)
+    r = replay(rn_run, gid)
+    assert not r.reproduced and r.mismatches[0].startswith("score_p2: recorded ")
+
+
+def test_lab_match_ladder_bench_and_scenario_take_rumble_nation():
+    run = CliRunner().invoke
+    r = run(cli.app, ["match", "--game", "rumble_nation", "--rules", "base_4p", "--seed", "2"])
+    assert r.exit_code == 0, r.stderr
+    assert "P4" in r.stdout and "result: " in r.stdout and "rules base_4p" in r.stdout
+    r = run(cli.app, ["match", "--game", "rumble_nation", "oda"])
+    assert r.exit_code == 2 and "Rumble Nation has no armies" in r.stderr
+    r = run(cli.app, ["ladder", "--game", "rumble_nation", "--games", "40", "--json"])
+    assert r.exit_code == 0, r.stderr
+    import json
+
+    rows = json.loads(r.stdout)
+    assert {(x["bot"], x["against"]) for x in rows} == {("random", "heuristic"),
+                                                         ("heuristic", "random")}
+    assert all(x["games"] == 80 for x in rows)
+    r = run(cli.app, ["bench", "--game", "rumble_nation", "--games", "50", "--runs", "1",
+                      "--preset", "base_3p", "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["base_3p"]["players"] == 3
+    r = run(cli.app, ["scenario", "tests/scenarios_rn/rn2_default_token_layout.toml"])
+    assert r.exit_code == 0 and "1 passed, 0 failed" in r.stdout

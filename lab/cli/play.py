@@ -132,6 +132,25 @@ def replay_command(
     if game_id < 0:
         raise LabError(f"GAME_ID {game_id} is not allowed; game ids are whole numbers ≥ 0 "
                        "(column game_id of the games records)")
+    from lab.games import of_results
+
+    if of_results(results).name == "rumble_nation":
+        from lab.games.rumble_nation.experiment import replay as rn_replay
+
+        r = rn_replay(results, game_id)
+        row = r.record
+        out.print(Text(f"game {game_id}: {row['variant']}, bots {row['tier']}, deal "
+                       f"{row['deal']}, P{row['first']} starts", style="bold"), soft_wrap=True)
+        if log:
+            for line in r.game.log_lines():
+                out.print(line, soft_wrap=True)
+        out.print(Text(f"result: {r.game.summary()}", style="bold"), soft_wrap=True)
+        if not r.reproduced:
+            err.print(Text("does not reproduce the record: ", style="bold red")
+                      + Text("; ".join(r.mismatches)), soft_wrap=True)
+            raise typer.Exit(1)
+        out.print(Text("reproduces the recorded game", style="green"))
+        return
     from lab.sim.replay import replay
 
     r = replay(results, game_id)

@@ -297,3 +297,48 @@ def games_table(job: Job, seeds: np.ndarray, cols: dict) -> pa.Table:
         data[f.name] = (pa.array(cols[f.name], f.type) if f.name in cols
                         else pa.nulls(n, f.type))
     return pa.Table.from_pydict(data, schema=GAMES_SCHEMA)
+
+
+# ---------------------------------------------------------------------------------- replay
+
+@dataclass
+class Replay:
+    game: object  # the finished facade game (log_lines, summary)
+    record: dict  # the games row
+    mismatches: list[str]
+
+    @property
+    def reproduced(self) -> bool:
+        return not self.mismatches
+
+
+def replay(out, game_id: int) -> Replay:
+    """Play a recorded game again from its row (rule set from its variant in the manifest, bots
+    from its tier, its seed words) and compare the scores, ranks and winner with the record."""
+    from lab.games.rumble_nation.batch import finish
+    from lab.games.rumble_nation.game import new_game
+    from lab.sim.replay import load_record
+
+    man, row = load_record(out, game_id)
+    variants = {v["id"]: v["rules"] for v in man["config"].get("variants", [])}
+    tiers = {t["label"]: t["bots"] for t in man["config"].get("tiers", [])}
+    if row["variant"] not in variants or row["tier"] not in tiers:
+        raise LabError(f"game {game_id}: its variant or tier is not in the manifest; the folder "
+                       "was edited", source=str(out))
+    raw = dict(variants[row["variant"]])
+    raw["soldier_counts"] = tuple(raw["soldier_counts"])
+    rules = RNRules(**raw)
+    tier = Tier(tuple(parse_bot(b) for b in tiers[row["tier"]]))
+    g = finish(new_game(rules, np.asarray(row["seed_words"], np.int64)),
+               tier.seated(rules.players))
+    r = g.result()
+    mismatches = []
+    names = g.seats
+    for k, seat in enumerate(names, 1):
+        for key, got in (("score", r["scores"][seat]), ("rank", r["ranks"][seat])):
+            want = row[f"{key}_p{k}"]
+            if want != got:
+                mismatches.append(f"{key}_p{k}: recorded {want}, replayed {got}")
+    if row["winner"] != names.index(r["winner"]) + 1:
+        mismatches.append(f"winner: recorded P{row['winner']}, replayed {r['winner']}")
+    return Replay(g, row, mismatches)
