@@ -208,3 +208,11 @@ def test_lab_match_ladder_bench_and_scenario_take_rumble_nation():
     assert json.loads(r.stdout)["base_3p"]["players"] == 3
     r = run(cli.app, ["scenario", "tests/scenarios_rn/rn2_default_token_layout.toml"])
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.stdout
+
+
+@pytest.mark.parametrize("command", [["value"], ["swap", "--card", "足軽3", "--with", "足軽4"],
+                                     ["balance"]])
+def test_card_commands_refuse_a_rumble_nation_config(command):
+    r = CliRunner().invoke(cli.app, [command[0], "configs/rumble_nation.toml", *command[1:]])
+    assert r.exit_code == 2 and "edits 大天下's cards" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1

@@ -124,6 +124,12 @@ def _run_game(exp, out_path: Path, **options) -> None:
     out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
 
 
+def _daitenka_only(exp, command: str) -> None:
+    if exp.game != "daitenka":
+        raise LabError(f"lab {command} edits 大天下's cards; {exp.source} names game = "
+                       f"\"{exp.game}\" — use lab run and lab report for it", source=None)
+
+
 # --------------------------------------------------------------------------------- lab report
 
 @command("report")
@@ -221,6 +227,7 @@ def swap_command(
 
     table = swap.read_table(config) or {}
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
+    _daitenka_only(exp, "swap")
     card = card or table.get("card")
     with_ = with_ or table.get("with")
     if card is None:
@@ -333,6 +340,7 @@ def value_command(
     from lab.sim import config as sim_config
 
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
+    _daitenka_only(exp, "value")
     names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
     plan = value.plan(exp, cards=names, tiers=tier)
     out_path = out_dir or value.default_out(exp, games_option=games is not None)
@@ -437,6 +445,7 @@ def balance_command(
     from lab.sim import config as sim_config
 
     exp = sim_config.load_experiment(config, cards=tuple(card_files or ()))
+    _daitenka_only(exp, "balance")
     names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
     p = balance.plan(exp, tier=tier, target=target, band=band, max_edits=max_edits,
                      cards=names, value=value_dir, confirm_games=confirm_games,
