@@ -267,13 +267,15 @@ def written_chunks(out: Path) -> set[int]:
 # -------------------------------------------------------------------------------- integrity
 
 def chunk_problem(out: Path, chunk_id: int, files: dict | None,
-                  games_rows: int | None = None) -> str | None:
+                  games_rows: int | None = None, tables: tuple[str, ...] | None = None
+                  ) -> str | None:
     """Why a written chunk cannot be trusted, or None when it is sound.
 
     ``files`` is the manifest's record of the chunk ({kind: {"rows", "sha256"}}): each file must
     have that checksum. A chunk the manifest has no record of (its run was killed before it
-    saved one) must at least be readable Parquet with ``games_rows`` games."""
-    for kind in kinds(out):
+    saved one) must at least be readable Parquet with ``games_rows`` games. ``tables``: the
+    folder's record kinds when the caller already knows them (``kinds`` reads the manifest)."""
+    for kind in tables or kinds(out):
         path = chunk_path(out, kind, chunk_id)
         name = f"{kind}/{path.name}"
         if not path.exists():
@@ -297,11 +299,12 @@ def damaged_chunks(out: Path, man: dict | None) -> dict[int, str]:
     """{chunk id: problem} for the written chunks of a results folder that fail their check."""
     plan = {c["id"]: c for c in (man or {}).get("chunks", [])}
     found = {}
+    tables = kinds(out)  # once: the manifest can be large
     for chunk_id in sorted(written_chunks(out)):
         entry = plan.get(chunk_id, {})
         deals = entry.get("deals")
         problem = chunk_problem(out, chunk_id, entry.get("files"),
-                                deals[1] - deals[0] if deals else None)
+                                deals[1] - deals[0] if deals else None, tables)
         if problem:
             found[chunk_id] = problem
     return found

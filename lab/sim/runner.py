@@ -215,13 +215,14 @@ def _check_written(out: Path, man: dict, console) -> None:
     for chunk_id, problem in records.damaged_chunks(out, man).items():
         records.delete_chunk(out, chunk_id)
         progress.note(console, f"chunk {chunk_id}: {problem}; replaying it")
+    tables = records.kinds(out)
     for chunk_id in records.written_chunks(out):
         entry = man["chunks"][chunk_id]
         if not entry.get("files"):
             entry["files"] = {kind: {"rows": _rows(out, kind, chunk_id),
                                      "sha256": records.file_digest(
                                          records.chunk_path(out, kind, chunk_id))}
-                              for kind in records.kinds(out)}
+                              for kind in tables}
 
 
 def _rows(out, kind, chunk_id) -> int:
