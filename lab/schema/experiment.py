@@ -103,10 +103,6 @@ class SwapTable(Table):
 
 
 class ExperimentFile(Table):
-    # the game is chosen from this key before the rest is read (lab.games); 大天下's own
-    # schema accepts only its own name
-    game: Literal["daitenka"] = field("daitenka", allowed="\"daitenka\" (大天下) or "
-                                                          "\"rumble_nation\"")
     name: Optional[str] = field(None, allowed="a non-empty name without spaces or slashes that "
                                               "does not start with a dot (it names the results "
                                               "folder)")
@@ -128,6 +124,10 @@ class ExperimentFile(Table):
     patch: list[PatchTable] = field([], allowed="a list of tables: [[patch]] with name = \"…\" "
                                                 "and [[patch.edit]] tables")
     swap: Optional[SwapTable] = None
+    # the game is chosen from this key before the rest is read (lab.games); 大天下's own
+    # schema accepts only its own name
+    game: Literal["daitenka"] = field("daitenka", allowed="\"daitenka\" (大天下) or "
+                                                          "\"rumble_nation\"")
 
     @field_validator("name")
     @classmethod
