@@ -137,11 +137,27 @@ def each_outcome(paths, log: bool = False, pool: CardPool | None = None):
         p = Path(path)
         files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
         for f in files:
+            game = _game_of(f)
+            if game.name != "daitenka":  # a scenario of another registered game (lab.games)
+                yield from game.run_scenario(f)
+                continue
             for sc in load(f):
                 try:
                     yield run(sc, log=log, pool=pool)
                 except LabError as e:
                     yield Outcome(sc, False, str(e))
+
+
+def _game_of(path: Path):
+    """The game a scenario file names (``game = "…"`` at top level or in its first
+    ``[[scenario]]``; default 大天下)."""
+    from lab import games
+
+    data = read_toml(path, "a scenario .toml file")
+    tables = data.get("scenario")
+    first = tables[0] if isinstance(tables, list) and tables and isinstance(tables[0], dict) \
+        else {}
+    return games.get(data.get("game", first.get("game")), source=str(path))
 
 
 def run_paths(paths, log: bool = False, pool: CardPool | None = None) -> list[Outcome]:

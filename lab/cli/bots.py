@@ -27,9 +27,19 @@ def ladder_command(
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    game: Annotated[str, typer.Option(
+        "--game", "-g", metavar="GAME",
+        help="daitenka (大天下, the default) or rumble_nation (each bot against copies of the "
+             "other on --games paired deals; --rules base_2p … base_4p).")] = "daitenka",
 ) -> None:
     """Rate bots against each other: Bradley–Terry ratings with 95% intervals and head-to-head."""
     import json
+
+    from lab.games import get
+
+    if get(game, key="--game").name == "rumble_nation":
+        return _rn_ladder(bots or ["random", "heuristic"], games,
+                          None if rules == DEFAULT_PRESET else rules, seed, as_json)
 
     from rich.progress import Progress
 
@@ -49,6 +59,29 @@ def ladder_command(
     render(result, out)
 
 
+def _rn_ladder(bots, deals: int, preset, seed: int, as_json: bool) -> None:
+    import json
+
+    from lab.games import get
+
+    if len(bots) < 2:
+        from lab.errors import LabError
+
+        raise LabError("--bots: name at least two bots to compare")
+    rows = get("rumble_nation").ladder(bots, deals=deals, preset=preset, seed=seed)
+    if as_json:
+        print(json.dumps([r.as_dict() for r in rows], indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"Rumble Nation head to head ({rows[0].rules}), 95% CI clustered by "
+                        "deal", title_justify="left")
+    for col in ("bot", "against", "games", "win rate", "fair share"):
+        table.add_column(col, justify="left" if col in ("bot", "against") else "right")
+    for r in rows:
+        table.add_row(r.bot, r.against, f"{r.games:,}",
+                      f"{r.rate:.1%} [{r.low:.1%}, {r.high:.1%}]", f"{r.fair_share:.0%}")
+    out.print(table)
+
+
 # ----------------------------------------------------------------------------------- lab bench
 
 @command("bench")
@@ -62,13 +95,37 @@ def bench_command(
         min=0, help="Fresh processes timed loading the compiled engine (0 = skip).")] = 3,
     preset: Annotated[list[str] | None, typer.Option("--preset", help="Only these presets.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    game: Annotated[str, typer.Option(
+        "--game", "-g", metavar="GAME",
+        help="daitenka (大天下, the default) or rumble_nation (random bots per preset; no "
+             "compile timings).")] = "daitenka",
 ) -> None:
     """Engine speed: random-vs-random games on one core, all nine armies, per preset; then the
     cold compile and cached start of a fresh process. Each step shows what runs and for how long."""
     import json
 
     from lab import bench
+    from lab.games import get
     from lab.sim.progress import status
+
+    if get(game, key="--game").name == "rumble_nation":
+        rn = get("rumble_nation")
+        for p in preset or []:
+            rn.rules(p)
+        result = rn.bench(preset, games=games, runs=runs,
+                          progress=None if as_json else (lambda m: err.print(m)))
+        if as_json:
+            print(json.dumps(result, indent=2))
+            return
+        table = Table(title=f"Rumble Nation speed, one core, median of {runs} runs",
+                      title_justify="left")
+        for col in ("preset", "players", "games/s", "decisions/s", "decisions/game"):
+            table.add_column(col, justify="right" if col != "preset" else "left")
+        for name, r in result.items():
+            table.add_row(name, str(r["players"]), f"{r['games_per_s']:,.0f}",
+                          f"{r['decisions_per_s']:,.0f}", f"{r['decisions_per_game']:.1f}")
+        out.print(table)
+        return
 
     for p in preset or []:
         RuleSet.preset(p)

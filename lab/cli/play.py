@@ -26,15 +26,35 @@ from lab.schema.bots import BOT_FORMS
 
 @command("match")
 def match_command(
-    army_a: Annotated[str, typer.Argument(help="Army of seat A: key (oda), name (織田) or deck file.")],
-    army_b: Annotated[str, typer.Argument(help="Army of seat B.")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
+    army_a: Annotated[str | None, typer.Argument(help="Army of seat A: key (oda), name (織田) or deck file.")] = None,
+    army_b: Annotated[str | None, typer.Argument(help="Army of seat B.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules preset.")] = None,
     config: Annotated[Path | None, typer.Option("--config", help="Rules TOML on top of the preset.")] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the deal and of the bots' choices (a whole number ≥ 0).")] = 0,
     log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event of the game.")] = True,
     card_files: CardFiles = None,
+    game_name: Annotated[str, typer.Option(
+        "--game", "-g", metavar="GAME",
+        help="The game: daitenka (大天下, the default; two armies) or rumble_nation (no "
+             "armies; --rules base_3p for three players).")] = "daitenka",
 ) -> None:
-    """Play one game between two random bots and print its log and result."""
+    """Play one game between random bots and print its log and result."""
+    from lab.games import get
+
+    if get(game_name, key="--game").name == "rumble_nation":
+        if army_a is not None or config is not None or card_files:
+            raise LabError("Rumble Nation has no armies, rules files or cards: give --rules "
+                           "PRESET and --seed only")
+        g = get("rumble_nation").match(rules, seed=seed)
+        if log:
+            for line in g.log_lines():
+                out.print(line)
+        out.print(Text(f"result: {g.summary()} (rules {g.rules.id}, seed {seed})",
+                       style="bold"))
+        return
+    if army_a is None or army_b is None:
+        raise LabError("give two armies, e.g. lab match 織田 西軍 (`lab decks` lists them)")
+    rules = rules or DEFAULT_PRESET
     from lab.engine.api import play_random_game
 
     pool = pool_of(card_files)
@@ -112,6 +132,25 @@ def replay_command(
     if game_id < 0:
         raise LabError(f"GAME_ID {game_id} is not allowed; game ids are whole numbers ≥ 0 "
                        "(column game_id of the games records)")
+    from lab.games import of_results
+
+    if of_results(results).name == "rumble_nation":
+        from lab.games.rumble_nation.experiment import replay as rn_replay
+
+        r = rn_replay(results, game_id)
+        row = r.record
+        out.print(Text(f"game {game_id}: {row['variant']}, bots {row['tier']}, deal "
+                       f"{row['deal']}, P{row['first']} starts", style="bold"), soft_wrap=True)
+        if log:
+            for line in r.game.log_lines():
+                out.print(line, soft_wrap=True)
+        out.print(Text(f"result: {r.game.summary()}", style="bold"), soft_wrap=True)
+        if not r.reproduced:
+            err.print(Text("does not reproduce the record: ", style="bold red")
+                      + Text("; ".join(r.mismatches)), soft_wrap=True)
+            raise typer.Exit(1)
+        out.print(Text("reproduces the recorded game", style="green"))
+        return
     from lab.sim.replay import replay
 
     r = replay(results, game_id)
@@ -144,12 +183,21 @@ def play_command(
         help="The bot's army (seat B); default: another army chosen by the seed.")] = None,
     bot: Annotated[str, typer.Option("--bot", metavar="BOT", help=(
         f"The bot you play against (default heuristic): {BOT_FORMS}."))] = "heuristic",
-    rules: Annotated[str, typer.Option("--rules", "-r", metavar="PRESET",
-                                       help=PRESET_HELP)] = DEFAULT_PRESET,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", metavar="PRESET",
+                                              help=PRESET_HELP)] = None,
     toggles: Annotated[list[str] | None, typer.Option(
         "--set", "-s", metavar="KEY=VALUE",
         help="A rule toggle on top of the preset, e.g. --set walls=10 --set logistics=on "
              "(repeatable; `lab rules` lists the keys).")] = None,
+    game: Annotated[str, typer.Option(
+        "--game", "-g", metavar="GAME",
+        help="The game: daitenka (大天下, the default) or rumble_nation.")] = "daitenka",
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", metavar="N",
+        help="Rumble Nation: seats in play, 2–4 (default: the preset's).")] = None,
+    seat: Annotated[str, typer.Option(
+        "--seat", metavar="P1…P4",
+        help="Rumble Nation: your seat (the others are bots).")] = "P1",
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, metavar="N",
         help="Seed of the deal (and of the bot's own choices); kept for every match of the "
@@ -164,7 +212,8 @@ def play_command(
              "by `lab replay PATH`.")] = Path("results/replays"),
     card_files: CardFiles = None,
 ) -> None:
-    """Play 大天下 in the terminal against a bot, then again with the same or changed settings.
+    """Play 大天下 in the terminal against a bot, then again with the same or changed settings
+    (`--game rumble_nation`: Rumble Nation against bots in the other seats).
 
     You play seat A. Each decision shows the board as you may see it, your legal actions
     numbered and in the scenario step grammar — type either (the seat may be left out), or
@@ -174,10 +223,25 @@ def play_command(
     saved as a replay file; quit, Ctrl-C and end of input save it and leave cleanly (exit code
     130 after Ctrl-C).
     """
-    from lab.play import PlaySession, PlaySettings
-    from lab.play.options import parse_assignments, parse_bot_option
+    from lab.games import get
+    from lab.play.options import parse_assignments
 
-    settings = PlaySettings(army=army, vs=vs or "", bot=parse_bot_option(bot), preset=rules,
+    if get(game, key="--game").name == "rumble_nation":
+        from lab.games.rumble_nation.play import Session, settings as rn_settings
+
+        st = rn_settings(players, rules, parse_assignments(toggles), bot, seat, seed)
+        code = Session(st, console=out).run()
+        if code:
+            raise typer.Exit(code)
+        return
+    if players is not None or seat != "P1":
+        raise LabError("--players and --seat are for --game rumble_nation; 大天下 seats you in "
+                       "seat A against one bot")
+    from lab.play import PlaySession, PlaySettings
+    from lab.play.options import parse_bot_option
+
+    settings = PlaySettings(army=army, vs=vs or "", bot=parse_bot_option(bot),
+                            preset=rules or DEFAULT_PRESET,
                             overrides=tuple(parse_assignments(toggles).items()), seed=seed,
                             cards=read_card_files(card_files or ()))
     code = PlaySession(settings, replay_dir=replay_dir, save_scenario=save_scenario,

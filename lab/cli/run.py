@@ -67,6 +67,9 @@ def run_command(
 
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
+    if exp.game != "daitenka":
+        return _run_game(exp, out_path, jobs=jobs, resume=resume, fresh=fresh,
+                         backend=backend, scheduler=scheduler)
     pool = exp.pool()
     for army in exp.armies:
         if not army.builtin:
@@ -94,6 +97,37 @@ def run_command(
         out.print(table)
     out.print(f"records: {result.out}/games, {result.out}/cards, {result.out}/manifest.json",
               soft_wrap=True)
+
+
+def _run_game(exp, out_path: Path, **options) -> None:
+    """``lab run`` for a registered game other than 大天下 (lab.games): the same runner, the
+    game's own summary."""
+    from lab.games import get
+    from lab.sim import runner
+
+    game = get(exp.game)
+    tiers = f" × {len(exp.tiers)} bot tier(s)" if len(exp.tiers) > 1 else ""
+    result = runner.run(exp, out_path, console=err, **options, announce=lambda: err.print(
+        f"{exp.name} ({game.display}): {len(exp.variants)} variant(s){tiers} × {exp.games:,} "
+        f"deal(s) = {exp.total_games:,} games → {out_path}", soft_wrap=True))
+    if result.already_complete:
+        err.print(f"{out_path} already holds this experiment's complete records; their summary "
+                  "follows (add --fresh to play them again)", soft_wrap=True)
+    elif result.chunks_played:
+        err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
+                  f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
+    else:
+        err.print("every chunk was already written; nothing to play")
+    for table in game.summary_tables(result.out, exp):
+        out.print(table)
+    kinds = ", ".join(f"{result.out}/{k}" for k in game.RECORD_KINDS)
+    out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
+
+
+def _daitenka_only(exp, command: str) -> None:
+    if exp.game != "daitenka":
+        raise LabError(f"lab {command} edits 大天下's cards; {exp.source} names game = "
+                       f"\"{exp.game}\" — use lab run and lab report for it", source=None)
 
 
 # --------------------------------------------------------------------------------- lab report
@@ -129,13 +163,14 @@ def report_command(
     card value (lab value's table when RESULTS holds one), the opening-hand effect, the
     observational card metrics and dead abilities — per bot tier, every number with its 95%
     interval and sample size."""
-    from lab.report import build_report
+    from lab.games import of_results
     from lab.sim.records import check_readable
 
     check_readable(results)  # a damaged chunk is named here, in one line
     order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
-    page = build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
-                        min_games=min_games, tier_order=order)
+    game = of_results(results)  # the game whose records the folder holds (its manifest)
+    page = game.build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
+                             min_games=min_games, tier_order=order)
     out.print(f"wrote {page}", soft_wrap=True)
 
 
@@ -192,6 +227,7 @@ def swap_command(
 
     table = swap.read_table(config) or {}
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
+    _daitenka_only(exp, "swap")
     card = card or table.get("card")
     with_ = with_ or table.get("with")
     if card is None:
@@ -304,6 +340,7 @@ def value_command(
     from lab.sim import config as sim_config
 
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
+    _daitenka_only(exp, "value")
     names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
     plan = value.plan(exp, cards=names, tiers=tier)
     out_path = out_dir or value.default_out(exp, games_option=games is not None)
@@ -408,6 +445,7 @@ def balance_command(
     from lab.sim import config as sim_config
 
     exp = sim_config.load_experiment(config, cards=tuple(card_files or ()))
+    _daitenka_only(exp, "balance")
     names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
     p = balance.plan(exp, tier=tier, target=target, band=band, max_edits=max_edits,
                      cards=names, value=value_dir, confirm_games=confirm_games,

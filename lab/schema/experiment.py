@@ -124,6 +124,10 @@ class ExperimentFile(Table):
     patch: list[PatchTable] = field([], allowed="a list of tables: [[patch]] with name = \"…\" "
                                                 "and [[patch.edit]] tables")
     swap: Optional[SwapTable] = None
+    # the game is chosen from this key before the rest is read (lab.games); 大天下's own
+    # schema accepts only its own name
+    game: Literal["daitenka"] = field("daitenka", allowed="\"daitenka\" (大天下) or "
+                                                          "\"rumble_nation\"")
 
     @field_validator("name")
     @classmethod
@@ -154,3 +158,36 @@ class ExperimentFile(Table):
                 raise problem(f"patch[{i}]: the name \"{n}\" is used twice; names must be "
                               "unique")
         return patches
+
+
+class GameExperimentFile(Table):
+    """An experiment of a game other than 大天下 (``game = "rumble_nation"``): the keys every
+    game's runs share. Presets, toggles and bots are the game's own and are checked by it
+    (``lab.games``) with the same one-line errors."""
+
+    game: str = field(example="game = \"rumble_nation\"")
+    name: Optional[str] = ExperimentFile.model_fields["name"]
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] = field(example="seed = <whole number>")
+    games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = field(example="games = <whole number>")
+    rules: Union[Text, Annotated[list[Text], Field(min_length=1)]] = field(
+        None, allowed="a preset of the game or a list of presets")
+    overrides: dict[str, Any] = field({}, allowed="a table of rules toggles ([overrides])")
+    grid: dict[str, Any] = field({}, allowed="a table of rules toggles, each a list of values "
+                                             "([grid])")
+    bots: Any = None  # one bot for every seat, or a list with one per seat: the game's parser
+    tiers: Any = None
+    chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK)] = DEFAULT_CHUNK
+
+    @field_validator("name")
+    @classmethod
+    def _a_folder_name(cls, name):
+        return ExperimentFile._a_folder_name.__func__(cls, name)
+
+    @field_validator("rules")
+    @classmethod
+    def _a_list(cls, value):
+        return [value] if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _bots_or_tiers(self):
+        return ExperimentFile._bots_or_tiers(self)

@@ -9,6 +9,9 @@ check), ``lock`` (one run per results folder), ``runner`` (the order of a run, t
 ``dispatch`` (loky workers or a Dask cluster), ``progress`` (status lines and the progress bar),
 ``summary`` (the end-of-run tables) and ``replay`` (one recorded game again, with its log). The package knows no rule of the game: it hands contexts,
 seed words and bot specs to ``lab.bots.match`` and turns the arrays that come back into records.
+The runner reaches the game through ``lab.games`` (its plan, warm-up, chunk player and record
+tables), so another registered game (Rumble Nation) runs through the same runner, lock,
+manifest, resume and dispatch; ``config.from_dict`` hands a config naming another game to it.
 """
 
 from lab.sim.config import Experiment, load_experiment

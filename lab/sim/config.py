@@ -109,6 +109,9 @@ class Experiment:
     patches: tuple[Patch, ...] = (BASE_PATCH,)
     patched_matchups: str = "all"
     cards: CardSource = ()  # extra card files (extra_cards, --cards), as data
+    # the registered game (lab.games); a class attribute, not a field, so that 大天下's
+    # resolved config and fingerprint stay what they were before games were registered
+    game = "daitenka"
 
     def pool(self) -> CardPool:
         """The card pool: the package's cards, then those of the extra card files."""
@@ -220,13 +223,27 @@ def load_experiment(path: str | Path, games: int | None = None,
 
 
 def from_dict(data: dict, src: str, games: int | None = None,
-              cards: tuple[str | Path, ...] = ()) -> Experiment:
+              cards: tuple[str | Path, ...] = ()):
+    """The experiment of the game the file names (``game = "…"``; default 大天下)."""
+    from lab import games as registry
+
+    game = registry.of_config(data, src)
+    return game.load_experiment(data, src, games=games, cards=cards)
+
+
+def check_games_option(games) -> None:
+    """``--games N``: a whole number 1–MAX_GAMES, whatever the game."""
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise LabError(f"--games = {games!r} is not allowed; allowed values: whole numbers "
+                       f"1–{MAX_GAMES:,}")
+
+
+def from_daitenka_dict(data: dict, src: str, games: int | None = None,
+                       cards: tuple[str | Path, ...] = ()) -> Experiment:
     f = check(ExperimentFile, data, src)  # keys and value types (lab.schema.experiment)
     n_games = f.games
     if games is not None:
-        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-            raise LabError(f"--games = {games!r} is not allowed; allowed values: whole numbers "
-                           f"1–{MAX_GAMES:,}")
+        check_games_option(games)
         n_games = games
     extra = _extra_cards(f.extra_cards, src) + read_card_files(cards)
     pool = pool_from(extra)  # every card file checked like the package's, named in its errors

@@ -26,12 +26,13 @@ from lab.sim.progress import engine_message, live_status, status
 from lab.sim.worker import play, play_chunk
 
 
-def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str):
-    """Receipts of the chunks as they finish (in any order)."""
+def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str, play_one=play_chunk):
+    """Receipts of the chunks as they finish (in any order); ``play_one(job, out)`` plays and
+    writes a chunk (the game's ``play_chunk``, a module-level function the workers import)."""
     from joblib import Parallel, delayed, parallel_config
 
     target = str(out.resolve())
-    tasks = (delayed(play_chunk)(j, target) for j in todo)
+    tasks = (delayed(play_one)(j, target) for j in todo)
     # a chunk is already a coarse task: joblib's auto-batching would only group chunks into
     # longer batches (a longer idle tail for the last worker, a jumpier progress bar)
     options = {"return_as": "generator_unordered", "batch_size": 1}
@@ -155,14 +156,15 @@ def cluster(backend: str, scheduler: str | None, n_jobs: int, console: Console |
         yield client
 
 
-def warm_dask(client, job: Job, console: Console | None) -> None:
+def warm_dask(client, job: Job, console: Console | None, warm=None) -> None:
     """Compile (or load) the engine on every Dask worker before the games start, with the
     workers' state in the status line: a cold worker compiles for minutes, which a progress bar
     stuck at 0% would not explain."""
     from distributed import as_completed
 
     workers = list(client.nthreads())
-    futures = [client.submit(_warm, job, workers=[w], allow_other_workers=False, pure=False)
+    futures = [client.submit(warm or _warm, job, workers=[w], allow_other_workers=False,
+                             pure=False)
                for w in workers]
     what = engine_message().split(":")[0]
     with live_status(console, f"{what} on the Dask workers: 0 of {len(workers)} ready") as say:

@@ -249,23 +249,33 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
+def kinds(out: Path) -> tuple[str, ...]:
+    """The record tables each chunk of a results folder holds: those of the game its manifest
+    names (大天下: games and cards; see ``lab.games``)."""
+    from lab.games import of_results
+
+    return tuple(of_results(out).RECORD_KINDS)
+
+
 def written_chunks(out: Path) -> set[int]:
-    """Ids of the complete chunks in a results folder (both files present)."""
+    """Ids of the complete chunks in a results folder (every file of the chunk present)."""
     def ids(kind):
         return {int(p.stem.split("-")[1]) for p in (Path(out) / kind).glob("chunk-*.parquet")}
-    return ids(GAMES) & ids(CARDS)
+    return set.intersection(*(ids(k) for k in kinds(out)))
 
 
 # -------------------------------------------------------------------------------- integrity
 
 def chunk_problem(out: Path, chunk_id: int, files: dict | None,
-                  games_rows: int | None = None) -> str | None:
+                  games_rows: int | None = None, tables: tuple[str, ...] | None = None
+                  ) -> str | None:
     """Why a written chunk cannot be trusted, or None when it is sound.
 
     ``files`` is the manifest's record of the chunk ({kind: {"rows", "sha256"}}): each file must
     have that checksum. A chunk the manifest has no record of (its run was killed before it
-    saved one) must at least be readable Parquet with ``games_rows`` games."""
-    for kind in (GAMES, CARDS):
+    saved one) must at least be readable Parquet with ``games_rows`` games. ``tables``: the
+    folder's record kinds when the caller already knows them (``kinds`` reads the manifest)."""
+    for kind in tables or kinds(out):
         path = chunk_path(out, kind, chunk_id)
         name = f"{kind}/{path.name}"
         if not path.exists():
@@ -289,11 +299,12 @@ def damaged_chunks(out: Path, man: dict | None) -> dict[int, str]:
     """{chunk id: problem} for the written chunks of a results folder that fail their check."""
     plan = {c["id"]: c for c in (man or {}).get("chunks", [])}
     found = {}
+    tables = kinds(out)  # once: the manifest can be large
     for chunk_id in sorted(written_chunks(out)):
         entry = plan.get(chunk_id, {})
         deals = entry.get("deals")
         problem = chunk_problem(out, chunk_id, entry.get("files"),
-                                deals[1] - deals[0] if deals else None)
+                                deals[1] - deals[0] if deals else None, tables)
         if problem:
             found[chunk_id] = problem
     return found
@@ -355,7 +366,9 @@ def read_table(out: str | Path, kind: str, columns=None, filter=None) -> pa.Tabl
     if not merged.exists():
         check_readable(out)
     source = [merged] if merged.exists() else _files(out, kind)
-    schema = GAMES_SCHEMA if kind == GAMES else CARDS_SCHEMA
+    from lab.games import of_results
+
+    schema = of_results(out).schema(kind)
     if not source:
         return schema.empty_table().select(columns) if columns else schema.empty_table()
     import pyarrow.dataset as ds

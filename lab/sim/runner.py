@@ -26,8 +26,7 @@ from rich.console import Console
 from lab.errors import LabError
 from lab.sim import dispatch, lock, manifest, progress, records
 from lab.sim.config import Experiment
-from lab.sim.plan import jobs as plan_jobs
-from lab.sim.worker import Receipt, play
+from lab.sim.worker import Receipt
 
 BACKENDS = ("loky", "dask")
 MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since
@@ -97,11 +96,14 @@ def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = No
 
 def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, console,
                 started) -> RunResult:
-    plan = plan_jobs(exp)
+    from lab.games import get
+
+    game = get(exp.game)  # the registered game: its plan, warm-up, chunk player and tables
+    plan = game.plan(exp)
     try:
         if fresh:
             records.clear(out)
-        for kind in (records.GAMES, records.CARDS):
+        for kind in game.RECORD_KINDS:
             (out / kind).mkdir(exist_ok=True)
         records.remove_temp_files(out)
         man = folder.manifest or manifest.new(
@@ -126,15 +128,15 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
         if todo:
             t = time.perf_counter()
             with progress.status(console, progress.engine_message()):
-                play(todo[0], games=1)  # compile or load the kernels before workers start
+                game.warm(todo[0])  # compile or load the kernels before workers start
             times["compile_s"] = time.perf_counter() - t
             if client is not None:
-                dispatch.warm_dask(client, todo[0], console)
+                dispatch.warm_dask(client, todo[0], console, game.warm)
             t = time.perf_counter()
             saved = time.monotonic()
             with progress.games_bar(console, exp.total_games,
                                     exp.total_games - session["games"]) as adv:
-                for r in dispatch.chunks(todo, out, n_jobs, backend):
+                for r in dispatch.chunks(todo, out, n_jobs, backend, game.play_chunk):
                     receipts.append(r)
                     for chunk_id, written in r.files.items():
                         man["chunks"][chunk_id]["files"] = written
@@ -213,13 +215,14 @@ def _check_written(out: Path, man: dict, console) -> None:
     for chunk_id, problem in records.damaged_chunks(out, man).items():
         records.delete_chunk(out, chunk_id)
         progress.note(console, f"chunk {chunk_id}: {problem}; replaying it")
+    tables = records.kinds(out)
     for chunk_id in records.written_chunks(out):
         entry = man["chunks"][chunk_id]
         if not entry.get("files"):
             entry["files"] = {kind: {"rows": _rows(out, kind, chunk_id),
                                      "sha256": records.file_digest(
                                          records.chunk_path(out, kind, chunk_id))}
-                              for kind in (records.GAMES, records.CARDS)}
+                              for kind in tables}
 
 
 def _rows(out, kind, chunk_id) -> int:

@@ -334,6 +334,10 @@ class Game:
         r = self.result()
         return f"{r['winner']} wins; " + ", ".join(f"{k} {v}" for k, v in r["scores"].items())
 
+    def log_lines(self) -> list[str]:
+        """Every step applied (rolls included), then the war phase once it is over."""
+        return list(self.history) + (self.war_lines() if self.is_over else [])
+
     def war_lines(self) -> list[str]:
         """One line per area in war order: powers, who took the tokens (after the war)."""
         out = []

@@ -9,6 +9,7 @@ TOML on top of a preset, the one-line errors for bad values, and ``context()`` (
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -29,8 +30,6 @@ DESCRIPTIONS = {
 }
 RANGES = {"players": (2, L.MAXP), "reinforcements": (0, 9), "soldiers": (1, 60)}
 BOOLS = ("reroll", "second_place", "daimyo")
-_TRUE = {"true", "on", "yes", "1"}
-_FALSE = {"false", "off", "no", "0"}
 
 
 @dataclass(frozen=True)
@@ -142,22 +141,31 @@ class RNRules:
         return c
 
 
+@lru_cache(maxsize=1)
+def _toggles_table():
+    """The on/off and whole-number toggles as a schema table built the way 大天下's are
+    (``lab.schema.rules``): one source for the words a prompt or file may use and for the
+    one-line error that refuses a value."""
+    from typing import Optional
+
+    from pydantic import create_model
+
+    from lab.rules import FLAG
+    from lab.schema.base import field
+    from lab.schema.rules import Toggles, _toggle
+
+    spec = {}
+    for key in (*BOOLS, *RANGES):
+        tp, words = _toggle(FLAG if key in BOOLS else RANGES[key])
+        spec[key] = (Optional[tp], field(None, allowed=words))
+    return create_model("RNToggles", __base__=Toggles, **spec)
+
+
 def _coerce(key: str, value, source):
-    if key in BOOLS:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
-            return value.lower() in _TRUE
-        raise LabError(f"{key} = {value!r} is not allowed; allowed values: true, false "
-                       "(or on, off)", source=source)
-    if key in RANGES:
-        lo, hi = RANGES[key]
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise LabError(f"{key} = {value!r} is not allowed; allowed values: whole numbers "
-                           f"{lo}–{hi}", source=source)
-        return value
+    if key in BOOLS or key in RANGES:
+        from lab.schema.base import check
+
+        return getattr(check(_toggles_table(), {key: value}, source), key)
     if key == "soldier_counts":
         if isinstance(value, str):
             value = value.replace(",", "-").split("-")

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Union
+
+from pydantic import model_validator
 
 from lab.errors import LabError, read_toml
 from lab.games.rumble_nation.board import AREAS, area_index
@@ -19,6 +22,9 @@ from lab.games.rumble_nation.nb_layout import (MAXP, P_CHIP, P_DAIMYO, P_DSTOCK,
                                                P_REROLLS, P_SCORE, P_STOCK, P_TURNS, S_LARGE,
                                                S_MEN, S_REINF, S_SLOT, S_SMALL)
 from lab.games.rumble_nation.rules import RNRules
+from lab.schema.base import Table
+from lab.schema.base import check as validate
+from lab.schema.scenario import ScenarioTable, Step
 
 GAME = "rumble_nation"
 TOP_KEYS = {"game", "name", "rules", "seed", "first", "steps", "overrides", "tokens", "expect",
@@ -26,6 +32,14 @@ TOP_KEYS = {"game", "name", "rules", "seed", "first", "steps", "overrides", "tok
 EXPECT_TOP = {"winner", "phase", "to_move", "dice", "set_aside", "ranking", *SEAT_NAMES}
 EXPECT_SEAT = {"score", "rank", "chip", "stock", "daimyo", "daimyo_in_stock", "soldiers",
                "reinforcements", "power", "large", "small", "rerolls", "turns"}
+
+
+class _Steps(Table):
+    steps: list[Union[str, Step]] = ScenarioTable.model_fields["steps"]
+
+    @model_validator(mode="after")
+    def _illegal_only_last(self):
+        return ScenarioTable._illegal_only_last(self)
 
 
 @dataclass
@@ -39,6 +53,10 @@ class Scenario:
     tokens: dict
     seats: dict
     expect: dict = field(default_factory=dict)
+
+    @property
+    def file_name(self) -> str:
+        return Path(self.source.split(" [[scenario]]")[0]).name
 
 
 @dataclass
@@ -76,19 +94,11 @@ def _parse(t: dict, src: str, folder: Path) -> Scenario:
     if first not in SEAT_NAMES[:rules.players]:
         raise LabError(f"first = {first!r}; allowed: "
                        f"{', '.join(SEAT_NAMES[:rules.players])}", source=src)
-    steps = []
-    for k, st in enumerate(t["steps"]):
-        if isinstance(st, str):
-            steps.append((st, False))
-        elif isinstance(st, dict) and "do" in st and set(st) <= {"do", "expect_illegal"}:
-            if st.get("expect_illegal") and k != len(t["steps"]) - 1:
-                raise LabError(f"steps[{k}]: expect_illegal is allowed on the last step only",
-                               source=src)
-            steps.append((st["do"], bool(st.get("expect_illegal", False))))
-        else:
-            raise LabError(f"steps[{k}]: a step is a string or "
-                           "{ do = \"…\", expect_illegal = true }", source=src)
-        parse_step(steps[-1][0], source=f"{src} steps[{k}]")
+    # the steps list is 大天下's scenario format (lab.schema.scenario): one schema for both
+    steps = [(st, False) if isinstance(st, str) else (st.do, st.expect_illegal)
+             for st in validate(_Steps, {"steps": t["steps"]}, src).steps]
+    for k, (text, _) in enumerate(steps):
+        parse_step(text, source=f"{src} steps[{k}]")
     expect = t.get("expect", {})
     unknown = set(expect) - EXPECT_TOP
     if unknown:
