@@ -333,13 +333,17 @@ def resolve_win(s, c, lg, w, reduction, siege):
     wheel = s[G_TOP_KUR] >= 0
     s[G_WIN_RECORDED + w] += 1
     log_ev(s, lg, EV_WIN, w, -1, s[G_PLAYS + w], 0)
-    # (1) every card on the field but the winning set dies (年貢 triggers)
+    # (1) every card on the field but the winning set and its 車懸り dies (年貢 triggers)
     for j in range(tn):
         field_remove(s, w, s[G_TOP_CARDS + j])
+    if wheel:
+        field_remove(s, w, s[G_TOP_KUR])
     kill_field(s, c, lg, w)
     kill_field(s, c, lg, d)
     for j in range(tn):
         field_add(s, w, s[G_TOP_CARDS + j])
+    if wheel:
+        field_add(s, w, s[G_TOP_KUR])
     # (2) damage, then 墨俣一夜城's repair
     if not siege:
         if c[C_RULES + R_DAMAGE_LAST_SET] != 0:
@@ -368,6 +372,7 @@ def resolve_win(s, c, lg, w, reduction, siege):
         if broken > 0 and (bonus > 0 or grave_by_ability):
             damage_abilities(s, c, lg, w, tn, broken - plain, grave_by_ability, True)
         if fell:
+            # (3) the game ends with the winning set, and its 車懸り, still on the field
             end_game(s, lg, w, END_CASTLE_FELL)
             return
         rs = castle_row(s, c, d, T_ON_ATTACKED, E_REPAIR)
@@ -388,6 +393,9 @@ def resolve_win(s, c, lg, w, reduction, siege):
         camp_add(s, w, i, up)
         stat(s, ST_WON, i, 1)
         log_ev(s, lg, EV_CAMP, w, i, 1 if up else 0, 0)
+    if wheel:  # the battle is over: the 車懸り dies (R9)
+        field_remove(s, w, s[G_TOP_KUR])
+        kill(s, c, lg, w, s[G_TOP_KUR])
     if faceup and not wheel:
         for j in range(tn):
             i = s[G_TOP_CARDS + j]
