@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lab.cards.pool import CardPool, PoolTables, load_armies, load_pool
-from lab.cards.vocab import Effect
+from lab.cards.vocab import EFFECT_NAMES, Effect
 from lab.engine.api import Game
 from lab.engine.triggers import random_triggers
 from lab.rules import RuleSet
@@ -84,7 +84,7 @@ def _opening_hand_with_miyoshi() -> int:
     return g.zone("A", "hand_count")
 
 
-@pytest.mark.parametrize("effect", list(Effect), ids=lambda e: e.name.lower())
+@pytest.mark.parametrize("effect", list(EFFECT_NAMES.values()), ids=lambda e: e.name.lower())
 def test_disabling_an_effect_code_fails_a_scenario(effect, monkeypatch):
     monkeypatch.setattr(CardPool, "tables", _without(effect))
     if effect == Effect.EXTRA_OPENING:

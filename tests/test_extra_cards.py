@@ -114,6 +114,40 @@ def test_a_bad_card_in_the_user_file_is_named_like_a_package_card(folder):
                           "allowed; did you mean on_win")
 
 
+@pytest.mark.parametrize("row, fragments", [
+    ('{ trigger = "on_lead", effect = "extra_damage", amount = 1 }',
+     ["on_lead × effect extra_damage is not supported", "effects with trigger on_lead: draw"]),
+    ('{ trigger = "on_death", effect = "kill_hand", amount = 1 }',
+     ["on_death × effect kill_hand is not supported", "draw"]),
+    ('{ trigger = "standing", effect = "hold_once" }',
+     ["standing × effect hold_once works only on a castle, not on a unit"]),
+    ('{ trigger = "on_win", effect = "draw", amount = 1, condition = "vs_inf" }',
+     ["draw with condition vs_inf is not supported", "conditions it takes: none, single"]),
+])
+def test_a_row_the_engine_does_not_run_stops_the_load(folder, row, fragments):
+    """vocab.SUPPORT (issue 15 item 1): a row the engine would ignore never loads — one line
+    naming the file, the card, the ability and its row, and what is supported."""
+    cards = folder / "my_cards.toml"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace('{ trigger = "on_win", effect = "draw", amount = 1 }', row),
+                     encoding="utf-8")
+    with pytest.raises(LabError) as e:
+        load_pool(extra=(cards,))
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith(f"{cards}: cards[0] \"母衣衆\": 〈母衣〉 row 0: "), msg
+    for frag in fragments:
+        assert frag in msg, (frag, msg)
+
+
+def test_every_row_of_the_package_pool_is_supported():
+    """The support table covers the shipped cards (it is what the engine runs)."""
+    from lab.cards.vocab import unsupported
+    pool = load_pool()
+    bad = [(c.name, r) for c in pool.cards for r in c.rows()
+           if unsupported(c.kind_class, r.trigger, r.effect, r.condition)]
+    assert not bad
+
+
 def test_commands_take_cards_file():
     shown = invoke("cards", "--cards", str(CARDS), "--kind", "unit")
     assert shown.exit_code == 0 and "母衣衆" in shown.stdout and "〈母衣〉" in shown.stdout

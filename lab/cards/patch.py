@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from lab.cards.pool import (MAX_ABILITY_ROWS, Ability, Card, CardPool, Deck, EffectRow,
-                            load_pool, validate_deck)
+                            check_rows, load_pool, validate_deck)
 from lab.cards.vocab import (CONDITION_NAMES, EFFECT_NAMES, INF, TRIGGER_NAMES, Condition,
                              Kind)
 from lab.errors import LabError, closest
@@ -30,9 +30,6 @@ from lab.schema.base import check
 from lab.schema.cards import EffectRow as EffectRowTable
 from lab.schema.experiment import BASE, PATCH_NAME, PATCH_NAME_ALLOWED, PatchTable
 from lab.schema.experiment import Edit as EditTable
-
-_EFFECT_NAME = {int(v): k for k, v in EFFECT_NAMES.items()}
-
 
 @dataclass(frozen=True)
 class Edit:
@@ -304,8 +301,7 @@ def add_ability(card: str, ability, *, army: str = "", pool: CardPool | None = N
         a = Ability(f"added:{label}", f"追加({label})", "", "追加", parsed)
     if any(x.id == a.id for x in c.abilities):
         raise LabError(f"{c.name} already has 〈{a.name}〉")
-    for i, r in enumerate(a.rows):
-        check_supported(c, r, f"〈{a.name}〉 row {i}")
+    check_rows(c, a, c.name)
     return Edit("add", c.id, a, army=_army(army))
 
 
@@ -460,45 +456,3 @@ def _edited(card: Card, edits: list[Edit], patch: str) -> Card:
                        f"rows; the engine allows {MAX_ABILITY_ROWS} per card — turn an ability "
                        "off first")
     return card
-
-
-# ------------------------------------------------------------------- trigger × effect support
-
-def _kind_class(kind: Kind) -> str:
-    return {Kind.TACTIC: "tactic", Kind.CASTLE: "castle"}.get(kind, "unit")
-
-
-def supported_rows(pool: CardPool | None = None) -> set[tuple[str, int, int, int]]:
-    """(kind class, trigger, effect, condition) combinations known to work in the engine.
-
-    HOOK: until ``lab.cards.vocab`` carries the engine's own trigger × effect support table,
-    "known to work" means "used by a card of the shipped pool" (every such row has its scenario)
-    — conservative: a combination no card uses is refused rather than silently ignored.
-    """
-    pool = pool or load_pool()
-    return {(_kind_class(c.kind), int(r.trigger), int(r.effect), int(r.condition))
-            for c in pool.cards for r in c.rows()}
-
-
-def check_supported(card: Card, row: EffectRow, where: str) -> None:
-    known = supported_rows()
-    key = (_kind_class(card.kind), int(row.trigger), int(row.effect), int(row.condition))
-    if key in known:
-        return
-    cls = key[0]
-    same = sorted({Condition(k[3]).name.lower() for k in known
-                   if k[:3] == key[:3]})
-    effects = sorted({_EFFECT_NAME[k[2]] for k in known
-                      if k[0] == cls and k[1] == key[1]})
-    what = (f"trigger {row.trigger.name.lower()} × effect {row.effect.name.lower()}"
-            + (f" × condition {row.condition.name.lower()}" if row.condition else ""))
-    if same:
-        allowed = f"conditions that work with it: {', '.join(same)}"
-    elif effects:
-        allowed = f"effects that work with that trigger on a {cls}: {', '.join(effects)}"
-    else:
-        allowed = f"no effect works with that trigger on a {cls}"
-    raise LabError(f"{card.name} {where}: {what} is not supported on a {cls} (no card of the "
-                   f"pool uses it, so the engine is not known to run it); {allowed}")
-
-

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from lab.cards.vocab import (CONDITION_NAMES, EFFECT_NAMES, INF, INF_AS_NUMBER, KIND_NAMES,
-                             TRIGGER_NAMES, Condition, Effect, Kind, Trigger)
+from lab.cards.vocab import (CASTLE, CONDITION_NAMES, EFFECT_NAMES, INF, INF_AS_NUMBER,
+                             KIND_NAMES, TACTIC, TRIGGER_NAMES, UNIT, Condition, Effect, Kind,
+                             Trigger, unsupported)
 from lab.errors import LabError, closest, parse_toml, read_text, read_toml
 from lab.schema.base import check
 from lab.schema.cards import CardFile, DeckFile
@@ -85,8 +86,22 @@ class Card:
         """Strength as counted in deck totals: ∞ as 10, tactics and castles as 0 (cards.md)."""
         return INF_AS_NUMBER if self.strength == INF else self.strength
 
+    @property
+    def kind_class(self) -> str:
+        """unit, tactic or castle: what the engine's support table (vocab.SUPPORT) asks."""
+        return {Kind.TACTIC: TACTIC, Kind.CASTLE: CASTLE}.get(self.kind, UNIT)
+
     def rows(self) -> list[EffectRow]:
         return [r for a in self.abilities for r in a.rows]
+
+
+def check_rows(card: Card, ability: Ability, where: str, source: str | None = None) -> None:
+    """Refuse an ability row the engine would not run on this card (vocab.SUPPORT): one line
+    naming the card, the ability and its row, and what is supported."""
+    for j, r in enumerate(ability.rows):
+        why = unsupported(card.kind_class, r.trigger, r.effect, r.condition)
+        if why:
+            raise LabError(f"{where}: 〈{ability.name}〉 row {j}: {why}", source=source)
 
 
 @dataclass
@@ -204,6 +219,8 @@ def _parse_cards(data: CardFile, source: str, abilities: dict[str, Ability], sta
             abil.append(abilities[aid])
         card = Card(start + len(cards), c.id, c.name, kind, strength, person, c.cost,
                     tuple(abil))
+        for a in card.abilities:
+            check_rows(card, a, where, source)
         if len(card.rows()) > MAX_ABILITY_ROWS:
             raise LabError(f"{where}: at most {MAX_ABILITY_ROWS} effect rows per card",
                            source=source)
