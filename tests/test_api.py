@@ -92,7 +92,7 @@ def test_legal_texts_cover_kuruma_and_fire_tokens(pool):
     ref.step([a for a in g.legal_actions() if a.text == "A lead 足軽5 +車懸り"][0])
     g.step("A lead 足軽5 +車懸り")
     assert np.array_equal(g.s, ref.s)
-    assert g.field()["top_kuruma"] and g.field()["top"] == ["足軽5"]
+    assert g.field()["top_kurumagakari"] and g.field()["top"] == ["足軽5"]
     h = position(pool, {
         "A": {"hand": ["足軽3"], "walls": walls(), "deck": ["足軽2"]},
         "B": {"hand": ["鉄砲足軽", "足軽6"], "walls": walls(), "deck": ["足軽2"]}})
@@ -238,6 +238,21 @@ def test_known_hand_holds_returned_card_not_drawn_ones(pool):
     # the player does not "know" their own returned card as an opponent's card
     assert g.observation("A")["players"]["B"]["known_hand"] == {}
     g.step("A lead 足軽5")  # V2: it leaves the hand, so it is no longer known to be there
+    assert g.observation("B")["players"]["A"]["known_hand"] == {}
+
+
+def test_a_stolen_card_is_known_to_both(pool):
+    """R1 / V1: a card 謀聖 takes is known to the victim while the thief holds it (the thief
+    holds it in hand; the victim saw it go), and it is known no more once it leaves that hand."""
+    g = position(pool, {
+        "A": {"deck": ["足軽2"], "hand": ["尼子晴久", "足軽7"], "walls": walls("足軽8")},
+        "B": {"deck": ["足軽2"], "hand": ["足軽4"], "walls": walls("足軽7")}})
+    g.step("A lead 尼子晴久")
+    g.step("B pass")  # A wins: 謀聖 takes B's only hand card
+    assert g.zone("A", "hand") == {"足軽7": 1, "足軽2": 1, "足軽4": 1}
+    assert g.observation("B")["players"]["A"]["known_hand"] == {"足軽4": 1}
+    assert g.observation("A")["players"]["A"]["hand"]["足軽4"] == 1
+    g.step("A lead 足軽4")
     assert g.observation("B")["players"]["A"]["known_hand"] == {}
 
 

@@ -59,8 +59,8 @@ def _compare_states(c, seeds, seen):
                 assert mine[0].tolist() == acts[k].tolist(), (k, acts[:n].tolist())
                 row = acts[k]
                 seen["fire"] += row[AX_FIRE] != 0
-                seen["車懸り"] += row[AX_KUR] >= 0
-                seen["fire with 車懸り"] += row[AX_FIRE] != 0 and row[AX_KUR] >= 0
+                seen["車懸り"] += row[AX_KURUMAGAKARI] >= 0
+                seen["fire with 車懸り"] += row[AX_FIRE] != 0 and row[AX_KURUMAGAKARI] >= 0
                 cards = [x for x in row[AX_C0:AX_C0 + row[AX_N]] if x >= 0]
                 if row[AX_KIND] in (A_LEAD, A_ANSWER) and len(cards) >= 2:
                     strengths = {int(c[C_STR + x]) for x in cards}

@@ -29,21 +29,23 @@ class Bot(Protocol):
 
 
 class _Compiled:
-    """A compiled bot driven one decision at a time through the API."""
+    """A compiled bot driven one decision at a time through the API, drawing its randomness
+    from the game's play stream as the batch loop does."""
 
     def __init__(self, spec):
         self.spec = parse_bot(spec)
         self.packed = self.spec.pack()
         self.sb = np.zeros(SB_SIZE, np.int64)
+        self.acts = np.zeros((MAXA, AW), np.int64)
+        self.wk = np.zeros(nb_actions.WK_SIZE, np.int64)
         self.sacts = np.zeros((MAXA, AW), np.int64)
 
-    def choose(self, game: Game) -> tuple:
-        game.legal_actions()  # starts a due leader turn
-        n = nb_actions.legal_actions(game.s, game.c, game._acts, game._wk)
-        k = nb_policy.choose(game.s, game.c, game.lg, game._acts, n, game._wk, self.packed,
-                             self.sb, self.sacts)
-        game._legal = None
-        return tuple(int(x) for x in game._acts[k])
+    def choose(self, game: Game) -> Action:
+        legal = game.legal_actions()  # starts a due leader turn
+        s, c, lg = game.kernel_args()
+        n = nb_actions.legal_actions(s, c, self.acts, self.wk)
+        k = nb_policy.choose(s, c, lg, self.acts, n, self.wk, self.packed, self.sb, self.sacts)
+        return legal[k]
 
 
 def seat_player(bot):

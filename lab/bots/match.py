@@ -148,7 +148,8 @@ def finish(game, bot_a="random", bot_b="random"):
     """Play an API ``Game`` to its end with two compiled bots (the same loop batch runs use, so a
     game replayed from its seed words with log=True reproduces the recorded game)."""
     bots = np.stack([parse_bot(bot_a).pack(), parse_bot(bot_b).pack()])
-    nb_match.play_game(game.s, game.c, game.lg, game._acts, game._wk, bots,
-                       np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64))
-    game._legal = None
+    s, c, lg = game.kernel_args()
+    nb_match.play_game(s, c, lg, np.zeros((MAXA, AW), np.int64), np.zeros(WK_SIZE, np.int64),
+                       bots, np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64))
+    game.changed()
     return game

@@ -79,7 +79,7 @@ def action_key(a, mover):
     k = a[L.AX_KIND] | (a[L.AX_N] << 4)
     for j in range(5):
         k |= (a[L.AX_C0 + j] + 1) << (7 + 7 * j)
-    return (k | ((a[L.AX_KUR] + 1) << 42) | (a[L.AX_FIRE] << 49) | ((a[L.AX_X] + 1) << 50)
+    return (k | ((a[L.AX_KURUMAGAKARI] + 1) << 42) | (a[L.AX_FIRE] << 49) | ((a[L.AX_X] + 1) << 50)
             | (mover << 57))
 
 

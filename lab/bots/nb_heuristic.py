@@ -9,11 +9,11 @@ It reads only the seat's observation (rules.md R1): its own hand, both camps, th
 deck and hand counts, logistics, castles — never the opponent's hand, a deck or a wall card.
 """
 
-from lab.bots.nb_params import *  # noqa: F403
+from lab.bots import nb_params as P
 from lab.engine.jit import hot, kernel
-from lab.engine.layout import *  # noqa: F403
+from lab.engine import layout as L
 from lab.engine.nb_actions import response_row
-from lab.engine.nb_core import pb, wall_total
+from lab.engine.nb_core import amount_of, effect_of, pb, row_at, wall_total
 from lab.cards.vocab import Effect
 from lab.rules import R_DAMAGE_LAST_SET, R_PASS_COSTS_WALL
 
@@ -28,12 +28,12 @@ NEG = -1.0e9
 
 @hot
 def card_value(c, i):
-    st = c[C_STR + i]
-    if st == INF:
+    st = c[L.C_STR + i]
+    if st == L.INF:
         return 13.0
     if st > 0:
         v = float(st)
-        if c[C_FLAGS + i] & F_ASSASSIN:
+        if c[L.C_FLAGS + i] & L.F_ASSASSIN:
             v += 3.0
         return v
     return 6.0  # a tactic or castle
@@ -53,7 +53,7 @@ def answer_prob(k, top, shape, hand):
     highest strength is ``top`` (∞ = 11)."""
     if hand <= 0:
         return 0.0
-    if shape == SHAPE_INF:
+    if shape == L.SHAPE_INF:
         return 0.12
     q = (10.0 - top) / 10.0
     if q < 0.0:
@@ -61,7 +61,7 @@ def answer_prob(k, top, shape, hand):
     if k == 1:
         q += 0.06
     single = 1.0 - _pow(1.0 - q, hand)
-    if shape == SHAPE_RUN:
+    if shape == L.SHAPE_RUN:
         return single * _pow(0.12, k - 2)
     return single * _pow(0.3, k - 1) + 0.04
 
@@ -69,29 +69,29 @@ def answer_prob(k, top, shape, hand):
 @hot
 def _set_stats(c, a):
     """(card value sum, highest strength, shape, extra damage if it wins) of an action's set."""
-    k = a[AX_N]
+    k = a[L.AX_N]
     val = 0.0
     top = 0
-    first = c[C_STR + a[AX_C0]]
+    first = c[L.C_STR + a[L.AX_C0]]
     same = True
     bonus = 0
     for j in range(k):
-        i = a[AX_C0 + j]
+        i = a[L.AX_C0 + j]
         val += card_value(c, i)
-        st = c[C_STR + i]
+        st = c[L.C_STR + i]
         if st > top:
             top = st
         if st != first:
             same = False
-        for q in range(4):
-            r = C_ROWS + i * 16 + q * 4
-            if c[r + 1] == E_EXTRA_DAMAGE:
-                bonus += c[r + 2]
-    shape = SHAPE_SAME
-    if k == 1 and top == INF:
-        shape = SHAPE_INF
+        for q in range(L.ROWS_PER_CARD):
+            r = row_at(i, q)
+            if effect_of(c, r) == E_EXTRA_DAMAGE:
+                bonus += amount_of(c, r)
+    shape = L.SHAPE_SAME
+    if k == 1 and top == L.INF:
+        shape = L.SHAPE_INF
     elif not same:
-        shape = SHAPE_RUN
+        shape = L.SHAPE_RUN
     return val, top, shape, bonus
 
 
@@ -99,108 +99,108 @@ def _set_stats(c, a):
 def _field_value(s, c, p):
     b = pb(p)
     v = 0.0
-    m = s[b + PB_FIELD_MASK]
-    for i in range(c[C_NLOC]):
+    m = s[b + L.PB_FIELD_MASK]
+    for i in range(c[L.C_NLOC]):
         if (m >> i) & 1:
-            v += card_value(c, i) * s[b + PB_FIELD + i]
+            v += card_value(c, i) * s[b + L.PB_FIELD + i]
     return v
 
 
 @hot  # inlined into the loops that score every legal action: ~20% faster heuristic games
 def score_action(s, c, a, bot):
     """The heuristic value of action row ``a`` for the player to move (higher is better)."""
-    p = s[G_TO_MOVE]
+    p = s[L.G_TO_MOVE]
     q = 1 - p
-    kind = a[AX_KIND]
-    wall_gain = bot[BP_WALL_GAIN] / 100.0
-    wall_loss = bot[BP_WALL_LOSS] / 100.0
-    card = bot[BP_CARD] / 100.0
+    kind = a[L.AX_KIND]
+    wall_gain = bot[P.BP_WALL_GAIN] / 100.0
+    wall_loss = bot[P.BP_WALL_LOSS] / 100.0
+    card = bot[P.BP_CARD] / 100.0
     my_walls = wall_total(s, p)
     opp_walls = wall_total(s, q)
-    opp_hand = s[pb(q) + PB_HAND_N]
-    if kind == A_RETURN:
-        v = card_value(c, a[AX_C0])
-        return 1.0e6 + v if v >= bot[BP_RETURN_MIN] else NEG
-    if kind == A_KEEP:
+    opp_hand = s[pb(q) + L.PB_HAND_N]
+    if kind == L.A_RETURN:
+        v = card_value(c, a[L.AX_C0])
+        return 1.0e6 + v if v >= bot[P.BP_RETURN_MIN] else NEG
+    if kind == L.A_KEEP:
         return 0.0
-    if kind == A_MULLIGAN:
-        return 1.0 if bot[BP_MULLIGAN] != 0 else -1.0
-    if kind == A_MIOKURI:
-        cost = c[C_RULES + R_PASS_COSTS_WALL] != 0
+    if kind == L.A_MULLIGAN:
+        return 1.0 if bot[P.BP_MULLIGAN] != 0 else -1.0
+    if kind == L.A_MIOKURI:
+        cost = c[L.C_RULES + R_PASS_COSTS_WALL] != 0
         if cost and my_walls <= 1:
             return NEG
-        return bot[BP_MIOKURI] / 100.0 - (wall_loss if cost else 0.0) + (card * 5.0 if cost else 0.0)
-    if kind == A_BUILD:
-        return bot[BP_BUILD] / 100.0 + card * 5.0
-    if kind == A_FORTIFY:
+        return bot[P.BP_MIOKURI] / 100.0 - (wall_loss if cost else 0.0) + (card * 5.0 if cost else 0.0)
+    if kind == L.A_BUILD:
+        return bot[P.BP_BUILD] / 100.0 + card * 5.0
+    if kind == L.A_FORTIFY:
         return wall_loss * 0.8
-    if kind == A_LOGISTICS:
-        return 0.3 * wall_gain - card * card_value(c, a[AX_X]) * 0.4
-    if kind == A_LEAD:
+    if kind == L.A_LOGISTICS:
+        return 0.3 * wall_gain - card * card_value(c, a[L.AX_X]) * 0.4
+    if kind == L.A_LEAD:
         val, top, shape, bonus = _set_stats(c, a)
-        k = a[AX_N]
+        k = a[L.AX_N]
         pa = answer_prob(k, top, shape, opp_hand)
         gain = wall_gain * (1 + bonus)
         if 1 + bonus >= opp_walls:
             gain = 1.0e4
-        sc = (1.0 - pa) * gain - pa * card * val - 0.15 * card * val + bot[BP_BIG] / 100.0 * (k - 1)
-        if shape == SHAPE_INF and opp_walls > 2:
-            sc -= wall_gain * bot[BP_INF_RESERVE] / 100.0
-        if a[AX_KUR] >= 0:
+        sc = (1.0 - pa) * gain - pa * card * val - 0.15 * card * val + bot[P.BP_BIG] / 100.0 * (k - 1)
+        if shape == L.SHAPE_INF and opp_walls > 2:
+            sc -= wall_gain * bot[P.BP_INF_RESERVE] / 100.0
+        if a[L.AX_KURUMAGAKARI] >= 0:
             sc -= card * 2.0 * (1.0 - pa)
         return sc
     # ---- responses
-    attacker = s[G_TOP_OWNER]
-    po = s[G_TOP_N] if c[C_RULES + R_DAMAGE_LAST_SET] != 0 else s[G_PLAYS + attacker]
-    pm = s[G_PLAYS + p]
+    attacker = s[L.G_TOP_OWNER]
+    po = s[L.G_TOP_N] if c[L.C_RULES + R_DAMAGE_LAST_SET] != 0 else s[L.G_PLAYS + attacker]
+    pm = s[L.G_PLAYS + p]
     danger = wall_loss * po
     if po >= my_walls:
         danger = 1.0e4
-    if kind == A_PASS:
+    if kind == L.A_PASS:
         return -danger
-    if kind == A_SIEGE:
-        return bot[BP_TACTIC] / 100.0 - card * 3.0
-    if kind == A_TACTIC:
-        t = a[AX_X]
+    if kind == L.A_SIEGE:
+        return bot[P.BP_TACTIC] / 100.0 - card * 3.0
+    if kind == L.A_TACTIC:
+        t = a[L.AX_X]
         r = response_row(c, t)
-        eff = c[r + 1]
-        base = bot[BP_TACTIC] / 100.0 - card * 2.0
+        eff = effect_of(c, r)
+        base = bot[P.BP_TACTIC] / 100.0 - card * 2.0
         if eff == E_WIPE_USER:
             return base + card * 0.8 * (_field_value(s, c, q) - _field_value(s, c, p))
         if eff == E_WIPE_ATTACKER:
             return base + card * 0.8 * (_field_value(s, c, q) - _field_value(s, c, p)) - 0.3 * wall_gain
         if eff == E_REARGUARD:
-            left = po - c[r + 2]
+            left = po - amount_of(c, r)
             if left < 0:
                 left = 0
             return base - (1.0e4 if left >= my_walls else wall_loss * left)
         if eff == E_STARVE:
-            return base + card * 5.0 + (wall_gain if s[G_TOP_SHAPE] == SHAPE_INF else 0.0)
+            return base + card * 5.0 + (wall_gain if s[L.G_TOP_SHAPE] == L.SHAPE_INF else 0.0)
         if eff == E_SURPRISE:
-            u = a[AX_C0]
-            pa = answer_prob(1, c[C_STR + u], SHAPE_SAME, opp_hand)
+            u = a[L.AX_C0]
+            pa = answer_prob(1, c[L.C_STR + u], L.SHAPE_SAME, opp_hand)
             win = wall_gain * (pm + 1) if pm + 1 < opp_walls else 1.0e4
             return base + (1.0 - pa) * win - pa * (card * card_value(c, u) + danger)
         return base
     # answers
     val, top, shape, bonus = _set_stats(c, a)
-    k = a[AX_N]
-    i0 = a[AX_C0]
-    if s[G_TOP_SHAPE] == SHAPE_INF:
-        if c[C_FLAGS + i0] & F_ASSASSIN:
+    k = a[L.AX_N]
+    i0 = a[L.AX_C0]
+    if s[L.G_TOP_SHAPE] == L.SHAPE_INF:
+        if c[L.C_FLAGS + i0] & L.F_ASSASSIN:
             return 1.0e5
         # 天下布武: three random hand cards die
         return wall_gain * (pm + 1) - card * 3.0 * 6.0 + 0.5 * danger
-    if a[AX_FIRE] != 0:
-        return bot[BP_FIRE] / 100.0 + 0.5 * card * _field_value(s, c, q) - 0.1 * card * val
+    if a[L.AX_FIRE] != 0:
+        return bot[P.BP_FIRE] / 100.0 + 0.5 * card * _field_value(s, c, q) - 0.1 * card * val
     pa = answer_prob(k, top, shape, opp_hand)
     win = wall_gain * (pm + 1 + bonus)
     if pm + 1 + bonus >= opp_walls:
         win = 1.0e4
     sc = (1.0 - pa) * win - pa * (card * val + danger) - 0.1 * card * val
-    if shape == SHAPE_INF and po < bot[BP_INF_RESERVE] / 100.0 and opp_walls > 2 and po < my_walls:
+    if shape == L.SHAPE_INF and po < bot[P.BP_INF_RESERVE] / 100.0 and opp_walls > 2 and po < my_walls:
         sc -= wall_gain * 2.0
-    if a[AX_KUR] >= 0:
+    if a[L.AX_KURUMAGAKARI] >= 0:
         sc -= card * 2.0 * (1.0 - pa)
     return sc
 

@@ -5,7 +5,7 @@ preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds
 from lab.bots.nb_params import BOT_RANDOM, BP_KIND
 from lab.bots.nb_policy import choose
 from lab.engine.jit import kernel
-from lab.engine.layout import *  # noqa: F403
+from lab.engine import layout as L
 from lab.engine.nb_actions import legal_actions
 from lab.engine.nb_pick import random_pick
 from lab.engine.nb_play import record, record_stats, setup
@@ -15,10 +15,10 @@ from lab.engine.nb_resolve import apply, begin_turn
 @kernel
 def play_game(s, c, lg, acts, wk, bots, sb, sacts):
     """Play the set-up game in ``s`` to its end; ``bots[p]`` is seat p's bot spec."""
-    while s[G_PHASE] != PH_OVER:
-        if s[G_PHASE] == PH_LEADER_START:
+    while s[L.G_PHASE] != L.PH_OVER:
+        if s[L.G_PHASE] == L.PH_LEADER_START:
             begin_turn(s, c, lg)
-        bot = bots[s[G_TO_MOVE]]
+        bot = bots[s[L.G_TO_MOVE]]
         if bot[BP_KIND] == BOT_RANDOM:
             # the same step as choose() over the listing would draw, without the listing
             random_pick(s, c, acts, wk)

@@ -15,7 +15,7 @@ from lab.bots.nb_buffer import MAX_ROOT, SB_POOL, SB_RNG, SB_SIZE, SB_STATE, SB_
 from lab.bots.nb_heuristic import heuristic_choose
 from lab.bots.nb_params import BP_SIMS, BP_UCB
 from lab.engine.jit import kernel
-from lab.engine.layout import *  # noqa: F403
+from lab.engine import layout as L
 from lab.engine.nb_actions import legal_actions
 from lab.engine.nb_core import hand_add, hand_remove, next32, pb, rand_below
 from lab.engine.nb_resolve import apply, begin_turn
@@ -28,22 +28,22 @@ def redeal_hidden(t, c, sb, q, observer):
     """Shuffle player q's hidden cards (deck, walls, and — if q is not the observer — the hand
     cards the observer does not know) among those same places."""
     b = pb(q)
-    nl = c[C_NLOC]
+    nl = c[L.C_NLOC]
     m = 0
-    deck_n = t[b + PB_DECK_N]
-    wall_n = t[b + PB_WALL_N]
+    deck_n = t[b + L.PB_DECK_N]
+    wall_n = t[b + L.PB_WALL_N]
     for k in range(deck_n):
-        i = t[b + PB_DECK + k]
+        i = t[b + L.PB_DECK + k]
         sb[SB_POOL + m] = i
         m += 1
     for k in range(wall_n):
-        sb[SB_POOL + m] = t[b + PB_WALLS + k]
+        sb[SB_POOL + m] = t[b + L.PB_WALLS + k]
         m += 1
     hidden_hand = 0
     if q != observer:
         ob = pb(observer)
         for i in range(nl):
-            unknown = t[b + PB_HAND + i] - t[ob + PB_KNOWN + i]
+            unknown = t[b + L.PB_HAND + i] - t[ob + L.PB_KNOWN + i]
             for _ in range(unknown):
                 sb[SB_POOL + m] = i
                 m += 1
@@ -64,10 +64,10 @@ def redeal_hidden(t, c, sb, q, observer):
         sb[SB_POOL + y] = v
     k = 0
     for x in range(deck_n):
-        t[b + PB_DECK + x] = sb[SB_POOL + k]
+        t[b + L.PB_DECK + x] = sb[SB_POOL + k]
         k += 1
     for x in range(wall_n):
-        t[b + PB_WALLS + x] = sb[SB_POOL + k]
+        t[b + L.PB_WALLS + x] = sb[SB_POOL + k]
         k += 1
     for _ in range(hidden_hand):
         hand_add(t, q, sb[SB_POOL + k])
@@ -76,13 +76,13 @@ def redeal_hidden(t, c, sb, q, observer):
 
 @kernel
 def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
-    p = s[G_TO_MOVE]
+    p = s[L.G_TO_MOVE]
     if n <= 1:
         return 0
     if n > MAX_ROOT:
         return heuristic_choose(s, c, acts, n, bot)
     for k in range(4):
-        sb[SB_RNG + k] = next32(s, G_RNG)
+        sb[SB_RNG + k] = next32(s, L.G_RNG)
     if sb[SB_RNG] == 0:
         sb[SB_RNG] = 1
     for k in range(n):
@@ -90,15 +90,15 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         sb[SB_VALUE + k] = 0
     sims = bot[BP_SIMS]
     ucb = bot[BP_UCB] / 100.0
-    t = sb[SB_STATE:SB_STATE + S_SIZE]
+    t = sb[SB_STATE:SB_STATE + L.S_SIZE]
     for sim in range(sims):
-        for x in range(S_SIZE):
+        for x in range(L.S_SIZE):
             t[x] = s[x]
-        t[G_LOG_ON] = 0
+        t[L.G_LOG_ON] = 0
         redeal_hidden(t, c, sb, 1 - p, p)
         redeal_hidden(t, c, sb, p, p)
         for x in range(4):
-            t[G_RNG + x] = next32(sb, SB_RNG)
+            t[L.G_RNG + x] = next32(sb, SB_RNG)
         # UCB1 over the root actions (first unvisited ones in order)
         pick = -1
         if sim < n:
@@ -114,13 +114,13 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
                     pick = k
         apply(t, c, lg, acts[pick])
         steps = 0
-        while t[G_PHASE] != PH_OVER and steps < PLAYOUT_LIMIT:
-            if t[G_PHASE] == PH_LEADER_START:
+        while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
+            if t[L.G_PHASE] == L.PH_LEADER_START:
                 begin_turn(t, c, lg)
             m = legal_actions(t, c, sacts, wk)
             apply(t, c, lg, sacts[heuristic_choose(t, c, sacts, m, bot)])
             steps += 1
-        w = t[G_WINNER]
+        w = t[L.G_WINNER]
         sb[SB_VISITS + pick] += 1
         if w == p:
             sb[SB_VALUE + pick] += 2

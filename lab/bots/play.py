@@ -17,7 +17,7 @@ from lab.bots.match import BotSpec, parse_bot
 from lab.bots.nb_search import SB_SIZE
 from lab.engine import nb_actions
 from lab.engine.api import Action, Game
-from lab.engine.layout import AW, G_LOG_ON, G_RNG, LW, MAXA
+from lab.engine.layout import AW, LW, MAXA
 from lab.errors import LabError
 
 
@@ -40,11 +40,10 @@ class BotPlayer:
         legal = game.legal_actions()
         if not legal:
             raise LabError("the game is over; there is no decision to take")
-        s = game.s.copy()
-        s[G_LOG_ON] = 0
-        s[G_RNG:G_RNG + 4] = self.rng.integers(1, 2**32, size=4, dtype=np.int64)
-        n = nb_actions.legal_actions(s, game.c, self._acts, self._wk)
-        k = nb_policy.choose(s, game.c, self._lg, self._acts, n, self._wk, self._bot, self._sb,
+        s = game.state_for_bot(self.rng.integers(1, 2**32, size=4, dtype=np.int64))
+        _, c, _ = game.kernel_args()
+        n = nb_actions.legal_actions(s, c, self._acts, self._wk)
+        k = nb_policy.choose(s, c, self._lg, self._acts, n, self._wk, self._bot, self._sb,
                              self._sacts)
         row = tuple(int(x) for x in self._acts[k])
         for a in legal:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab.cards.pool import CardPool, Deck, load_army, load_pool
-from lab.engine import nb_actions, nb_play, nb_resolve
+from lab.engine import nb_actions, nb_core, nb_play, nb_resolve
 from lab.engine.context import build_context, local_types, matchup_context
-from lab.engine.layout import *  # noqa: F403
+from lab.engine import layout as L
+from lab.engine.view import COUNT_ZONES, STACK_ZONES, StateView
 from lab.engine.text import (SEATS, Step, StepSyntaxError, format_events, parse_step,
                              row_to_step, step_text)
 from lab.errors import LabError
@@ -41,11 +42,11 @@ def seed_words(seed) -> np.ndarray:
     SeedSequence."""
     if isinstance(seed, (np.ndarray, list, tuple)):
         w = np.asarray(seed, dtype=np.int64)
-        if w.shape != (N_SEED_WORDS,):
-            raise ValueError(f"seed words: expected {N_SEED_WORDS}, got {w.shape}")
+        if w.shape != (L.N_SEED_WORDS,):
+            raise ValueError(f"seed words: expected {L.N_SEED_WORDS}, got {w.shape}")
         return w.copy()
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    w = ss.generate_state(N_SEED_WORDS, dtype=np.uint32).astype(np.int64)
+    w = ss.generate_state(L.N_SEED_WORDS, dtype=np.uint32).astype(np.int64)
     for k in (0, 4, 8):
         if not w[k:k + 4].any():
             w[k] = 1
@@ -72,10 +73,10 @@ class Game:
             rules = rules.with_overrides({"first_player": SEATS[first] if isinstance(first, int)
                                           else first})
         self.rules = rules
-        self.s = np.zeros(S_SIZE, dtype=np.int64)
-        self.lg = np.zeros((LOG_CAP if log else 1, LW), dtype=np.int64)
-        self.s[G_LOG_ON] = int(log)
-        self._acts = np.zeros((MAXA, AW), dtype=np.int64)
+        self.s = np.zeros(L.S_SIZE, dtype=np.int64)
+        self.lg = np.zeros((LOG_CAP if log else 1, L.LW), dtype=np.int64)
+        self.s[L.G_LOG_ON] = int(log)
+        self._acts = np.zeros((L.MAXA, L.AW), dtype=np.int64)
         self._wk = np.zeros(nb_actions.WK_SIZE, dtype=np.int64)
         if _position is None:
             self.decks = tuple(d if isinstance(d, Deck) else load_army(d, self.pool)
@@ -87,11 +88,11 @@ class Game:
             self.decks = None
             self.armies = ("A", "B")
             self.c = _position(self)
-        n = int(self.c[C_NLOC])
-        self.names = [self.pool.cards[int(self.c[C_GTYPE + i])].name for i in range(n)]
+        n = int(self.c[L.C_NLOC])
+        self.names = [self.pool.cards[int(self.c[L.C_GTYPE + i])].name for i in range(n)]
         self.ability_names = {}
         for i in range(n):
-            card = self.pool.cards[int(self.c[C_GTYPE + i])]
+            card = self.pool.cards[int(self.c[L.C_GTYPE + i])]
             rows = [a.name for a in card.abilities for _ in a.rows]
             self.ability_names[i] = dict(enumerate(rows))
         self._legal: list[Action] | None = None
@@ -99,27 +100,27 @@ class Game:
     # ------------------------------------------------------------------ state
     @property
     def is_over(self) -> bool:
-        return int(self.s[G_PHASE]) == PH_OVER
+        return int(self.s[L.G_PHASE]) == L.PH_OVER
 
     @property
     def winner(self) -> str | None:
-        w = int(self.s[G_WINNER])
+        w = int(self.s[L.G_WINNER])
         return None if w < 0 else ("draw" if w == 2 else SEATS[w])
 
     @property
     def end_reason(self) -> str:
-        return END_NAMES[int(self.s[G_END])]
+        return L.END_NAMES[int(self.s[L.G_END])]
 
     @property
     def to_move(self) -> str:
-        return SEATS[int(self.s[G_TO_MOVE])]
+        return SEATS[int(self.s[L.G_TO_MOVE])]
 
     @property
     def decisions(self) -> int:
-        return int(self.s[G_DECISIONS])
+        return int(self.s[L.G_DECISIONS])
 
     def _begin(self):
-        if int(self.s[G_PHASE]) == PH_LEADER_START:
+        if int(self.s[L.G_PHASE]) == L.PH_LEADER_START:
             nb_resolve.begin_turn(self.s, self.c, self.lg)
             self._legal = None
 
@@ -131,7 +132,7 @@ class Game:
         self._begin()
         if self._legal is None:
             n = nb_actions.legal_actions(self.s, self.c, self._acts, self._wk)
-            seat = int(self.s[G_TO_MOVE])
+            seat = int(self.s[L.G_TO_MOVE])
             self._legal = [Action(step_text(row_to_step(self._acts[k], seat, self.names)),
                                   tuple(int(x) for x in self._acts[k])) for k in range(n)]
         return list(self._legal)
@@ -163,7 +164,7 @@ class Game:
             want = parse_step(str(action))
         except StepSyntaxError as e:
             raise IllegalAction(f"{e}; legal now: " + "; ".join(a.text for a in legal)) from None
-        seat = int(self.s[G_TO_MOVE])
+        seat = int(self.s[L.G_TO_MOVE])
         for a in legal:
             have = row_to_step(a.row, seat, self.names)
             if have.key() == want.key():
@@ -174,9 +175,9 @@ class Game:
     def _reorder(self, row: tuple, written: tuple[str, ...]) -> tuple:
         """Keep the card order the step was written in (it orders on-win effects, R6)."""
         row = list(row)
-        if row[AX_KIND] not in (A_LEAD, A_ANSWER) or row[AX_N] < 2:
+        if row[L.AX_KIND] not in (L.A_LEAD, L.A_ANSWER) or row[L.AX_N] < 2:
             return tuple(row)
-        ids = [row[AX_C0 + j] for j in range(row[AX_N])]
+        ids = [row[L.AX_C0 + j] for j in range(row[L.AX_N])]
         ordered = []
         for nm in written:
             for k, i in enumerate(ids):
@@ -185,60 +186,54 @@ class Game:
                     ids[k] = -1
                     break
         for j, i in enumerate(ordered):
-            row[AX_C0 + j] = i
+            row[L.AX_C0 + j] = i
         return tuple(row)
 
     # ------------------------------------------------------------------ views
-    def _counts(self, base: int) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for i in range(int(self.c[C_NLOC])):
-            k = int(self.s[base + i])
-            if k:
-                out[self.names[i]] = out.get(self.names[i], 0) + k
-        return out
-
-    def _stack(self, base: int, n: int) -> list[str]:
-        return [self.names[int(self.s[base + k])] for k in range(n)]
+    @property
+    def view(self) -> StateView:
+        """The state read by name (``lab.engine.view``): ``game.view.hand("A")``,
+        ``game.view.turns`` …"""
+        return StateView(self.s, self.c, self.names)
 
     def zone(self, seat: str | int, name: str):
         """One zone of one player, as the scenario format names it (full information)."""
-        p = SEATS.index(seat) if isinstance(seat, str) else seat
-        b = H_SIZE + p * P_SIZE
-        cs = int(self.s[b + PB_CASTLE])
-        zones = {
-            "hand": lambda: self._counts(b + PB_HAND),
-            "camp_up": lambda: self._counts(b + PB_UP),
-            "camp_down": lambda: self._counts(b + PB_DOWN),
-            "graveyard": lambda: self._counts(b + PB_GRAVE),
-            "field": lambda: self._counts(b + PB_FIELD),
-            "logistics": lambda: self._stack(b + PB_LOGI, int(self.s[b + PB_LOGI_N])),
-            "deck": lambda: self._stack(b + PB_DECK, int(self.s[b + PB_DECK_N]))[::-1],
-            "walls": lambda: self._stack(b + PB_WALLS, int(self.s[b + PB_WALL_N])),
-            "hand_count": lambda: int(self.s[b + PB_HAND_N]),
-            "deck_count": lambda: int(self.s[b + PB_DECK_N]),
-            "wall_count": lambda: int(self.s[b + PB_WALL_N]) + (cs >= 0),
-            "castle": lambda: self.names[cs] if cs >= 0 else "",
-            "castle_damaged": lambda: bool(self.s[b + PB_CASTLE_DMG]),
-        }
-        if name not in zones:
+        v = self.view
+        if name in COUNT_ZONES:
+            return v.counts(seat, name)
+        if name in STACK_ZONES:
+            return v.stack(seat, name)
+        readers = {"hand_count": v.hand_count, "deck_count": v.deck_count,
+                   "wall_count": v.wall_count, "castle": v.castle,
+                   "castle_damaged": v.castle_damaged}
+        if name not in readers:
             raise KeyError(name)
-        return zones[name]()
+        return readers[name](seat)
+
+    @property
+    def leader_turn_due(self) -> bool:
+        """A leader turn is due and its automatic steps (draw) have not happened yet."""
+        return int(self.s[L.G_PHASE]) == L.PH_LEADER_START
+
+    @property
+    def in_mulligan(self) -> bool:
+        return int(self.s[L.G_PHASE]) == L.PH_MULLIGAN
 
     @property
     def leader(self) -> str:
         """Who takes the next leader turn ("" while a battle is open or the game is over)."""
-        if int(self.s[G_OPEN]) or self.is_over:
+        if int(self.s[L.G_OPEN]) or self.is_over:
             return ""
-        return SEATS[int(self.s[G_LEADER])]
+        return SEATS[int(self.s[L.G_LEADER])]
 
     def field(self) -> dict:
-        top = [self.names[int(self.s[G_TOP_CARDS + j])] for j in range(int(self.s[G_TOP_N]))]
-        return {"open": bool(self.s[G_OPEN]),
-                "top": top,
-                "top_owner": SEATS[int(self.s[G_TOP_OWNER])] if self.s[G_TOP_OWNER] >= 0 else "",
-                "top_kuruma": int(self.s[G_TOP_KUR]) >= 0,
-                "plays": {"A": int(self.s[G_PLAYS]), "B": int(self.s[G_PLAYS + 1])},
-                "cards": {s: self.zone(s, "field") for s in SEATS}}
+        v = self.view
+        return {"open": bool(v.open),
+                "top": v.top(),
+                "top_owner": v.top_owner_seat(),
+                "top_kurumagakari": v.top_kurumagakari >= 0,
+                "plays": {seat: v.plays(seat) for seat in SEATS},
+                "cards": {seat: v.field_cards(seat) for seat in SEATS}}
 
     def observation(self, player: str | int) -> dict:
         """What ``player`` may see (rules.md R1): own hand; both camps, graveyards, the field,
@@ -252,13 +247,13 @@ class Game:
                          ("camp_up", "camp_down", "graveyard", "logistics", "castle",
                           "castle_damaged", "hand_count", "deck_count", "wall_count")}
         pub[me]["hand"] = self.zone(me, "hand")
-        pub[opp]["known_hand"] = self._counts(H_SIZE + p * P_SIZE + PB_KNOWN)
-        return {"player": me, "to_move": self.to_move, "phase": int(self.s[G_PHASE]),
-                "leader_turns": int(self.s[G_TURNS]), "field": self.field(), "players": pub,
+        pub[opp]["known_hand"] = self.view.known_hand(me)
+        return {"player": me, "to_move": self.to_move, "phase": int(self.s[L.G_PHASE]),
+                "leader_turns": int(self.s[L.G_TURNS]), "field": self.field(), "players": pub,
                 "rules": self.rules.as_dict()}
 
     def events(self) -> np.ndarray:
-        n = min(int(self.s[G_LOG_N]), self.lg.shape[0])
+        n = min(int(self.s[L.G_LOG_N]), self.lg.shape[0])
         return self.lg[:n].copy()
 
     def log_lines(self) -> list[str]:
@@ -269,8 +264,8 @@ class Game:
             return f"running — {self.to_move} to move"
         w = self.winner
         who = "draw" if w == "draw" else f"{w} ({self.armies[SEATS.index(w)]}) wins"
-        return (f"{who} by {self.end_reason} after {int(self.s[G_TURNS])} leader turns, "
-                f"{int(self.s[G_BATTLES])} battles; walls A {self.zone('A', 'wall_count')} – "
+        return (f"{who} by {self.end_reason} after {int(self.s[L.G_TURNS])} leader turns, "
+                f"{int(self.s[L.G_BATTLES])} battles; walls A {self.zone('A', 'wall_count')} – "
                 f"B {self.zone('B', 'wall_count')}")
 
     def copy(self) -> "Game":
@@ -282,6 +277,26 @@ class Game:
         g._wk = np.zeros_like(self._wk)
         g._legal = None
         return g
+
+    # ------------------------------------------------------------------ for compiled players
+    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(state, context, log) for a compiled kernel that acts on this game in place, such
+        as a bot's policy; call ``changed()`` if it moved the game on."""
+        return self.s, self.c, self.lg
+
+    def changed(self) -> None:
+        """The state was changed outside ``step`` (a compiled loop played on): forget the
+        cached legal actions."""
+        self._legal = None
+
+    def state_for_bot(self, play_words) -> np.ndarray:
+        """A copy of the state for a bot to decide on: the log off and the play stream set to
+        ``play_words`` (4 words), so the game's own stream is left to the rules' random
+        effects and the game replays from its steps alone."""
+        s = self.s.copy()
+        s[L.G_LOG_ON] = 0
+        s[L.G_RNG:L.G_RNG + 4] = np.asarray(play_words, dtype=np.int64)
+        return s
 
     # ------------------------------------------------------------------ positions
     @classmethod
@@ -306,28 +321,20 @@ class Game:
             c = build_context(pool, rules, ta, tb)
             lid = [{g: i for i, g in enumerate(ta)}, {g: len(ta) + i for i, g in enumerate(tb)}]
             s = game.s
-            s[G_WINNER] = -1
-            s[G_TOP_KUR] = -1
-            s[G_TOP_OWNER] = -1
-            words = seed_words(seed)
-            for k in range(4):
-                s[G_DRNG + k] = words[k]
-                s[G_DRNG_B + k] = words[4 + k]
-                s[G_RNG + k] = words[8 + k]
+            nb_play.clear(s, seed_words(seed))
             for p, seat in enumerate(SEATS):
                 z = zones.get(seat, {})
-                b = H_SIZE + p * P_SIZE
-                s[b + PB_CASTLE] = -1
+                b = L.H_SIZE + p * L.P_SIZE
 
                 def ids(key):
                     return [lid[p][pool.get(n, source=source).index] for n in z.get(key, [])]
                 deck = ids("deck")
-                if len(deck) > DECK_CAP:
-                    raise LabError(f"[{seat}] deck holds {len(deck)} cards; at most {DECK_CAP}",
+                if len(deck) > L.DECK_CAP:
+                    raise LabError(f"[{seat}] deck holds {len(deck)} cards; at most {L.DECK_CAP}",
                                    source=source)
                 for k, i in enumerate(reversed(deck)):
-                    s[b + PB_DECK + k] = i
-                s[b + PB_DECK_N] = len(deck)
+                    s[b + L.PB_DECK + k] = i
+                s[b + L.PB_DECK_N] = len(deck)
                 walls = ids("walls")
                 total = len(walls) + (1 if z.get("castle") else 0)
                 if total > rules.walls:
@@ -335,44 +342,44 @@ class Game:
                                    f"rules allow {rules.walls}; remove "
                                    f"{total - rules.walls}", source=source)
                 for k, i in enumerate(walls):
-                    s[b + PB_WALLS + k] = i
-                s[b + PB_WALL_N] = len(walls)
+                    s[b + L.PB_WALLS + k] = i
+                s[b + L.PB_WALL_N] = len(walls)
                 logi = ids("logistics")
-                if len(logi) > LOGI_CAP:
-                    raise LabError(f"[{seat}] logistics holds more than {LOGI_CAP} cards",
+                if len(logi) > L.LOGI_CAP:
+                    raise LabError(f"[{seat}] logistics holds more than {L.LOGI_CAP} cards",
                                    source=source)
                 for k, i in enumerate(logi):
-                    s[b + PB_LOGI + k] = i
-                s[b + PB_LOGI_N] = len(logi)
+                    s[b + L.PB_LOGI + k] = i
+                s[b + L.PB_LOGI_N] = len(logi)
                 for i in ids("hand"):
-                    nb_resolve.hand_add(s, p, i)
+                    nb_core.hand_add(s, p, i)
                 for i in ids("camp_up"):
                     _check_unit(c, i, seat, "camp_up", source)
-                    nb_resolve.camp_add(s, p, i, True)
+                    nb_core.camp_add(s, p, i, True)
                 for i in ids("camp_down"):
                     _check_unit(c, i, seat, "camp_down", source)
-                    nb_resolve.camp_add(s, p, i, False)
+                    nb_core.camp_add(s, p, i, False)
                 for i in ids("graveyard"):
-                    s[b + PB_GRAVE + i] += 1
+                    s[b + L.PB_GRAVE + i] += 1
                 if z.get("castle"):
                     cs = lid[p][pool.get(z["castle"], source=source).index]
-                    if not c[C_FLAGS + cs] & F_CASTLE:
+                    if not c[L.C_FLAGS + cs] & L.F_CASTLE:
                         raise LabError(f"[{seat}] castle = \"{z['castle']}\" is not a castle",
                                        source=source)
-                    s[b + PB_CASTLE] = cs
-                    s[b + PB_CASTLE_DMG] = int(bool(z.get("castle_damaged", False)))
+                    s[b + L.PB_CASTLE] = cs
+                    s[b + L.PB_CASTLE_DMG] = int(bool(z.get("castle_damaged", False)))
             p0 = SEATS.index(first)
-            s[G_FIRST] = p0
-            s[G_LEADER] = p0
-            s[G_TO_MOVE] = p0
-            s[G_PHASE] = PH_LEADER_START
+            s[L.G_FIRST] = p0
+            s[L.G_LEADER] = p0
+            s[L.G_TO_MOVE] = p0
+            s[L.G_PHASE] = L.PH_LEADER_START
             return c
 
         return cls(rules, seed=seed, pool=pool, log=log, _position=place)
 
 
 def _check_unit(c, i, seat, zone, source):
-    if not c[C_FLAGS + i] & F_UNIT:
+    if not c[L.C_FLAGS + i] & L.F_UNIT:
         raise LabError(f"[{seat}] {zone}: only units stand in a camp", source=source)
 
 

@@ -1,12 +1,43 @@
-"""Offsets and codes of the engine's arrays (architecture.md principle 3).
+"""The engine's arrays, declared once (architecture.md principle 3; style.md, after pgx).
 
 A game is one int64 array ``s`` (the state), read together with one int64 array ``c`` (the
 matchup context: card tables of the two decks plus the packed rule set). Cards are *local ids*:
 each player's distinct card types get consecutive ids (A's first), so a local id also says which
 deck a card came from. Hands, camps, graveyards and the field are counts per local id; deck, walls
-and logistics are stacks of local ids (top = last). Everything here is a plain module-level int so
-numba folds it into the kernels.
+and logistics are stacks of local ids (top = last).
+
+Every field is declared exactly once, in one of the tables below — name, size, meaning — and its
+offset follows from its place in the table. From each table come the module-level ints the
+kernels read (``G_<NAME>`` for the header, ``PB_<NAME>`` inside a player's block, ``ST_<NAME>``
+for a statistics row, ``C_<NAME>`` for the context, ``AX_<NAME>`` in an action row, ``EV_<NAME>``
+for an event code), folded by numba into the compiled code as constants, and the read-only
+Python view of a game (``lab.engine.view``). Kernels import this module (``from lab.engine import
+layout as L``) and read ``L.G_PHASE``; nothing outside the engine reads an offset.
 """
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Field(NamedTuple):
+    name: str
+    size: int
+    meaning: str
+    offset: int = 0
+
+
+def _declare(prefix: str, table, start: int = 0) -> tuple[tuple[Field, ...], int]:
+    """Offsets for ``table`` from ``start``, each exported as ``PREFIX_NAME``; returns the
+    fields with their offsets and the first offset past the table."""
+    at = start
+    out = []
+    for name, size, meaning in table:
+        globals()[f"{prefix}_{name}"] = at
+        out.append(Field(name, size, meaning, at))
+        at += size
+    return tuple(out), at
+
 
 # ---------------------------------------------------------------- sizes
 NL = 64  # local ids (at most 63 used: masks are int64)
@@ -15,8 +46,9 @@ DECK_CAP = 48
 WALL_CAP = 16
 LOGI_CAP = 16
 SL_CAP = 16  # card types of one strength per player
+N_SEED_WORDS = 12  # seat A deal ×4, seat B deal ×4, play ×4
 
-# ---------------------------------------------------------------- phases and codes
+# ---------------------------------------------------------------- codes
 PH_LEADER_START = 0  # a leader turn is due; its automatic draw has not happened yet
 PH_LEADER = 1  # the leader has drawn; may return (帰陣) or act
 PH_LEADER_ACT = 2  # the leader has returned and flipped; must act
@@ -38,16 +70,6 @@ A_MULLIGAN = 11
 A_KEEP = 12
 N_ACTION_KINDS = 13
 
-# an action row: kind, card count, up to five cards, attached 車懸り (-1), fire flag, extra card
-AW = 10
-AX_KIND = 0
-AX_N = 1
-AX_C0 = 2
-AX_KUR = 7
-AX_FIRE = 8
-AX_X = 9
-MAXA = 8192
-
 END_NONE = 0
 END_CASTLE_FELL = 1
 END_EXHAUSTION = 2
@@ -59,40 +81,7 @@ SHAPE_SAME = 1
 SHAPE_RUN = 2
 SHAPE_INF = 3
 
-# ---------------------------------------------------------------- state header
-G_PHASE = 0
-G_TO_MOVE = 1
-G_LEADER = 2  # who leads the open battle, or takes the next leader turn
-G_WINNER = 3  # -1 running, 0 A, 1 B, 2 draw
-G_END = 4
-G_TURNS = 5  # leader turns begun
-G_BATTLES = 6
-G_DECISIONS = 7
-G_STALEMATE = 8  # consecutive forced 見送り (legacy stalemate)
-G_TURN_LIMIT = 9  # the max_turns-th leader turn has begun
-G_RNG = 10  # 4 words: play stream (xoshiro128**)
-G_DRNG = 14  # 4 words: seat A's deal stream (shuffles, mulligan redraw, random first player)
-G_LOG_ON = 18
-G_LOG_N = 19
-G_FIRST = 20  # who took the first leader turn
-G_MULL_NEXT = 21  # next seat that may still decide on a mulligan
-G_ERROR = 22  # set when an internal limit is hit (action buffer, stack capacity)
-G_OPEN = 23  # a battle is open (the field holds sets)
-G_TOP_OWNER = 24
-G_TOP_N = 25
-G_TOP_SHAPE = 26
-G_TOP_STR = 27
-G_TOP_CARDS = 28  # 5 slots
-G_TOP_KUR = 33  # local id of the 車懸り attached to the top set, or -1
-G_PLAYS = 34  # 2 slots: sets each player played in this battle
-G_STEALS = 36  # 2 slots: cards each player stole (conservation check)
-G_LAST_MIOKURI_FORCED = 38
-G_WIN_RECORDED = 39  # battle wins (not fire) per player: 2 slots
-G_MIN_WALLS = 41  # 2 slots: fewest walls each player had (comeback statistics)
-G_MAX_DEFICIT = 43  # 2 slots: the most walls each player was behind by
-G_DRNG_B = 45  # 4 words: seat B's deal stream
-N_SEED_WORDS = 12  # seat A deal ×4, seat B deal ×4, play ×4
-G_CNT = 50  # [2][N_CNT] behaviour counters per seat (bot personas are compared on these)
+# behaviour counters per seat (bot personas are compared on these): the header field CNT
 CNT_MIOKURI = 0
 CNT_TACTIC = 1
 CNT_INF = 2  # ∞ units put on the field
@@ -101,79 +90,131 @@ CNT_SIEGE = 4
 CNT_BUILD = 5
 CNT_RETURN = 6
 N_CNT = 7
+
+# ---------------------------------------------------------------- an action row (one decision)
+ACTION, AW = _declare("AX", (
+    ("KIND", 1, "A_* code"),
+    ("N", 1, "cards in the set (or the one card a return, 奇襲 or build names)"),
+    ("C0", 5, "the set's local ids in the order written; -1 past N"),
+    ("KURUMAGAKARI", 1, "local id of the attached 車懸り, or -1"),
+    ("FIRE", 1, "1: the answer fires (鉄砲, R10)"),
+    ("X", 1, "the tactic, castle or logistics card of the step, or -1"),
+))
+MAXA = 8192  # rows of the action buffer
+
+# ---------------------------------------------------------------- state: the header
+HEADER, _header_end = _declare("G", (
+    ("PHASE", 1, "what is due: a PH_* code"),
+    ("TO_MOVE", 1, "seat whose decision is next (0 = A, 1 = B)"),
+    ("LEADER", 1, "who leads the open battle, or takes the next leader turn"),
+    ("WINNER", 1, "-1 running, 0 A, 1 B, 2 draw"),
+    ("END", 1, "how the game ended: an END_* code"),
+    ("TURNS", 1, "leader turns begun"),
+    ("BATTLES", 1, "battles opened"),
+    ("DECISIONS", 1, "decisions taken (mulligan decisions not counted)"),
+    ("STALEMATE", 1, "consecutive forced 見送り (legacy stalemate, R13)"),
+    ("TURN_LIMIT", 1, "1 once the max_turns-th leader turn has begun (R13)"),
+    ("RNG", 4, "play stream: xoshiro128** words (random effects, bot choices)"),
+    ("DRNG", 4, "seat A's deal stream (shuffles, mulligan redraw)"),
+    ("DRNG_B", 4, "seat B's deal stream"),
+    ("LOG_ON", 1, "1: events are written to the log"),
+    ("LOG_N", 1, "events written so far (may exceed the log's rows)"),
+    ("FIRST", 1, "who took the first leader turn"),
+    ("MULL_NEXT", 1, "next seat that may still decide on a mulligan"),
+    ("ERROR", 1, "an internal limit was hit: 1 a stack's capacity, 2 the action buffer"),
+    ("OPEN", 1, "1 while a battle is open (the field holds sets)"),
+    ("TOP_OWNER", 1, "seat whose set is on top of the field, or -1"),
+    ("TOP_N", 1, "cards in the top set"),
+    ("TOP_SHAPE", 1, "SHAPE_* of the top set"),
+    ("TOP_STR", 1, "highest strength in the top set"),
+    ("TOP_CARDS", 5, "local ids of the top set, in the order played"),
+    ("TOP_KURUMAGAKARI", 1, "local id of the 車懸り attached to the top set, or -1"),
+    ("PLAYS", 2, "sets each seat played in this battle"),
+    ("STEALS", 2, "cards each seat stole (card conservation per player)"),
+    ("WIN_RECORDED", 2, "battle wins per seat (gun fire is not a win)"),
+    ("MAX_DEFICIT", 2, "the most walls each seat was behind by"),
+    ("CNT", 2 * N_CNT, "behaviour counters: [seat][CNT_*]"),
+))
 H_SIZE = 64
+assert _header_end <= H_SIZE
 
-# ---------------------------------------------------------------- per-player block
-PB_HAND = 0
-PB_UP = 64
-PB_DOWN = 128
-PB_GRAVE = 192
-PB_FIELD = 256
-PB_KNOWN = 320  # cards of the opponent's hand this player knows are there
-PB_DECK = 384
-PB_WALLS = PB_DECK + DECK_CAP
-PB_LOGI = PB_WALLS + WALL_CAP
-PB_HAND_N = PB_LOGI + LOGI_CAP
-PB_HAND_MASK = PB_HAND_N + 1
-PB_UP_MASK = PB_HAND_N + 2
-PB_DOWN_MASK = PB_HAND_N + 3
-PB_DECK_N = PB_HAND_N + 4
-PB_WALL_N = PB_HAND_N + 5
-PB_CASTLE = PB_HAND_N + 6  # local id of the home castle, or -1
-PB_CASTLE_DMG = PB_HAND_N + 7
-PB_LOGI_N = PB_HAND_N + 8
-PB_FIELD_MASK = PB_HAND_N + 9
+# ---------------------------------------------------------------- state: one player's block
+PLAYER, _player_end = _declare("PB", (
+    ("HAND", NL, "手札: copies per local id"),
+    ("UP", NL, "陣 face up: copies per local id"),
+    ("DOWN", NL, "陣 face down (resting): copies per local id"),
+    ("GRAVE", NL, "討死: copies per local id"),
+    ("FIELD", NL, "場: this player's cards on the field, copies per local id"),
+    ("KNOWN", NL, "copies of the opponent's hand this player knows are there (R1)"),
+    ("DECK", DECK_CAP, "山札: a stack of local ids, top = last"),
+    ("WALLS", WALL_CAP, "城壁: a stack of local ids, 天守 first, top = last"),
+    ("LOGI", LOGI_CAP, "兵站: a stack of local ids in placement order"),
+    ("HAND_N", 1, "cards in hand"),
+    ("HAND_MASK", 1, "bit i: local id i is in hand"),
+    ("UP_MASK", 1, "bit i: local id i stands face up in camp"),
+    ("DOWN_MASK", 1, "bit i: local id i rests face down in camp"),
+    ("DECK_N", 1, "cards in the deck"),
+    ("WALL_N", 1, "cards in the wall stack (the home castle not counted)"),
+    ("CASTLE", 1, "local id of the home castle in the 天守 slot, or -1"),
+    ("CASTLE_DMG", 1, "1: the home castle was damaged (姫路城 held once)"),
+    ("LOGI_N", 1, "cards in logistics"),
+    ("FIELD_MASK", 1, "bit i: local id i is on this player's field"),
+))
 P_SIZE = 480
-
+assert _player_end <= P_SIZE
 P0 = H_SIZE
 P1 = H_SIZE + P_SIZE
 
-# ---------------------------------------------------------------- statistics (per local id)
-ST_BASE = H_SIZE + 2 * P_SIZE
-ST_OPENING = 0  # copies in the opening hand
-ST_DRAWN = 1  # copies drawn from the deck after the opening hand
-ST_FIRST_DRAW = 2  # leader turn of the first such draw (0 = never)
-ST_GAINED = 3  # copies that came to hand from the walls (broken, 見送り, 築城 swap)
-ST_PLAYED = 4  # copies put on the field or used (tactics, castles)
-ST_WON = 5  # copies in a winning set
-ST_TRIG = 6  # 4 slots: triggers of effect row 0–3 that changed the state
-ST_DIED = 10
-ST_STOLEN = 11  # copies taken by the opponent's 謀聖
-N_ST = 12
-SCRATCH = ST_BASE + N_ST * NL  # set-up's castles set aside while dealing
+# ---------------------------------------------------------------- state: statistics per local id
+ST_BASE = H_SIZE + 2 * P_SIZE  # row r of local id i lives at ST_BASE + r * NL + i
+STATS, N_ST = _declare("ST", (
+    ("OPENING", 1, "copies in the opening hand"),
+    ("DRAWN", 1, "copies drawn from the deck after the opening hand"),
+    ("FIRST_DRAW", 1, "leader turn of the first such draw (0 = never)"),
+    ("GAINED", 1, "copies that came to hand from the walls (broken, 見送り, 築城 swap)"),
+    ("PLAYED", 1, "copies put on the field or used (tactics, castles)"),
+    ("WON", 1, "copies in a winning set"),
+    ("TRIG", 4, "triggers of ability row 0–3 that changed the state"),
+    ("DIED", 1, "copies that died"),
+    ("STOLEN", 1, "copies taken by the opponent's 謀聖"),
+))
+SCRATCH = ST_BASE + N_ST * NL  # set-up's castles set aside while dealing (16 slots)
 S_SIZE = SCRATCH + 16
 
-# ---------------------------------------------------------------- context
-C_NLOC = 0
-C_NLOC_P = 1  # 2 slots: first local id of each player; C_NLOC_P+1 = B's first id
-C_RULES = 8  # 16 slots (lab.rules.N_RULES ≤ 16)
-C_GTYPE = 32
-C_STR = C_GTYPE + NL
-C_KIND = C_STR + NL
-C_ORIGIN = C_KIND + NL
-C_COST = C_ORIGIN + NL
-C_FLAGS = C_COST + NL
-C_KEY = C_FLAGS + NL  # strength order for "the strongest" (ties: first in the card data)
-C_SAME = C_KEY + NL  # the other deck's local id of the same card type, or -1
-C_ROWS = C_SAME + NL  # NL × 4 rows × (trigger, effect, amount, condition)
-C_M_STR = C_ROWS + NL * 16  # 12 masks: cards of strength v (1–10, 11 = ∞)
-C_M_UNIT = C_M_STR + 12
-C_M_TACTIC = C_M_UNIT + 1
-C_M_CASTLE = C_M_UNIT + 2
-C_M_KURUMA = C_M_UNIT + 3
-C_M_DECOY = C_M_UNIT + 4
-C_M_LOW = C_M_UNIT + 5  # units of strength ≤ 3 (mulligan)
-C_M_SPECIAL = C_M_UNIT + 6  # units that may answer an ∞ (暗殺, 天下布武)
-C_M_ASSASSIN = C_M_UNIT + 7
-C_M_GUN = C_M_UNIT + 8  # units that may fire (鉄砲)
-C_SL = C_M_UNIT + 9  # [2][12][SL_CAP] local ids of strength v a player may hold
-C_SL_N = C_SL + 2 * 12 * SL_CAP
-C_DECK = C_SL_N + 24  # [2][DECK_CAP] each player's deck list (set-up)
-C_DECK_N = C_DECK + 2 * DECK_CAP
-C_EXTRA_OPEN = C_DECK_N + 2
-C_SIZE = C_EXTRA_OPEN + 2
+# ---------------------------------------------------------------- the matchup context
+CONTEXT, C_SIZE = _declare("C", (
+    ("NLOC", 1, "local ids in use"),
+    ("NLOC_P", 2, "first local id of each player (B's first = A's count)"),
+    ("RULES", 16, "the packed rule set (lab.rules R_* slots)"),
+    ("GTYPE", NL, "global card type (pool index) of each local id"),
+    ("STR", NL, "strength (1–10, INF = ∞, 0 = not a unit)"),
+    ("KIND", NL, "lab.cards.vocab.Kind"),
+    ("ORIGIN", NL, "the player whose deck the card type came from"),
+    ("COST", NL, "legacy logistics cost"),
+    ("FLAGS", NL, "F_* bits"),
+    ("KEY", NL, "strength order for 'the strongest' (ties: first in the card data)"),
+    ("SAME", NL, "the other deck's local id of the same card type, or -1"),
+    ("ROWS", NL * 16, "ability rows: NL × 4 rows × (trigger, effect, amount, condition)"),
+    ("M_STR", 12, "masks: units of strength v (1–10, 11 = ∞)"),
+    ("M_UNIT", 1, "mask: units"),
+    ("M_TACTIC", 1, "mask: tactics"),
+    ("M_CASTLE", 1, "mask: castles"),
+    ("M_KURUMAGAKARI", 1, "mask: 車懸り-type tactics (attached to a set)"),
+    ("M_DECOY", 1, "mask: 影武者-type cards"),
+    ("M_LOW", 1, "mask: units of strength ≤ 3 (mulligan)"),
+    ("M_SPECIAL", 1, "mask: units that may answer an ∞ (暗殺, 天下布武)"),
+    ("M_ASSASSIN", 1, "mask: assassins"),
+    ("M_GUN", 1, "mask: units that may fire (鉄砲)"),
+    ("SL", 2 * 12 * SL_CAP, "[seat][strength][k]: local ids of strength v a seat may hold"),
+    ("SL_N", 24, "[seat][strength]: how many"),
+    ("DECK", 2 * DECK_CAP, "[seat][k]: each seat's deck list (set-up deals from it)"),
+    ("DECK_N", 2, "cards in each seat's deck list"),
+    ("EXTRA_OPEN", 2, "extra opening-hand cards of each seat (畿内の覇者)"),
+))
+ROW_W = 4  # an ability row: trigger, effect, amount, condition
+ROWS_PER_CARD = 4
 
-# card flags
+# card flags (C_FLAGS): what the context builder found among a card's rows
 F_UNIT = 1
 F_ON_WIN = 2
 F_ON_LEAD = 4
@@ -182,47 +223,64 @@ F_GUN = 16
 F_ASSASSIN = 32
 F_IMMUNE = 64
 F_TENKA = 128
-F_KURUMA = 256
+F_KURUMAGAKARI = 256
 F_DECOY = 512
 F_CASTLE = 1024
 F_TACTIC = 2048
 F_FACEUP = 4096
 F_BREAK_GRAVE = 8192
 
-# ---------------------------------------------------------------- event log rows
-LW = 5  # code, player, card, amount, extra
-EV_TURN = 1
-EV_DRAW = 2
-EV_RETURN = 3
-EV_FLIP = 4
-EV_LEAD = 5
-EV_ANSWER = 6
-EV_PASS = 7
-EV_MIOKURI = 8
-EV_BUILD = 9
-EV_LOGISTICS = 10
-EV_FORTIFY = 11
-EV_TACTIC = 12
-EV_SIEGE = 13
-EV_FIRE = 14
-EV_WIN = 15
-EV_DAMAGE = 16
-EV_BREAK = 17
-EV_DIE = 18
-EV_CAMP = 19
-EV_TRIGGER = 20
-EV_ASSASSINATE = 21
-EV_DECOY = 22
-EV_STEAL = 23
-EV_REPAIR = 24
-EV_HOLD = 25
-EV_END = 26
-EV_MULLIGAN = 27
-EV_KEEP = 28
-EV_WALL_TO_HAND = 29
-EV_STARVE = 30
-EV_SURPRISE = 31
-EV_TENKA = 32
-EV_LOGI_PAY = 33
-EV_FIELD_CLEARED = 34
-EV_RETREAT = 35
+# ---------------------------------------------------------------- the event log
+# A log row is (code, player, card, amount, extra). Each code is declared once below with what its
+# four other columns mean; "-" = unused (0 or -1). ``player`` is the seat the event happens to
+# (0 A, 1 B; 2 = both or nobody), ``card`` a local id.
+LW = 5
+EVENTS, _n_events = _declare("EV", (
+    ("TURN", 1, "player: the leader · amount: the leader turn's number"),
+    ("DRAW", 1, "player drew card (from the deck) · amount: 1"),
+    ("RETURN", 1, "player returned card from camp to hand (帰陣)"),
+    ("FLIP", 1, "player's face-down camp units turned face up · amount: how many"),
+    ("LEAD", 1, "player led card · amount: its place in the set · extra: the set's size "
+                "(a place ≥ size is the attached 車懸り)"),
+    ("ANSWER", 1, "player answered with card · amount, extra: as LEAD"),
+    ("PASS", 1, "player passed"),
+    ("MIOKURI", 1, "player passed the lead (見送り) · amount: 1 if no lead was possible"),
+    ("BUILD", 1, "player built castle card · amount: the 天守 card sent to hand, or -1"),
+    ("LOGISTICS", 1, "player put card into logistics (兵站 action)"),
+    ("FORTIFY", 1, "player fortified (総構え) with castle card"),
+    ("TACTIC", 1, "player used tactic card · amount: the unit it names, or -1"),
+    ("SIEGE", 1, "player besieged (籠城) with castle card"),
+    ("FIRE", 1, "player fired (鉄砲) the set headed by card · amount: the set's size"),
+    ("WIN", 1, "player won the battle · amount: sets played"),
+    ("DAMAGE", 1, "player's attack deals amount damage to the opponent"),
+    ("BREAK", 1, "player's wall card broke · amount: 1 to the graveyard, 0 to hand · "
+                 "extra: 1 if it was the home castle"),
+    ("DIE", 1, "player's card died (討死)"),
+    ("CAMP", 1, "player's card went to camp · amount: 1 face up, 0 face down"),
+    ("TRIGGER", 1, "player's card's ability row amount changed the state"),
+    ("ASSASSINATE", 1, "player's assassin card answers the ∞ amount"),
+    ("DECOY", 1, "player's 影武者 card saves the general amount"),
+    ("STEAL", 1, "player took card from the opponent's hand · amount: its id there"),
+    ("REPAIR", 1, "player's walls grew by one from the deck"),
+    ("HOLD", 1, "player's castle card held once (不焼)"),
+    ("END", 1, "player won (2 = draw) · amount: the END_* code"),
+    ("MULLIGAN", 1, "player redrew the opening hand"),
+    ("KEEP", 1, "player kept the opening hand"),
+    ("WALL_TO_HAND", 1, "player's wall card went to hand, not by an attack · amount: "
+                        "0 見送り, 1 見送り of the home castle, 2 城割り"),
+    ("STARVE", 1, "player's single card went face down to camp (兵糧攻め)"),
+    ("SURPRISE", 1, "player's unit card killed the single amount (奇襲)"),
+    ("TENKA", 1, "player's card answers the ∞ with 天下布武 · amount: hand cards it costs"),
+    ("LOGI_PAY", 1, "player paid logistics card (it dies)"),
+    ("FIELD_CLEARED", 1, "every unit on the field died (殺し間, 火計) · card: the tactic"),
+    ("RETREAT", 1, "player's card went face down to camp (gun = retreat)"),
+), start=1)
+N_EVENTS = _n_events
+
+
+def field_at(table, name: str) -> Field:
+    """The field called ``name`` in one of the tables above."""
+    for f in table:
+        if f.name == name:
+            return f
+    raise KeyError(name)

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lab.engine.layout import *  # noqa: F403
+from lab.engine import layout as L
 
 SEATS = "AB"
-VERBS = {A_RETURN: "return", A_LEAD: "lead", A_ANSWER: "answer", A_PASS: "pass",
-         A_MIOKURI: "miokuri", A_BUILD: "build", A_FORTIFY: "fortify", A_SIEGE: "siege",
-         A_TACTIC: "tactic", A_LOGISTICS: "logistics", A_MULLIGAN: "mulligan", A_KEEP: "keep"}
+VERBS = {L.A_RETURN: "return", L.A_LEAD: "lead", L.A_ANSWER: "answer", L.A_PASS: "pass",
+         L.A_MIOKURI: "miokuri", L.A_BUILD: "build", L.A_FORTIFY: "fortify", L.A_SIEGE: "siege",
+         L.A_TACTIC: "tactic", L.A_LOGISTICS: "logistics", L.A_MULLIGAN: "mulligan",
+         L.A_KEEP: "keep"}
 KINDS = {v: k for k, v in VERBS.items()}
-KURUMA_TOKEN = "+車懸り"
+KURUMAGAKARI_TOKEN = "+車懸り"
 
 
 @dataclass(frozen=True)
@@ -22,12 +23,12 @@ class Step:
     seat: int
     kind: int
     cards: tuple[str, ...] = ()
-    kuruma: bool = False
+    kurumagakari: bool = False
     fire: bool = False
     extra: str = ""  # the tactic or castle named
 
     def key(self):
-        return (self.seat, self.kind, tuple(sorted(self.cards)), self.kuruma, self.fire,
+        return (self.seat, self.kind, tuple(sorted(self.cards)), self.kurumagakari, self.fire,
                 self.extra)
 
 
@@ -44,66 +45,73 @@ def parse_step(text: str) -> Step:
     seat = SEATS.index(parts[0])
     kind = KINDS[parts[1]]
     rest = parts[2:]
-    kuruma = KURUMA_TOKEN in rest
+    kurumagakari = KURUMAGAKARI_TOKEN in rest
     fire = "fire" in rest
-    rest = [r for r in rest if r not in (KURUMA_TOKEN, "fire")]
-    if (kuruma and kind not in (A_LEAD, A_ANSWER)) or (fire and kind != A_ANSWER):
+    rest = [r for r in rest if r not in (KURUMAGAKARI_TOKEN, "fire")]
+    if (kurumagakari and kind not in (L.A_LEAD, L.A_ANSWER)) or (fire and kind != L.A_ANSWER):
         raise StepSyntaxError(f"\"{text}\": +車懸り goes with lead/answer, fire with answer")
-    if kind in (A_PASS, A_MIOKURI, A_FORTIFY, A_MULLIGAN, A_KEEP):
+    if kind in (L.A_PASS, L.A_MIOKURI, L.A_FORTIFY, L.A_MULLIGAN, L.A_KEEP):
         if rest:
             raise StepSyntaxError(f"\"{text}\": `{parts[1]}` takes no card")
         return Step(seat, kind)
     if not rest:
         raise StepSyntaxError(f"\"{text}\": `{parts[1]}` needs a card")
-    if kind in (A_LEAD, A_ANSWER):
+    if kind in (L.A_LEAD, L.A_ANSWER):
         cards = tuple(x for x in " ".join(rest).replace("、", ",").split(",") if x)
-        return Step(seat, kind, cards, kuruma, fire)
-    if kind == A_TACTIC:
+        return Step(seat, kind, cards, kurumagakari, fire)
+    if kind == L.A_TACTIC:
         if len(rest) > 2:
             raise StepSyntaxError(f"\"{text}\": `tactic NAME [CARD]`")
         return Step(seat, kind, tuple(rest[1:]), extra=rest[0])
     if len(rest) != 1:
         raise StepSyntaxError(f"\"{text}\": `{parts[1]}` names one card")
-    if kind in (A_BUILD, A_SIEGE, A_LOGISTICS):
+    if kind in (L.A_BUILD, L.A_SIEGE, L.A_LOGISTICS):
         return Step(seat, kind, extra=rest[0])
     return Step(seat, kind, (rest[0],))  # return
 
 
 def row_to_step(row, seat: int, names) -> Step:
-    kind = int(row[AX_KIND])
-    n = int(row[AX_N])
-    cards = tuple(names[int(row[AX_C0 + j])] for j in range(n))
-    x = int(row[AX_X])
+    kind = int(row[L.AX_KIND])
+    n = int(row[L.AX_N])
+    cards = tuple(names[int(row[L.AX_C0 + j])] for j in range(n))
+    x = int(row[L.AX_X])
     extra = names[x] if x >= 0 else ""
-    if kind == A_TACTIC:
+    if kind == L.A_TACTIC:
         return Step(seat, kind, cards, extra=extra)
-    if kind in (A_BUILD, A_SIEGE, A_LOGISTICS):
+    if kind in (L.A_BUILD, L.A_SIEGE, L.A_LOGISTICS):
         return Step(seat, kind, extra=extra)
-    return Step(seat, kind, cards, int(row[AX_KUR]) >= 0, bool(row[AX_FIRE]), "")
+    return Step(seat, kind, cards, int(row[L.AX_KURUMAGAKARI]) >= 0, bool(row[L.AX_FIRE]), "")
 
 
 def step_text(step: Step) -> str:
     out = [SEATS[step.seat], VERBS[step.kind]]
-    if step.kind == A_TACTIC:
+    if step.kind == L.A_TACTIC:
         out.append(step.extra)
         out += list(step.cards)
-    elif step.kind in (A_BUILD, A_SIEGE, A_LOGISTICS):
+    elif step.kind in (L.A_BUILD, L.A_SIEGE, L.A_LOGISTICS):
         out.append(step.extra)
     elif step.cards:
         out.append(",".join(step.cards))
-    if step.kuruma:
-        out.append(KURUMA_TOKEN)
+    if step.kurumagakari:
+        out.append(KURUMAGAKARI_TOKEN)
     if step.fire:
         out.append("fire")
     return " ".join(out)
 
 
-END_LABELS = {END_CASTLE_FELL: "落城", END_EXHAUSTION: "兵の尽き（城壁判定）",
-              END_STALEMATE: "手詰まり（城壁判定）", END_TURN_LIMIT: "手数上限（城壁判定）"}
+END_LABELS = {L.END_CASTLE_FELL: "落城", L.END_EXHAUSTION: "兵の尽き（城壁判定）",
+              L.END_STALEMATE: "手詰まり（城壁判定）", L.END_TURN_LIMIT: "手数上限（城壁判定）"}
 
 
 def format_events(rows, names, ability_names, armies=("A", "B")) -> list[str]:
     """One Japanese line per event. ``ability_names[card][row]`` names the ability of a row."""
+    return [text for _, _, text in event_lines(rows, names, ability_names, armies)]
+
+
+def event_lines(rows, names, ability_names, armies=("A", "B")) -> list[tuple[int, int, str]]:
+    """(seat, event code, line) per told event: the seat the line is about (0 A, 1 B, -1 both
+    or nobody), read from the event row (layout.EVENTS), not from the text."""
+    lines: list[tuple[int, int, str]] = []
     out: list[str] = []
     i = 0
     rows = [tuple(int(x) for x in r) for r in rows]
@@ -114,7 +122,7 @@ def format_events(rows, names, ability_names, armies=("A", "B")) -> list[str]:
     while i < len(rows):
         code, p, card, amt, x = rows[i]
         nm = names[card] if 0 <= card < len(names) else ""
-        if code in (EV_LEAD, EV_ANSWER):
+        if code in (L.EV_LEAD, L.EV_ANSWER):
             group = [rows[i]]
             while i + 1 < len(rows) and rows[i + 1][0] == code and rows[i + 1][1] == p \
                     and rows[i + 1][3] > rows[i][3]:
@@ -123,80 +131,84 @@ def format_events(rows, names, ability_names, armies=("A", "B")) -> list[str]:
             k = group[0][4]
             cards = [names[g[2]] for g in group if g[3] < k]
             extra = " +車懸り" if len(group) > k else ""
-            verb = "出陣" if code == EV_LEAD else "応戦"
+            verb = "出陣" if code == L.EV_LEAD else "応戦"
             out.append(f"{who(p)} {verb}: {'・'.join(cards)}{extra}")
-        elif code == EV_TURN:
+        elif code == L.EV_TURN:
             out.append(f"── 第{amt}手番 {who(p)} の先手 ──")
-        elif code == EV_DRAW:
+        elif code == L.EV_DRAW:
             out.append(f"{who(p)} 徴兵: {nm}")
-        elif code == EV_RETURN:
+        elif code == L.EV_RETURN:
             out.append(f"{who(p)} 帰陣: {nm} を手札へ")
-        elif code == EV_FLIP:
+        elif code == L.EV_FLIP:
             out.append(f"{who(p)} 表返し: {amt}枚")
-        elif code == EV_PASS:
+        elif code == L.EV_PASS:
             out.append(f"{who(p)} パス")
-        elif code == EV_MIOKURI:
+        elif code == L.EV_MIOKURI:
             out.append(f"{who(p)} 見送り" + ("（出せる兵なし）" if amt else ""))
-        elif code == EV_WALL_TO_HAND:
+        elif code == L.EV_WALL_TO_HAND:
             why = {0: "見送りで城壁を手札へ", 1: "見送りで本拠地を手札へ", 2: "城割りで城壁を手札へ"}
             out.append(f"{who(p)} {why.get(amt, '城壁を手札へ')}")
-        elif code == EV_BUILD:
+        elif code == L.EV_BUILD:
             out.append(f"{who(p)} 築城: {nm}" + (f"（天守の {names[amt]} は手札へ）" if amt >= 0 else ""))
-        elif code == EV_LOGISTICS:
+        elif code == L.EV_LOGISTICS:
             out.append(f"{who(p)} 兵站: {nm} を兵站へ")
-        elif code == EV_FORTIFY:
+        elif code == L.EV_FORTIFY:
             out.append(f"{who(p)} 総構え: 兵站2枚で城壁を1枚積み増し")
-        elif code == EV_TACTIC:
+        elif code == L.EV_TACTIC:
             out.append(f"{who(p)} 軍略: {nm}" + (f"（{names[amt]}）" if amt >= 0 else ""))
-        elif code == EV_SIEGE:
+        elif code == L.EV_SIEGE:
             out.append(f"{who(p)} 籠城: {nm}")
-        elif code == EV_FIRE:
+        elif code == L.EV_FIRE:
             out.append(f"{who(p)} 鉄砲: {nm} が撃つ（城壁ダメージなし）")
-        elif code == EV_WIN:
+        elif code == L.EV_WIN:
             out.append(f"{who(p)} 合戦に勝利（{amt}回出陣）")
-        elif code == EV_DAMAGE:
+        elif code == L.EV_DAMAGE:
             out.append(f"{who(1 - p)} の城壁に {amt} ダメージ")
-        elif code == EV_BREAK:
+        elif code == L.EV_BREAK:
             where = "討死" if amt else "手札へ"
             what = "本拠地" if x else "城壁"
             out.append(f"{who(p)} の{what}が破られる: {nm}（{where}）")
-        elif code == EV_DIE:
+        elif code == L.EV_DIE:
             out.append(f"{who(p)} 討死: {nm}")
-        elif code == EV_CAMP:
+        elif code == L.EV_CAMP:
             out.append(f"{who(p)} {nm} は陣へ（{'表' if amt else '裏'}）")
-        elif code == EV_RETREAT:
+        elif code == L.EV_RETREAT:
             out.append(f"{who(p)} {nm} は陣へ退く（裏）")
-        elif code == EV_TRIGGER:
+        elif code == L.EV_TRIGGER:
             ab = ability_names.get(card, {}).get(amt, "")
             out.append(f"{who(p)} 〈{ab}〉 {nm} の能力が発動")
-        elif code == EV_ASSASSINATE:
+        elif code == L.EV_ASSASSINATE:
             out.append(f"{who(p)} 暗殺: {nm} が {names[amt]} を狙う")
-        elif code == EV_DECOY:
+        elif code == L.EV_DECOY:
             out.append(f"{who(p)} 影武者が身代わり: {names[amt]} は手札へ")
-        elif code == EV_STEAL:
+        elif code == L.EV_STEAL:
             out.append(f"{who(p)} 謀聖: 相手の手札から {nm} を奪う")
-        elif code == EV_REPAIR:
+        elif code == L.EV_REPAIR:
             out.append(f"{who(p)} 城壁を1枚補修")
-        elif code == EV_HOLD:
+        elif code == L.EV_HOLD:
             out.append(f"{who(p)} 〈不焼〉 {nm} が一度だけ持ちこたえる")
-        elif code == EV_STARVE:
+        elif code == L.EV_STARVE:
             out.append(f"{who(p)} 兵糧攻め: {nm} は陣へ退く（裏）")
-        elif code == EV_SURPRISE:
+        elif code == L.EV_SURPRISE:
             out.append(f"{who(p)} 奇襲: {nm} が {names[amt]} を討つ")
-        elif code == EV_TENKA:
+        elif code == L.EV_TENKA:
             out.append(f"{who(p)} 天下布武: 手札 {amt} 枚を討死させて ∞ に応戦")
-        elif code == EV_LOGI_PAY:
+        elif code == L.EV_LOGI_PAY:
             out.append(f"{who(p)} 兵站を支払う: {nm}")
-        elif code == EV_FIELD_CLEARED:
+        elif code == L.EV_FIELD_CLEARED:
             out.append("場の兵はすべて討死（場は流れる）")
-        elif code == EV_MULLIGAN:
+        elif code == L.EV_MULLIGAN:
             out.append(f"{who(p)} マリガン（手札を引き直す）")
-        elif code == EV_KEEP:
+        elif code == L.EV_KEEP:
             out.append(f"{who(p)} 手札を確定")
-        elif code == EV_END:
+        elif code == L.EV_END:
             if p == 2:
                 out.append(f"終局: 引き分け — {END_LABELS.get(amt, '')}")
             else:
                 out.append(f"終局: {who(p)} の勝ち — {END_LABELS.get(amt, '')}")
+        if out:
+            seat = -1 if code in (L.EV_END, L.EV_FIELD_CLEARED) else (
+                1 - p if code == L.EV_DAMAGE else p)
+            lines.append((seat, code, out.pop()))
         i += 1
-    return out
+    return lines

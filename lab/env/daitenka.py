@@ -74,7 +74,7 @@ def encode_observation(game: Game, seat: int, n_types: int) -> np.ndarray:
     k += 6
     x[k + int(s[L.G_PHASE])] = 1
     k += 6
-    x[k:k + 3] = (s[L.G_TOP_KUR] >= 0, s[L.G_LEADER] == seat and not s[L.G_OPEN],
+    x[k:k + 3] = (s[L.G_TOP_KURUMAGAKARI] >= 0, s[L.G_LEADER] == seat and not s[L.G_OPEN],
                   s[L.G_FIRST] == seat)
     x[k + 3] = s[L.G_TURNS]
     return out

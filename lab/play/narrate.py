@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lab.engine.api import Game
-from lab.engine.layout import EV_BREAK, EV_BUILD, EV_DRAW, EV_WALL_TO_HAND, G_LOG_N
-from lab.engine.text import SEATS, format_events
+from lab.engine import layout as L
+from lab.engine.layout import EV_BREAK, EV_BUILD, EV_DRAW, EV_WALL_TO_HAND
+from lab.engine.text import SEATS, event_lines
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,10 @@ class Narrator:
 
         def flush():
             if segment:
-                texts = format_events(segment, g.names, g.ability_names, g.armies)
-                out.extend(_tag(t) for t in texts)
+                for seat, code, text in event_lines(segment, g.names, g.ability_names,
+                                                    g.armies):
+                    kind = {L.EV_TURN: "turn", L.EV_END: "end"}.get(code, "")
+                    out.append(Line(SEATS[seat] if seat in (0, 1) else "", text, kind))
                 segment.clear()
 
         for row in rows:
@@ -67,7 +70,7 @@ class Narrator:
             elif code == EV_WALL_TO_HAND and card >= 0 and (
                     self.viewer is None or SEATS[p] == self.viewer):
                 flush()
-                text = format_events([row], g.names, g.ability_names, g.armies)[0]
+                text = event_lines([row], g.names, g.ability_names, g.armies)[0][2]
                 out.append(Line(SEATS[p], f"{text}: {g.names[card]}"))
             else:
                 segment.append(row)
@@ -76,18 +79,6 @@ class Narrator:
 
     def take(self) -> list[Line]:
         g = self.game
-        n = min(int(g.s[G_LOG_N]), g.lg.shape[0])
-        rows = g.lg[self.cursor:n].copy()
-        self.cursor = n
+        rows = g.events()[self.cursor:]
+        self.cursor += len(rows)
         return self.lines(rows)
-
-
-def _tag(text: str) -> Line:
-    if text.startswith("──"):
-        seat = next((s for s in SEATS if f" {s}（" in text or f" {s} " in text), "")
-        return Line(seat, text, "turn")
-    if text.startswith("終局"):
-        return Line("", text, "end")
-    if text[:1] in SEATS and (len(text) == 1 or text[1] in "（ の"):
-        return Line(text[0], text)
-    return Line("", text)

@@ -21,7 +21,6 @@ import numpy as np
 
 from lab.cards.pool import CardPool, Deck, load_pool, validate_deck
 from lab.engine.api import Game, IllegalAction, seed_words
-from lab.engine.layout import G_BATTLES, G_TURNS
 from lab.errors import LabError
 from lab.rules import PRESETS, RuleSet
 from lab.schema.base import check
@@ -118,8 +117,8 @@ class MatchRecord:
         self.status = status
         self.result = {"winner": game.winner or "", "end_reason": game.end_reason if
                        game.is_over else "", "summary": game.summary(),
-                       "leader_turns": int(game.s[G_TURNS]),
-                       "battles": int(game.s[G_BATTLES]), "decisions": game.decisions,
+                       "leader_turns": game.view.turns,
+                       "battles": game.view.battles, "decisions": game.decisions,
                        "walls": {s: game.zone(s, "wall_count") for s in SEATS}}
 
     @property

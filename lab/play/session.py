@@ -26,7 +26,6 @@ from lab.bots.play import BotPlayer
 from lab.cards.pool import CardPool, load_army, load_pool
 from lab.cards.vocab import KIND_LABELS
 from lab.engine.api import Action, Game, IllegalAction
-from lab.engine.layout import G_BATTLES, G_PHASE, G_TURNS, G_WIN_RECORDED, PH_LEADER_START
 from lab.engine.text import KINDS, StepSyntaxError, parse_step, step_text
 from lab.errors import LabError, closest
 from lab.play.narrate import Line, Narrator
@@ -145,7 +144,7 @@ class PlaySession:
         leave: Leave | None = None
         try:
             while not game.is_over:
-                if rec.start is None and int(game.s[G_PHASE]) == PH_LEADER_START:
+                if rec.start is None and game.leader_turn_due:
                     rec.start, rec.first = start_position(game), game.to_move
                 legal = game.legal_actions()
                 self.narrate(narrator.take())
@@ -346,12 +345,12 @@ class PlaySession:
                      style=style))
         c.print(f"decided by: {decided_by(game, rec)}", soft_wrap=True)
         yours = sum(1 for _, by, _ in rec.steps if by == "human")
-        c.print(f"length: {int(game.s[G_TURNS])} leader turns · {int(game.s[G_BATTLES])} "
+        c.print(f"length: {game.view.turns} leader turns · {game.view.battles} "
                 f"battles · {game.decisions} decisions ({yours} yours)")
         most = game.rules.walls
         c.print(f"walls: A {game.zone('A', 'wall_count')}/{most} · B "
                 f"{game.zone('B', 'wall_count')}/{most}   battles won: A "
-                f"{int(game.s[G_WIN_RECORDED])} · B {int(game.s[G_WIN_RECORDED + 1])}")
+                f"{game.view.win_recorded('A')} · B {game.view.win_recorded('B')}")
 
     def again(self, st: PlaySettings) -> PlaySettings | None:
         """The play-again prompt: Enter = same settings, KEY=VALUE … = changed, q = leave."""

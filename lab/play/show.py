@@ -12,7 +12,6 @@ from rich.text import Text
 
 from lab.cards.pool import load_pool
 from lab.engine.api import IllegalAction
-from lab.engine.layout import G_PHASE, PH_LEADER_START
 from lab.errors import LabError
 from lab.play.narrate import Narrator
 from lab.play.record import (differences, final_state, load_record, new_game, start_position,
@@ -44,7 +43,7 @@ def show_replay_file(path: str | Path, console: Console | None = None, log: bool
     start = None
     problem = ""
     for k, (seat, by, text) in enumerate(rec.steps):
-        if start is None and int(game.s[G_PHASE]) == PH_LEADER_START:
+        if start is None and game.leader_turn_due:
             start = start_position(game)
         game.legal_actions()  # begins a due leader turn, so its draw is told before the step
         _print(console, narrator, log)
@@ -57,7 +56,7 @@ def show_replay_file(path: str | Path, console: Console | None = None, log: bool
             problem = f"step {k + 1} \"{text}\" does not replay: {e}"
             break
     _print(console, narrator, log)
-    if start is None and int(game.s[G_PHASE]) == PH_LEADER_START:
+    if start is None and game.leader_turn_due:
         start = start_position(game)
     console.print(Text(f"result: {game.summary()} ({game.decisions} decisions)", style="bold"),
                   soft_wrap=True)

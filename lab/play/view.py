@@ -15,7 +15,7 @@ from rich.text import Text
 from lab.cards.pool import CardPool
 from lab.cards.vocab import Kind
 from lab.engine.api import Action, Game
-from lab.engine.layout import A_ANSWER, A_LEAD, A_TACTIC, G_PHASE, G_TURNS, PH_MULLIGAN
+from lab.engine.layout import A_ANSWER, A_LEAD, A_TACTIC
 from lab.engine.text import Step
 
 SEAT_STYLE = {"A": "green", "B": "magenta", "": "default"}
@@ -25,7 +25,7 @@ SEAT_STYLE = {"A": "green", "B": "magenta", "": "default"}
 class PlayedSet:
     seat: str
     cards: tuple[str, ...]
-    kuruma: bool = False
+    kurumagakari: bool = False
     fire: bool = False
     note: str = ""  # 奇襲
     beaten: bool = False  # killed by 奇襲, still counted as a play
@@ -43,7 +43,7 @@ class FieldTrack:
         if step.kind in (A_LEAD, A_ANSWER):
             if step.kind == A_LEAD:
                 self.sets = []
-            self.sets.append(PlayedSet(seat, step.cards, step.kuruma, step.fire))
+            self.sets.append(PlayedSet(seat, step.cards, step.kurumagakari, step.fire))
         elif step.kind == A_TACTIC and step.cards:  # 奇襲 with its unit
             if self.sets:
                 self.sets[-1].beaten = True
@@ -141,12 +141,12 @@ def field_block(game: Game, track: FieldTrack, pool: CardPool) -> RenderableType
     grid.add_column(style="dim", justify="right")
     grid.add_column(no_wrap=True)
     grid.add_column()
-    sets = track.sets or [PlayedSet(f["top_owner"], tuple(f["top"]), f["top_kuruma"])]
+    sets = track.sets or [PlayedSet(f["top_owner"], tuple(f["top"]), f["top_kurumagakari"])]
     for k, ps in enumerate(sets):
         verb = "出陣" if k == 0 else ("奇襲" if ps.note else "応戦")
         body = Text("・".join(card_label(pool, c) for c in ps.cards),
                     style="strike dim" if ps.beaten else "bold")
-        if ps.kuruma:
+        if ps.kurumagakari:
             body.append(" +車懸り")
         if ps.fire:
             body.append(" 鉄砲")
@@ -165,17 +165,16 @@ def board(game: Game, viewer: str, titles: dict[str, str], track: FieldTrack, po
     body = Group(seat_block(game, other, viewer, titles[other], pool), Text(""),
                  field_block(game, track, pool), Text(""),
                  seat_block(game, viewer, viewer, titles[viewer], pool))
-    turn = int(game.s[G_TURNS])
+    turn = game.view.turns
     when = f"第{turn}手番" if turn else "set-up 配り"
     return Panel(body, title=f"{when} · {header}", title_align="left", expand=False)
 
 
 def decision_line(game: Game, viewer: str) -> Text:
     """Whose decision it is, and what kind."""
-    phase = int(game.s[G_PHASE])
     me = game.to_move == viewer
     who = "your" if me else f"{game.to_move}'s"
-    if phase == PH_MULLIGAN:
+    if game.in_mulligan:
         what = "mulligan (redraw the opening hand once) or keep"
     elif game.field()["open"]:
         f = game.field()

@@ -16,7 +16,6 @@ from lab.bots.match import finish, parse_bot
 from lab.cards.patch import BASE, Patch, parse_patch
 from lab.cards.pool import load_army, load_deck, pool_from
 from lab.engine.api import Game
-from lab.engine.layout import G_BATTLES, G_DECISIONS, G_TURNS
 from lab.errors import LabError
 from lab.rules import RuleSet
 from lab.sim import manifest, records
@@ -74,8 +73,8 @@ def replay(out, game_id: int) -> Replay:
                 log=True, pool=pool)
     finish(game, parse_bot(tier["a"]), parse_bot(tier["b"]))
     replayed = {"winner": game.winner, "end_reason": game.end_reason,
-                "leader_turns": int(game.s[G_TURNS]), "battles": int(game.s[G_BATTLES]),
-                "decisions": int(game.s[G_DECISIONS])}
+                "leader_turns": game.view.turns, "battles": game.view.battles,
+                "decisions": game.decisions}
     mismatches = [f"{k}: recorded {row[k]}, replayed {replayed[k]}" for k in CHECKED
                   if row[k] != replayed[k]]
     if mismatches and man.get("code_digest") != manifest.code_digest():

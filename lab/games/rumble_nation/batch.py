@@ -17,21 +17,21 @@ from lab.games.rumble_nation import nb_batch
 from lab.games.rumble_nation.board import AREAS
 from lab.games.rumble_nation.game import SEAT_NAMES, Game, _seat_number
 from lab.games.rumble_nation.nb_bots import W_SIZE
-from lab.games.rumble_nation.nb_layout import *  # noqa: F403
+from lab.games.rumble_nation import nb_layout as L
 from lab.games.rumble_nation.rules import RNRules
 
-KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC, "search": BOT_SEARCH}
+KINDS = {"random": L.BOT_RANDOM, "heuristic": L.BOT_HEURISTIC, "search": L.BOT_SEARCH}
 # Parameters by bot kind: name → (spec offset, default, lowest, highest, meaning).
 HEURISTIC_PARAMS = {
-    "lookahead": (BP_LOOKAHEAD, 1, 0, 1, "1: reroll when a fresh roll's expected best placement "
+    "lookahead": (L.BP_LOOKAHEAD, 1, 0, 1, "1: reroll when a fresh roll's expected best placement "
                                           "beats the best one on the table"),
-    "uncertainty": (BP_UNCERTAIN, 35, 0, 1000, "blur of a power margin per √(meeples in "
+    "uncertainty": (L.BP_UNCERTAIN, 35, 0, 1000, "blur of a power margin per √(meeples in "
                                                "stock), ×100"),
-    "reroll_edge": (BP_REROLL_EDGE, 0, 0, 10_000, "a reroll must gain this much value, ×100"),
+    "reroll_edge": (L.BP_REROLL_EDGE, 0, 0, 10_000, "a reroll must gain this much value, ×100"),
 }
 SEARCH_PARAMS = HEURISTIC_PARAMS | {
-    "simulations": (BP_SIMS, 64, 1, 100_000, "playouts per legal decision"),
-    "playout_lookahead": (BP_PLAYOUT_LOOKAHEAD, 0, 0, 1, "1: playouts weigh rerolls too "
+    "simulations": (L.BP_SIMS, 64, 1, 100_000, "playouts per legal decision"),
+    "playout_lookahead": (L.BP_PLAYOUT_LOOKAHEAD, 0, 0, 1, "1: playouts weigh rerolls too "
                                                          "(slower)"),
 }
 PARAMS = {"random": {}, "heuristic": HEURISTIC_PARAMS, "search": SEARCH_PARAMS}
@@ -49,8 +49,8 @@ class RNBot:
         return self.kind + "(" + ",".join(f"{k}={v}" for k, v in self.params) + ")"
 
     def pack(self) -> np.ndarray:
-        a = np.zeros(BP_SIZE, np.int64)
-        a[BP_KIND] = KINDS[self.kind]
+        a = np.zeros(L.BP_SIZE, np.int64)
+        a[L.BP_KIND] = KINDS[self.kind]
         given = dict(self.params)
         for name, (at, default, *_rest) in PARAMS[self.kind].items():
             a[at] = given.get(name, default)
@@ -86,18 +86,18 @@ class Buffers:
     """The work arrays one worker reuses for every batch (nothing is allocated per game)."""
 
     def __init__(self):
-        self.s = np.zeros(S_SIZE, np.int64)
-        self.acts = np.zeros(NACT, np.int64)
+        self.s = np.zeros(L.S_SIZE, np.int64)
+        self.acts = np.zeros(L.NACT, np.int64)
         self.wf = np.zeros(W_SIZE, np.float64)
-        self.ts = np.zeros(S_SIZE, np.int64)
-        self.tot = np.zeros(NACT, np.int64)
-        self.pacts = np.zeros(NACT, np.int64)
+        self.ts = np.zeros(L.S_SIZE, np.int64)
+        self.tot = np.zeros(L.NACT, np.int64)
+        self.pacts = np.zeros(L.NACT, np.int64)
 
 
 def pack_bots(rules: RNRules, bots) -> np.ndarray:
     if len(bots) != rules.players:
         raise LabError(f"{len(bots)} bots for {rules.players} seats; name one bot per seat")
-    out = np.zeros((MAXP, BP_SIZE), np.int64)
+    out = np.zeros((L.MAXP, L.BP_SIZE), np.int64)
     for p, b in enumerate(bots):
         out[p] = parse_bot(b).pack()
     return out
@@ -115,7 +115,7 @@ def play_rows(rules: RNRules, bots, words: np.ndarray, first_seat: int | str | N
         if dead.any():
             words = words.copy()
             words[dead, k] = 1
-    rows = np.zeros((len(words), N_RES), np.int32)
+    rows = np.zeros((len(words), L.N_RES), np.int32)
     first = _seat_number(first_seat, rules)
     nb_batch.run_batch(b.s, rules.context(), words, first, pack_bots(rules, bots), b.acts, b.wf,
                        b.ts, b.tot, b.pacts, rows)
@@ -136,30 +136,30 @@ def columns(rules: RNRules, rows: np.ndarray) -> dict[str, np.ndarray]:
     n = rules.players
     out = {}
     seat = lambda col: col + 1  # noqa: E731 - -1 (nobody) becomes 0
-    out["first"] = seat(rows[:, R_FIRST]).astype(np.int8)
-    out["winner"] = seat(rows[:, R_WINNER]).astype(np.int8)
-    for key, r in (("turns", R_TURNS), ("rolls", R_ROLLS), ("decisions", R_DECISIONS)):
+    out["first"] = seat(rows[:, L.R_FIRST]).astype(np.int8)
+    out["winner"] = seat(rows[:, L.R_WINNER]).astype(np.int8)
+    for key, r in (("turns", L.R_TURNS), ("rolls", L.R_ROLLS), ("decisions", L.R_DECISIONS)):
         out[key] = rows[:, r].astype(np.int16)
     for p in range(n):
         k = p + 1
         for key, f in _SEAT_FIELDS:
             if key == "daimyo" and not rules.daimyo:
                 continue
-            out[f"{key}_p{k}"] = rows[:, R_SEAT + f * MAXP + p].astype(_dtype(key))
-    for t in range(NA):
+            out[f"{key}_p{k}"] = rows[:, L.R_SEAT + f * L.MAXP + p].astype(_dtype(key))
+    for t in range(L.NA):
         v = t + 2
-        out[f"area_{v}"] = rows[:, R_TOKEN + RT_AREA * NA + t].astype(np.int8)
-        out[f"large_{v}"] = seat(rows[:, R_TOKEN + RT_LARGE * NA + t]).astype(np.int8)
+        out[f"area_{v}"] = rows[:, L.R_TOKEN + L.RT_AREA * L.NA + t].astype(np.int8)
+        out[f"large_{v}"] = seat(rows[:, L.R_TOKEN + L.RT_LARGE * L.NA + t]).astype(np.int8)
         if rules.second_place:
-            out[f"small_{v}"] = seat(rows[:, R_TOKEN + RT_SMALL * NA + t]).astype(np.int8)
-        out[f"present_{v}"] = rows[:, R_TOKEN + RT_PRESENT * NA + t].astype(np.int8)
-        out[f"power_{v}"] = rows[:, R_TOKEN + RT_POWER * NA + t].astype(np.int16)
+            out[f"small_{v}"] = seat(rows[:, L.R_TOKEN + L.RT_SMALL * L.NA + t]).astype(np.int8)
+        out[f"present_{v}"] = rows[:, L.R_TOKEN + L.RT_PRESENT * L.NA + t].astype(np.int8)
+        out[f"power_{v}"] = rows[:, L.R_TOKEN + L.RT_POWER * L.NA + t].astype(np.int16)
     return {name: out[name] for name, _, _ in record_columns(rules)}
 
 
-_SEAT_FIELDS = (("score", RS_SCORE), ("rank", RS_RANK), ("chip", RS_CHIP),
-                ("rerolls", RS_REROLLS), ("turns", RS_TURNS), ("large", RS_LARGE),
-                ("small", RS_SMALL), ("reinforcements", RS_REINF), ("daimyo", RS_DAIMYO))
+_SEAT_FIELDS = (("score", L.RS_SCORE), ("rank", L.RS_RANK), ("chip", L.RS_CHIP),
+                ("rerolls", L.RS_REROLLS), ("turns", L.RS_TURNS), ("large", L.RS_LARGE),
+                ("small", L.RS_SMALL), ("reinforcements", L.RS_REINF), ("daimyo", L.RS_DAIMYO))
 _SEAT_MEANING = {
     "score": "tokens taken, summed (RN5)",
     "rank": "1 = winner; ties of score go to the bigger sword chip (RN5)",

@@ -16,10 +16,10 @@ import numpy as np
 from lab.errors import LabError
 from lab.games.rumble_nation import nb_core
 from lab.games.rumble_nation.board import AREAS, area_index
-from lab.games.rumble_nation.nb_layout import *  # noqa: F403
+from lab.games.rumble_nation import nb_layout as L
 from lab.games.rumble_nation.rules import RNRules
 
-SEAT_NAMES = tuple(f"P{k + 1}" for k in range(MAXP))
+SEAT_NAMES = tuple(f"P{k + 1}" for k in range(L.MAXP))
 N_SEED_WORDS = 12
 DAIMYO_FLAG = "+daimyo"
 
@@ -124,14 +124,14 @@ class Game:
         self.rules = rules
         self.c = c
         self.s = s
-        self._acts = np.zeros(NACT, np.int64)
+        self._acts = np.zeros(L.NACT, np.int64)
         self.history: list[str] = []  # every step applied, rolls included, in the grammar
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, rules: RNRules, words, first_seat: int | str | None = None) -> "Game":
         c = rules.context()
-        s = np.zeros(S_SIZE, np.int64)
+        s = np.zeros(L.S_SIZE, np.int64)
         nb_core.setup(s, c, seed_words(words), _seat_number(first_seat, rules))
         return cls(rules, c, s)
 
@@ -144,12 +144,12 @@ class Game:
         ``seats_state`` maps "P1"… to {soldiers = {area: n}, daimyo = area, "stock" or "" (not
         in play), stock = n, chip = n}. The dice and bot streams come from ``seed``."""
         c = rules.context()
-        s = np.zeros(S_SIZE, np.int64)
+        s = np.zeros(L.S_SIZE, np.int64)
         w = seed_words(seed)
-        s[S_DICE_RNG:S_DICE_RNG + 4] = w[4:8]
-        s[S_BOT_RNG:S_BOT_RNG + 4] = w[8:12]
+        s[L.S_DICE_RNG:L.S_DICE_RNG + 4] = w[4:8]
+        s[L.S_BOT_RNG:L.S_BOT_RNG + 4] = w[8:12]
         layout = _token_layout(tokens or {}, source)
-        s[S_AREA:S_AREA + NA] = layout
+        s[L.S_AREA:L.S_AREA + L.NA] = layout
         nb_core.clear(s, c)
         nb_core.link_board(s, c)
         _place_seats(s, rules, seats_state or {}, source)
@@ -164,7 +164,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return int(self.s[S_PHASE]) == PH_OVER
+        return int(self.s[L.S_PHASE]) == L.PH_OVER
 
     @property
     def phase(self) -> str:
@@ -172,34 +172,34 @@ class Game:
 
     @property
     def to_move(self) -> str | None:
-        return None if self.is_over else SEAT_NAMES[int(self.s[S_TO_MOVE])]
+        return None if self.is_over else SEAT_NAMES[int(self.s[L.S_TO_MOVE])]
 
     @property
     def winner(self) -> str | None:
-        w = int(self.s[S_WINNER])
+        w = int(self.s[L.S_WINNER])
         return None if w < 0 else SEAT_NAMES[w]
 
     @property
     def dice(self) -> tuple[int, int, int] | None:
         """The dice on the table, or None while the seat to move has yet to roll."""
-        if self.is_over or int(self.s[S_STAGE]) != ST_CHOOSE:
+        if self.is_over or int(self.s[L.S_STAGE]) != L.ST_CHOOSE:
             return None
-        return tuple(int(x) for x in self.s[S_DIE:S_DIE + 3])
+        return tuple(int(x) for x in self.s[L.S_DIE:L.S_DIE + 3])
 
     def token_of(self, area: str | int) -> int:
         a = area if isinstance(area, int) else area_index(area)
-        return int(self.s[S_SLOT + a]) + 2
+        return int(self.s[L.S_SLOT + a]) + 2
 
     def area_of(self, token: int) -> str:
-        return AREAS[int(self.s[S_AREA + token - 2])]
+        return AREAS[int(self.s[L.S_AREA + token - 2])]
 
     def seat_field(self, seat: int, field: int) -> int:
-        return int(self.s[S_P + field * MAXP + seat])
+        return int(self.s[L.S_P + field * L.MAXP + seat])
 
     # ------------------------------------------------------------------ chance
     def roll(self, dice: tuple[int, int, int] | None = None) -> tuple[int, int, int]:
         """Roll for the seat to move: the given dice (a scenario), or the game's dice stream."""
-        if self.is_over or int(self.s[S_STAGE]) != ST_ROLL:
+        if self.is_over or int(self.s[L.S_STAGE]) != L.ST_ROLL:
             raise IllegalAction(f"no roll is due now; legal: {self._legal_text()}")
         if dice is None:
             nb_core.roll(self.s)
@@ -215,7 +215,7 @@ class Game:
         due (from the game's dice stream)."""
         if self.is_over:
             return []
-        if int(self.s[S_STAGE]) == ST_ROLL:
+        if int(self.s[L.S_STAGE]) == L.ST_ROLL:
             self.roll()
         n = nb_core.legal(self.s, self.c, self._acts)
         return [self._action(int(a)) for a in self._acts[:n]]
@@ -227,7 +227,7 @@ class Game:
             raise IllegalAction(f"the game is over ({self.summary()})")
         if isinstance(action, str):
             st = parse_step(action)
-            if st.seat != int(self.s[S_TO_MOVE]):
+            if st.seat != int(self.s[L.S_TO_MOVE]):
                 raise IllegalAction(f"\"{action}\": {self.to_move} is to move")
             if st.verb == "roll":
                 self.roll(st.dice)
@@ -238,7 +238,7 @@ class Game:
         else:
             legal = self.legal_actions()
             code = legal[int(action)].code
-        if int(self.s[S_STAGE]) == ST_ROLL:
+        if int(self.s[L.S_STAGE]) == L.ST_ROLL:
             self.roll()
         n = nb_core.legal(self.s, self.c, self._acts)
         if code not in self._acts[:n]:
@@ -249,7 +249,7 @@ class Game:
 
     def _code(self, st: Step, text: str) -> int:
         if st.verb == "reroll":
-            return A_REROLL
+            return L.A_REROLL
         token = st.token
         if st.area is not None:
             at = self.token_of(st.area)
@@ -260,14 +260,14 @@ class Game:
         return nb_core.encode_place(token, st.single, int(st.daimyo))
 
     def _action(self, code: int) -> Action:
-        who = SEAT_NAMES[int(self.s[S_TO_MOVE])]
-        if code == A_REROLL:
+        who = SEAT_NAMES[int(self.s[L.S_TO_MOVE])]
+        if code == L.A_REROLL:
             return Action(f"{who} reroll", code, f"{who} reroll all three dice")
         daimyo = (code - 1) & 1
         single = ((code - 1) >> 1) % 6 + 1
         token = (code - 1) // 12 + 2
         text = f"{who} place {token} with {single}" + (f" {DAIMYO_FLAG}" if daimyo else "")
-        p = int(self.s[S_TO_MOVE])
+        p = int(self.s[L.S_TO_MOVE])
         k = int(nb_core.placed_count(self.c, single, int(nb_core.in_stock(self.s, p))))
         what = f"{k} soldier{'s' if k != 1 else ''}" if not daimyo else (
             f"the daimyo and {k - 1} soldier{'s' if k != 2 else ''}" if k > 1 else "the daimyo")
@@ -276,7 +276,7 @@ class Game:
     def _legal_text(self) -> str:
         if self.is_over:
             return "none (the game is over)"
-        if int(self.s[S_STAGE]) == ST_ROLL:
+        if int(self.s[L.S_STAGE]) == L.ST_ROLL:
             return f"{self.to_move} roll D D D"
         n = nb_core.legal(self.s, self.c, self._acts)
         return ", ".join(self._action(int(a)).text for a in self._acts[:n])
@@ -288,27 +288,27 @@ class Game:
         p = _seat_number(seat, self.rules)
         names = self.seats
         areas = []
-        for t in range(NA):
-            here = {names[q]: int(self.s[S_MEN + t * MAXP + q]) for q in range(len(names))}
+        for t in range(L.NA):
+            here = {names[q]: int(self.s[L.S_MEN + t * L.MAXP + q]) for q in range(len(names))}
             areas.append({
-                "token": t + 2, "area": AREAS[int(self.s[S_AREA + t])],
+                "token": t + 2, "area": AREAS[int(self.s[L.S_AREA + t])],
                 "soldiers": {k: v for k, v in here.items() if v},
                 "daimyo": [names[q] for q in range(len(names))
-                           if self.seat_field(q, P_DAIMYO) == t],
-                "reinforcements": {names[q]: int(self.s[S_REINF + t * MAXP + q])
+                           if self.seat_field(q, L.P_DAIMYO) == t],
+                "reinforcements": {names[q]: int(self.s[L.S_REINF + t * L.MAXP + q])
                                    for q in range(len(names))
-                                   if self.s[S_REINF + t * MAXP + q]},
-                "large": _name(int(self.s[S_LARGE + t])),
-                "small": _name(int(self.s[S_SMALL + t])),
-                "adjacent": [int(u) + 2 for u in range(NA) if (self.s[S_ADJ + t] >> u) & 1],
+                                   if self.s[L.S_REINF + t * L.MAXP + q]},
+                "large": _name(int(self.s[L.S_LARGE + t])),
+                "small": _name(int(self.s[L.S_SMALL + t])),
+                "adjacent": [int(u) + 2 for u in range(L.NA) if (self.s[L.S_ADJ + t] >> u) & 1],
             })
         return {
             "seat": names[p], "phase": self.phase, "to_move": self.to_move, "dice": self.dice,
-            "rerolled": bool(self.s[S_REROLLED]), "areas": areas,
-            "seats": {names[q]: {"stock": self.seat_field(q, P_STOCK),
-                                 "daimyo_in_stock": bool(self.seat_field(q, P_DSTOCK)),
-                                 "chip": self.seat_field(q, P_CHIP),
-                                 "score": self.seat_field(q, P_SCORE)}
+            "rerolled": bool(self.s[L.S_REROLLED]), "areas": areas,
+            "seats": {names[q]: {"stock": self.seat_field(q, L.P_STOCK),
+                                 "daimyo_in_stock": bool(self.seat_field(q, L.P_DSTOCK)),
+                                 "chip": self.seat_field(q, L.P_CHIP),
+                                 "score": self.seat_field(q, L.P_SCORE)}
                       for q in range(len(names))},
         }
 
@@ -320,12 +320,12 @@ class Game:
         n = len(names)
         return {
             "winner": self.winner,
-            "scores": {names[q]: self.seat_field(q, P_SCORE) for q in range(n)},
-            "ranks": {names[q]: self.seat_field(q, P_RANK) for q in range(n)},
-            "chips": {names[q]: self.seat_field(q, P_CHIP) for q in range(n)},
-            "large": {t + 2: _name(int(self.s[S_LARGE + t])) for t in range(NA)},
-            "small": {t + 2: _name(int(self.s[S_SMALL + t])) for t in range(NA)
-                      if self.s[S_SMALL + t] >= 0},
+            "scores": {names[q]: self.seat_field(q, L.P_SCORE) for q in range(n)},
+            "ranks": {names[q]: self.seat_field(q, L.P_RANK) for q in range(n)},
+            "chips": {names[q]: self.seat_field(q, L.P_CHIP) for q in range(n)},
+            "large": {t + 2: _name(int(self.s[L.S_LARGE + t])) for t in range(L.NA)},
+            "small": {t + 2: _name(int(self.s[L.S_SMALL + t])) for t in range(L.NA)
+                      if self.s[L.S_SMALL + t] >= 0},
         }
 
     def summary(self) -> str:
@@ -341,10 +341,10 @@ class Game:
     def war_lines(self) -> list[str]:
         """One line per area in war order: powers, who took the tokens (after the war)."""
         out = []
-        for t in range(NA):
+        for t in range(L.NA):
             pw = [f"{SEAT_NAMES[q]} {int(nb_core.power(self.s, t, q))}" for q in
                   range(self.rules.players) if nb_core.present(self.s, t, q)]
-            w, sm = _name(int(self.s[S_LARGE + t])), _name(int(self.s[S_SMALL + t]))
+            w, sm = _name(int(self.s[L.S_LARGE + t])), _name(int(self.s[L.S_SMALL + t]))
             took = "set aside" if w is None else f"{w} takes {t + 2}" + (
                 f", {sm} takes {(t + 2) // 2}" if sm else "")
             out.append(f"{t + 2:>2} {self.area_of(t + 2)}: {', '.join(pw) or 'empty'} → {took}")
@@ -376,7 +376,7 @@ def _seat_number(seat, rules: RNRules, source: str | None = None) -> int:
 def _token_layout(tokens: dict, source: str | None) -> list[int]:
     """Area of each slot: the listed areas hold the listed tokens; the others take the unlisted
     tokens in RN1 order (徳山館 gets the smallest)."""
-    area_of = [-1] * NA
+    area_of = [-1] * L.NA
     for name, token in tokens.items():
         a = area_index(name, source, "area in [tokens]")
         if isinstance(token, bool) or not isinstance(token, int) or not 2 <= token <= 12:
@@ -386,8 +386,8 @@ def _token_layout(tokens: dict, source: str | None) -> list[int]:
             raise LabError(f"[tokens] token {token} is given to both "
                            f"\"{AREAS[area_of[token - 2]]}\" and \"{name}\"", source=source)
         area_of[token - 2] = a
-    free_areas = [a for a in range(NA) if a not in area_of]
-    for t in range(NA):
+    free_areas = [a for a in range(L.NA) if a not in area_of]
+    for t in range(L.NA):
         if area_of[t] < 0:
             area_of[t] = free_areas.pop(0)
     return area_of
@@ -418,33 +418,33 @@ def _place_seats(s, rules: RNRules, given: dict, source: str | None) -> None:
             if isinstance(k, bool) or not isinstance(k, int) or k < 0:
                 raise LabError(f"[{name}] soldiers \"{area}\" = {k!r}: a count ≥ 0",
                                source=source)
-            t = int(s[S_SLOT + area_index(area, source, f"area in [{name}] soldiers")])
-            s[S_MEN + t * MAXP + p] = k
+            t = int(s[L.S_SLOT + area_index(area, source, f"area in [{name}] soldiers")])
+            s[L.S_MEN + t * L.MAXP + p] = k
             on_map += k
         daimyo_at = z.get("daimyo", "stock" if rules.daimyo else "")
         if daimyo_at and not rules.daimyo:
             raise LabError(f"[{name}] daimyo = \"{daimyo_at}\" needs daimyo = true (RN6) in "
                            "[overrides] or the advanced_4p preset", source=source)
-        s[S_P + P_DSTOCK * MAXP + p] = int(daimyo_at == "stock")
+        s[L.S_P + L.P_DSTOCK * L.MAXP + p] = int(daimyo_at == "stock")
         if daimyo_at not in ("", "stock"):
-            t = int(s[S_SLOT + area_index(daimyo_at, source, f"area in [{name}] daimyo "
+            t = int(s[L.S_SLOT + area_index(daimyo_at, source, f"area in [{name}] daimyo "
                                                                "(or \"stock\", \"\")")])
-            s[S_P + P_DAIMYO * MAXP + p] = t
+            s[L.S_P + L.P_DAIMYO * L.MAXP + p] = t
         stock = z.get("stock", rules.soldiers - on_map)
         if isinstance(stock, bool) or not isinstance(stock, int) or stock < 0 \
                 or stock + on_map > rules.soldiers:
             raise LabError(f"[{name}]: stock {stock!r} + {on_map} soldiers on the map exceed the "
                            f"rules' soldiers = {rules.soldiers}; raise soldiers in [overrides] "
                            "or lower the counts", source=source)
-        s[S_P + P_STOCK * MAXP + p] = stock
-        s[S_P + P_TOTAL * MAXP + p] = stock + on_map + int(daimyo_at != "")
+        s[L.S_P + L.P_STOCK * L.MAXP + p] = stock
+        s[L.S_P + L.P_TOTAL * L.MAXP + p] = stock + on_map + int(daimyo_at != "")
         chip = z.get("chip", 0)
-        left = stock + int(s[S_P + P_DSTOCK * MAXP + p])
+        left = stock + int(s[L.S_P + L.P_DSTOCK * L.MAXP + p])
         if isinstance(chip, bool) or not isinstance(chip, int) or not 0 <= chip <= n \
                 or (left == 0) != (chip > 0):
             raise LabError(f"[{name}] chip = {chip!r}: a seat holds a sword chip (1–{n}) exactly "
                            "when its stock is empty (RN3)", source=source)
-        s[S_P + P_CHIP * MAXP + p] = chip
+        s[L.S_P + L.P_CHIP * L.MAXP + p] = chip
         if chip:
             holders.append((chip, name))
     chips = sorted(c for c, _ in holders)
@@ -452,4 +452,4 @@ def _place_seats(s, rules: RNRules, given: dict, source: str | None) -> None:
         raise LabError(f"sword chips {', '.join(f'{nm}={c}' for c, nm in sorted(holders))}: "
                        f"chips are taken biggest first, so {len(chips)} emptied stock(s) hold "
                        f"{list(range(n, n - len(chips), -1))}", source=source)
-    s[S_NEXT_CHIP] = n - len(chips)
+    s[L.S_NEXT_CHIP] = n - len(chips)

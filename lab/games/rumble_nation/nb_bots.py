@@ -18,15 +18,15 @@ import math
 from lab.engine.jit import hot, kernel
 from lab.games.rumble_nation.nb_core import (apply, in_stock, legal, next32, pf, pf_set,
                                              placed_count, power, present, rand_below, roll)
-from lab.games.rumble_nation.nb_layout import *  # noqa: F403
+from lab.games.rumble_nation import nb_layout as L
 
 # float work array wf (float64[W_SIZE])
 W_REXP = 0  # expected reinforcements per slot × seat
-W_V = W_REXP + NA * MAXP  # value per seat
-W_EFF = W_V + MAXP  # expected power per seat in the slot at hand
-W_PRES = W_EFF + MAXP  # 1.0 where the seat has meeples in that slot
-W_OPT = W_PRES + MAXP  # best value per (pair sum, die class) for the reroll lookahead
-W_SIZE = W_OPT + NA * 3
+W_V = W_REXP + L.NA * L.MAXP  # value per seat
+W_EFF = W_V + L.MAXP  # expected power per seat in the slot at hand
+W_PRES = W_EFF + L.MAXP  # 1.0 where the seat has meeples in that slot
+W_OPT = W_PRES + L.MAXP  # best value per (pair sum, die class) for the reroll lookahead
+W_SIZE = W_OPT + L.NA * 3
 WIN_VALUE = 1000  # a playout won outweighs any score margin; the margin breaks ties
 
 
@@ -40,22 +40,22 @@ def _soft(x):
 @kernel
 def evaluate(s, c, q, wf, unc):
     """Seat q's expected tokens minus the best rival's, for the placements as they stand."""
-    n = c[C_PLAYERS]
-    r = c[C_REINF]
+    n = c[L.C_PLAYERS]
+    r = c[L.C_REINF]
     rem = 0
     for p in range(n):
         rem += in_stock(s, p)
     u = 0.1 + unc * math.sqrt(rem)
-    for i in range(NA * MAXP):
+    for i in range(L.NA * L.MAXP):
         wf[W_REXP + i] = 0.0
-    for p in range(MAXP):
+    for p in range(L.MAXP):
         wf[W_V + p] = 0.0
-    for t in range(NA):
+    for t in range(L.NA):
         here = 0
         for p in range(n):
             if present(s, t, p):
                 wf[W_PRES + p] = 1.0
-                wf[W_EFF + p] = power(s, t, p) + wf[W_REXP + t * MAXP + p]
+                wf[W_EFF + p] = power(s, t, p) + wf[W_REXP + t * L.MAXP + p]
                 here += 1
             else:
                 wf[W_PRES + p] = 0.0
@@ -77,18 +77,18 @@ def evaluate(s, c, q, wf, unc):
                         o2 = x
             pw = _soft((e - (o1 if o1 >= 0.0 else 0.0)) / u)
             v = (t + 2) * pw
-            if c[C_SECOND] != 0 and o1 >= 0.0:
+            if c[L.C_SECOND] != 0 and o1 >= 0.0:
                 p2 = 1.0 - pw
                 if o2 >= 0.0:
                     p2 *= _soft((e - o2) / u)
                 v += ((t + 2) // 2) * p2
             wf[W_V + p] += v
             if r > 0:
-                m = s[S_ADJ + t] >> (t + 1)
+                m = s[L.S_ADJ + t] >> (t + 1)
                 k = t + 1
                 while m != 0:
                     if (m & 1) != 0 and present(s, k, p):
-                        wf[W_REXP + k * MAXP + p] += r * pw
+                        wf[W_REXP + k * L.MAXP + p] += r * pw
                     m >>= 1
                     k += 1
     rival = -1.0e18
@@ -103,17 +103,17 @@ def option_value(s, c, p, t, k, daimyo, wf, unc):
     """``evaluate`` after seat p places k meeples (the daimyo among them or not) in slot t; the
     state is restored."""
     soldiers = k - daimyo
-    s[S_MEN + t * MAXP + p] += soldiers
-    s[S_P + P_STOCK * MAXP + p] -= soldiers
+    s[L.S_MEN + t * L.MAXP + p] += soldiers
+    s[L.S_P + L.P_STOCK * L.MAXP + p] -= soldiers
     if daimyo != 0:
-        pf_set(s, P_DAIMYO, p, t)
-        pf_set(s, P_DSTOCK, p, 0)
+        pf_set(s, L.P_DAIMYO, p, t)
+        pf_set(s, L.P_DSTOCK, p, 0)
     v = evaluate(s, c, p, wf, unc)
-    s[S_MEN + t * MAXP + p] -= soldiers
-    s[S_P + P_STOCK * MAXP + p] += soldiers
+    s[L.S_MEN + t * L.MAXP + p] -= soldiers
+    s[L.S_P + L.P_STOCK * L.MAXP + p] += soldiers
     if daimyo != 0:
-        pf_set(s, P_DAIMYO, p, -1)
-        pf_set(s, P_DSTOCK, p, 1)
+        pf_set(s, L.P_DAIMYO, p, -1)
+        pf_set(s, L.P_DSTOCK, p, 1)
     return v
 
 
@@ -121,9 +121,9 @@ def option_value(s, c, p, t, k, daimyo, wf, unc):
 def reroll_value(s, c, p, wf, unc):
     """The expected value of the best placement after rerolling (no second reroll): every
     (pair sum, die class) valued once, then the 216 equally likely rolls."""
-    stock = pf(s, P_STOCK, p)
-    ds = pf(s, P_DSTOCK, p)
-    for sm in range(NA):
+    stock = pf(s, L.P_STOCK, p)
+    ds = pf(s, L.P_DSTOCK, p)
+    for sm in range(L.NA):
         for cl in range(3):
             k = placed_count(c, 2 * cl + 1, stock + ds)
             if cl > 0 and k == placed_count(c, 2 * cl - 1, stock + ds):
@@ -156,13 +156,13 @@ def reroll_value(s, c, p, wf, unc):
 @kernel
 def heuristic_choose(s, c, acts, n, lookahead, unc, edge, wf):
     """Index of the heuristic's decision among the ``n`` legal ones in ``acts``."""
-    p = s[S_TO_MOVE]
+    p = s[L.S_TO_MOVE]
     best = -1.0e18
     bk = 0
     rk = -1
     for k in range(n):
         a = acts[k]
-        if a == A_REROLL:
+        if a == L.A_REROLL:
             rk = k
             continue
         daimyo = (a - 1) & 1
@@ -180,8 +180,8 @@ def heuristic_choose(s, c, acts, n, lookahead, unc, edge, wf):
 @kernel
 def playout(t, c, lookahead, unc, edge, wf, pacts):
     """Play the game in ``t`` to its end with the heuristic in every seat."""
-    while t[S_PHASE] != PH_OVER:
-        if t[S_STAGE] == ST_ROLL:
+    while t[L.S_PHASE] != L.PH_OVER:
+        if t[L.S_STAGE] == L.ST_ROLL:
             roll(t)
             continue
         n = legal(t, c, pacts)
@@ -195,32 +195,32 @@ def search_choose(s, c, acts, n, bot, wf, ts, tot, pacts):
     score margin) is played."""
     if n == 1:
         return 0
-    p = s[S_TO_MOVE]
-    unc = bot[BP_UNCERTAIN] / 100.0
-    edge = bot[BP_REROLL_EDGE] / 100.0
+    p = s[L.S_TO_MOVE]
+    unc = bot[L.BP_UNCERTAIN] / 100.0
+    edge = bot[L.BP_REROLL_EDGE] / 100.0
     for k in range(n):
         tot[k] = 0
-    for i in range(bot[BP_SIMS]):
-        w0 = next32(s, S_BOT_RNG)
-        w1 = next32(s, S_BOT_RNG)
-        w2 = next32(s, S_BOT_RNG)
-        w3 = next32(s, S_BOT_RNG)
+    for i in range(bot[L.BP_SIMS]):
+        w0 = next32(s, L.S_BOT_RNG)
+        w1 = next32(s, L.S_BOT_RNG)
+        w2 = next32(s, L.S_BOT_RNG)
+        w3 = next32(s, L.S_BOT_RNG)
         if (w0 | w1 | w2 | w3) == 0:
             w0 = 1
         for k in range(n):
-            for j in range(S_SIZE):
+            for j in range(L.S_SIZE):
                 ts[j] = s[j]
-            ts[S_DICE_RNG] = w0
-            ts[S_DICE_RNG + 1] = w1
-            ts[S_DICE_RNG + 2] = w2
-            ts[S_DICE_RNG + 3] = w3
+            ts[L.S_DICE_RNG] = w0
+            ts[L.S_DICE_RNG + 1] = w1
+            ts[L.S_DICE_RNG + 2] = w2
+            ts[L.S_DICE_RNG + 3] = w3
             apply(ts, c, acts[k])
-            playout(ts, c, bot[BP_PLAYOUT_LOOKAHEAD], unc, edge, wf, pacts)
+            playout(ts, c, bot[L.BP_PLAYOUT_LOOKAHEAD], unc, edge, wf, pacts)
             best_other = -1
-            for q in range(c[C_PLAYERS]):
-                if q != p and pf(ts, P_SCORE, q) > best_other:
-                    best_other = pf(ts, P_SCORE, q)
-            tot[k] += pf(ts, P_SCORE, p) - best_other + (WIN_VALUE if ts[S_WINNER] == p else 0)
+            for q in range(c[L.C_PLAYERS]):
+                if q != p and pf(ts, L.P_SCORE, q) > best_other:
+                    best_other = pf(ts, L.P_SCORE, q)
+            tot[k] += pf(ts, L.P_SCORE, p) - best_other + (WIN_VALUE if ts[L.S_WINNER] == p else 0)
     bk = 0
     for k in range(1, n):
         if tot[k] > tot[bk]:
@@ -231,10 +231,10 @@ def search_choose(s, c, acts, n, bot, wf, ts, tot, pacts):
 @kernel
 def choose(s, c, acts, n, bot, wf, ts, tot, pacts):
     """Index of the chosen decision among the ``n`` legal ones, by the seat's bot spec."""
-    kind = bot[BP_KIND]
-    if kind == BOT_HEURISTIC:
-        return heuristic_choose(s, c, acts, n, bot[BP_LOOKAHEAD], bot[BP_UNCERTAIN] / 100.0,
-                                bot[BP_REROLL_EDGE] / 100.0, wf)
-    if kind == BOT_SEARCH:
+    kind = bot[L.BP_KIND]
+    if kind == L.BOT_HEURISTIC:
+        return heuristic_choose(s, c, acts, n, bot[L.BP_LOOKAHEAD], bot[L.BP_UNCERTAIN] / 100.0,
+                                bot[L.BP_REROLL_EDGE] / 100.0, wf)
+    if kind == L.BOT_SEARCH:
         return search_choose(s, c, acts, n, bot, wf, ts, tot, pacts)
-    return rand_below(s, S_BOT_RNG, n)
+    return rand_below(s, L.S_BOT_RNG, n)
