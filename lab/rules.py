@@ -53,7 +53,7 @@ class RuleSet:
                                    "見送り takes the top wall into hand, or costs nothing (R4)")
     gun: str = toggle("kill", {"kill": 0, "retreat": 1}, "R_GUN_RETREAT",
                       "鉄砲 fire kills the opponent's field units, or sends all to camp (R10)")
-    odawara: str = toggle("draw", {"draw": 0, "fortify": 1}, "R_ODAWARA_FORTIFY",
+    odawara: str = toggle("draw", {"draw": 0, "fortify": 1}, "R_ODAWARA_FORTIFY",  # context.py
                           "小田原城: draw per broken wall, or the legacy fortify action (R11)")
     broken_walls: str = toggle("to_hand", {"to_hand": 0, "to_graveyard": 1}, "R_BROKEN_TO_GRAVE",
                                "broken walls go to the defender's hand, or to the graveyard (R6)")
@@ -139,6 +139,9 @@ DESCRIPTIONS = {k: m["description"] for k, m in _DECLARED.items()}
 # Offsets into the packed rules array (read by lab.engine): R_WALLS = 0, … in declaration order.
 globals().update({m["slot"]: slot for slot, m in enumerate(_DECLARED.values())})
 N_RULES = len(_DECLARED)
+# 総構え under odawara = "fortify" pays two logistics cards for one wall (rules.md R4); the
+# context builder writes it into the castle's row, the only place the toggle is applied
+FORTIFY_COST = 2
 
 
 def _show(v) -> str:

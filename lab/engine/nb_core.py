@@ -1,5 +1,6 @@
-"""Kernels for the small moves every rule is made of: the generator, the log, zone moves, draws,
-deaths (with 年貢), wall breaks and repairs, flips and returns, random hand picks.
+"""Kernels for the small moves every rule is made of: the generator, the log, named reads of the
+state and of ability rows, zone moves, draws, repairs, flips, random hand picks, the game's end.
+Nothing here kills a card: deaths, with what they set off, are ``nb_effects``'.
 
 Only ``@njit`` functions over the state ``s``, the context ``c`` and the log ``lg``; no I/O and no
 Python objects, so the same code runs compiled and under NUMBA_DISABLE_JIT=1.
@@ -8,17 +9,11 @@ Python objects, so the same code runs compiled and under NUMBA_DISABLE_JIT=1.
 import numba
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from lab.cards.vocab import Effect, Trigger
+from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
-from lab.engine.layout import *  # noqa: F403
-from lab.rules import (R_BROKEN_TO_GRAVE, R_LOGISTICS, R_ODAWARA_FORTIFY, R_WALLS)
+from lab.rules import R_LOGISTICS, R_WALLS
 
 M32 = 0xFFFFFFFF
-T_ON_DEATH = int(Trigger.ON_DEATH)
-T_STANDING = int(Trigger.STANDING)
-E_DRAW = int(Effect.DRAW)
-E_ODAWARA = int(Effect.ODAWARA)
-E_HOLD_ONCE = int(Effect.HOLD_ONCE)
 
 
 # ------------------------------------------------------------------ generator (xoshiro128**)
@@ -62,58 +57,151 @@ def rand_below(s, at, n):
 # ------------------------------------------------------------------ log
 @hot
 def log_ev(s, lg, code, p, card, amount, extra):
-    if s[G_LOG_ON] != 0:
-        k = s[G_LOG_N]
+    if s[L.G_LOG_ON] != 0:
+        k = s[L.G_LOG_N]
         if k < lg.shape[0]:
             lg[k, 0] = code
             lg[k, 1] = p
             lg[k, 2] = card
             lg[k, 3] = amount
             lg[k, 4] = extra
-        s[G_LOG_N] = k + 1
+        s[L.G_LOG_N] = k + 1
 
 
 # ------------------------------------------------------------------ basics
 @hot
 def pb(p):
-    return H_SIZE + p * P_SIZE
+    return L.H_SIZE + p * L.P_SIZE
 
 
 @hot
 def stat(s, which, i, n):
-    s[ST_BASE + which * NL + i] += n
+    s[L.ST_BASE + which * L.NL + i] += n
 
 
 @hot
 def numval(st):
     """A strength as a number: ∞ counts as 10 (legacy logistics limit)."""
-    return 10 if st == INF else st
+    return 10 if st == L.INF else st
 
 
 @hot
 def logi_limit(s, c, p):
-    if c[C_RULES + R_LOGISTICS] != 0:
-        return s[pb(p) + PB_LOGI_N]
+    """The highest strength p may put on the field: the logistics count under the legacy rule
+    (R5; ruling S1: every set, ∞ as 10), else no limit."""
+    if c[L.C_RULES + R_LOGISTICS] != 0:
+        return s[pb(p) + L.PB_LOGI_N]
     return 99
+
+
+# ------------------------------------------------------------------ named reads of the state
+@hot
+def hand_count(s, p):
+    return s[pb(p) + L.PB_HAND_N]
+
+
+@hot
+def hand_mask(s, p):
+    return s[pb(p) + L.PB_HAND_MASK]
+
+
+@hot
+def up_mask(s, p):
+    return s[pb(p) + L.PB_UP_MASK]
+
+
+@hot
+def down_mask(s, p):
+    return s[pb(p) + L.PB_DOWN_MASK]
+
+
+@hot
+def deck_count(s, p):
+    return s[pb(p) + L.PB_DECK_N]
+
+
+@hot
+def wall_count(s, p):
+    """Cards in p's wall stack, the home castle not counted."""
+    return s[pb(p) + L.PB_WALL_N]
+
+
+@hot
+def castle_of(s, p):
+    """Local id of p's standing home castle, or -1."""
+    return s[pb(p) + L.PB_CASTLE]
+
+
+@hot
+def logi_count(s, p):
+    return s[pb(p) + L.PB_LOGI_N]
+
+
+@hot
+def copies(s, p, zone, i):
+    """Copies of local id i in one of p's count zones (``L.PB_HAND``, ``L.PB_UP`` …)."""
+    return s[pb(p) + zone + i]
 
 
 @hot
 def wall_total(s, p):
-    b = pb(p)
-    return s[b + PB_WALL_N] + (1 if s[b + PB_CASTLE] >= 0 else 0)
+    """p's walls as the rules count them: the home castle is one (R11)."""
+    return wall_count(s, p) + (1 if castle_of(s, p) >= 0 else 0)
+
+
+# ------------------------------------------------------------------ named ability rows
+# Card i's row q lives at ``row_at(i, q)`` in the context; a row is read by these accessors and
+# a row finder answers -1 when the card has no such row.
+@hot
+def row_at(i, q):
+    return L.C_ROWS + (i * L.ROWS_PER_CARD + q) * L.ROW_W
+
+
+@hot
+def row_number(i, r):
+    """Which of card i's rows (0–3) the row at ``r`` is."""
+    return (r - L.C_ROWS) // L.ROW_W - i * L.ROWS_PER_CARD
+
+
+@hot
+def trigger_of(c, r):
+    return c[r]
+
+
+@hot
+def effect_of(c, r):
+    return c[r + 1]
+
+
+@hot
+def amount_of(c, r):
+    return c[r + 2]
+
+
+@hot
+def condition_of(c, r):
+    return c[r + 3]
+
+
+@hot
+def find_row(c, i, trigger, effect):
+    """Card i's first row with this trigger and effect (effect 0: any), or -1."""
+    for q in range(L.ROWS_PER_CARD):
+        r = row_at(i, q)
+        if trigger_of(c, r) == trigger and (effect == 0 or effect_of(c, r) == effect):
+            return r
+    return -1
 
 
 @hot
 def castle_row(s, c, p, trigger, effect):
-    """Index of the standing home castle's row with this trigger and effect, or -1."""
-    cs = s[pb(p) + PB_CASTLE]
+    """p's standing home castle's row with this trigger and effect, or -1."""
+    cs = castle_of(s, p)
     if cs < 0:
         return -1
-    for j in range(4):
-        r = C_ROWS + cs * 16 + j * 4
-        if c[r] == trigger and c[r + 1] == effect:
-            return r
-    return -1
+    return find_row(c, cs, trigger, effect)
+
+
 
 
 if numba.config.DISABLE_JIT:
@@ -132,36 +220,36 @@ else:
 @hot
 def field_add(s, p, i):
     b = pb(p)
-    s[b + PB_FIELD + i] += 1
-    s[b + PB_FIELD_MASK] |= (1 << i)
+    s[b + L.PB_FIELD + i] += 1
+    s[b + L.PB_FIELD_MASK] |= (1 << i)
 
 
 @hot
 def field_remove(s, p, i):
     b = pb(p)
-    s[b + PB_FIELD + i] -= 1
-    if s[b + PB_FIELD + i] == 0:
-        s[b + PB_FIELD_MASK] &= ~(1 << i)
+    s[b + L.PB_FIELD + i] -= 1
+    if s[b + L.PB_FIELD + i] == 0:
+        s[b + L.PB_FIELD_MASK] &= ~(1 << i)
 
 
 @hot
 def hand_add(s, p, i):
     b = pb(p)
-    s[b + PB_HAND + i] += 1
-    s[b + PB_HAND_N] += 1
-    s[b + PB_HAND_MASK] |= (1 << i)
+    s[b + L.PB_HAND + i] += 1
+    s[b + L.PB_HAND_N] += 1
+    s[b + L.PB_HAND_MASK] |= (1 << i)
 
 
 @hot
 def hand_remove(s, p, i):
     b = pb(p)
-    left = s[b + PB_HAND + i] - 1
-    s[b + PB_HAND + i] = left
-    s[b + PB_HAND_N] -= 1
+    left = s[b + L.PB_HAND + i] - 1
+    s[b + L.PB_HAND + i] = left
+    s[b + L.PB_HAND_N] -= 1
     if left == 0:
-        s[b + PB_HAND_MASK] &= ~(1 << i)
-    o = pb(1 - p) + PB_KNOWN + i
-    if s[o] > left:
+        s[b + L.PB_HAND_MASK] &= ~(1 << i)
+    o = pb(1 - p) + L.PB_KNOWN + i
+    if s[o] > left:  # ruling V2: known copies never exceed the copies still in that hand
         s[o] = left
 
 
@@ -169,41 +257,41 @@ def hand_remove(s, p, i):
 def camp_add(s, p, i, up):
     b = pb(p)
     if up:
-        s[b + PB_UP + i] += 1
-        s[b + PB_UP_MASK] |= (1 << i)
+        s[b + L.PB_UP + i] += 1
+        s[b + L.PB_UP_MASK] |= (1 << i)
     else:
-        s[b + PB_DOWN + i] += 1
-        s[b + PB_DOWN_MASK] |= (1 << i)
+        s[b + L.PB_DOWN + i] += 1
+        s[b + L.PB_DOWN_MASK] |= (1 << i)
 
 
 @hot
 def camp_remove(s, p, i, up):
     b = pb(p)
     if up:
-        s[b + PB_UP + i] -= 1
-        if s[b + PB_UP + i] == 0:
-            s[b + PB_UP_MASK] &= ~(1 << i)
+        s[b + L.PB_UP + i] -= 1
+        if s[b + L.PB_UP + i] == 0:
+            s[b + L.PB_UP_MASK] &= ~(1 << i)
     else:
-        s[b + PB_DOWN + i] -= 1
-        if s[b + PB_DOWN + i] == 0:
-            s[b + PB_DOWN_MASK] &= ~(1 << i)
+        s[b + L.PB_DOWN + i] -= 1
+        if s[b + L.PB_DOWN + i] == 0:
+            s[b + L.PB_DOWN_MASK] &= ~(1 << i)
 
 
 @kernel
 def draw(s, c, lg, p):
     """Draw the deck's top card into hand; -1 if the deck is empty."""
     b = pb(p)
-    n = s[b + PB_DECK_N]
+    n = s[b + L.PB_DECK_N]
     if n == 0:
         return -1
     n -= 1
-    i = s[b + PB_DECK + n]
-    s[b + PB_DECK_N] = n
+    i = s[b + L.PB_DECK + n]
+    s[b + L.PB_DECK_N] = n
     hand_add(s, p, i)
-    stat(s, ST_DRAWN, i, 1)
-    if s[ST_BASE + ST_FIRST_DRAW * NL + i] == 0:
-        s[ST_BASE + ST_FIRST_DRAW * NL + i] = max(1, s[G_TURNS])
-    log_ev(s, lg, EV_DRAW, p, i, 1, 0)
+    stat(s, L.ST_DRAWN, i, 1)
+    if s[L.ST_BASE + L.ST_FIRST_DRAW * L.NL + i] == 0:
+        s[L.ST_BASE + L.ST_FIRST_DRAW * L.NL + i] = max(1, s[L.G_TURNS])
+    log_ev(s, lg, L.EV_DRAW, p, i, 1, 0)
     return i
 
 
@@ -213,23 +301,23 @@ def deal_opening(s, p, count):
     not draws: they count as opening cards, not as drawn ones)."""
     b = pb(p)
     for _ in range(count):
-        k = s[b + PB_DECK_N]
+        k = s[b + L.PB_DECK_N]
         if k == 0:
             break
         k -= 1
-        s[b + PB_DECK_N] = k
-        i = s[b + PB_DECK + k]
+        s[b + L.PB_DECK_N] = k
+        i = s[b + L.PB_DECK + k]
         hand_add(s, p, i)
-        stat(s, ST_OPENING, i, 1)
+        stat(s, L.ST_OPENING, i, 1)
 
 
 @hot
 def deck_push(s, p, i):
     """Put card i on top of p's deck (before a shuffle)."""
     b = pb(p)
-    k = s[b + PB_DECK_N]
-    s[b + PB_DECK + k] = i
-    s[b + PB_DECK_N] = k + 1
+    k = s[b + L.PB_DECK_N]
+    s[b + L.PB_DECK + k] = i
+    s[b + L.PB_DECK_N] = k + 1
 
 
 @kernel
@@ -241,55 +329,30 @@ def draw_n(s, c, lg, p, n):
     return got
 
 
-@hot
-def kill(s, c, lg, p, i):
-    """Card ``i`` (already taken out of its zone) dies into the graveyard of ``p``, who
-    controls it; 年貢-style on-death effects trigger wherever it died (R12)."""
-    s[pb(p) + PB_GRAVE + i] += 1
-    stat(s, ST_DIED, i, 1)
-    log_ev(s, lg, EV_DIE, p, i, 0, 0)
-    if c[C_FLAGS + i] & F_ON_DEATH:
-        _on_death(s, c, lg, p, i)
 
 
-@kernel
-def _on_death(s, c, lg, p, i):
-    """The on-death draw rows (年貢) of card i, which p controlled."""
-    for j in range(4):
-        r = C_ROWS + i * 16 + j * 4
-        if c[r] == T_ON_DEATH and c[r + 1] == E_DRAW:
-            if draw_n(s, c, lg, p, c[r + 2]) > 0:
-                stat(s, ST_TRIG + j, i, 1)
-                log_ev(s, lg, EV_TRIGGER, p, i, j, 0)
 
 
 @kernel
 def pick_hand_random(s, c, p):
     """A uniformly random card (by copy) of p's hand, or -1 when it is empty."""
     b = pb(p)
-    n = s[b + PB_HAND_N]
+    n = s[b + L.PB_HAND_N]
     if n == 0:
         return -1
-    r = rand_below(s, G_RNG, n)
+    r = rand_below(s, L.G_RNG, n)
     acc = 0
-    m = s[b + PB_HAND_MASK]
+    m = s[b + L.PB_HAND_MASK]
     while m != 0:
         low = m & -m
         m ^= low
         i = low_index(low)
-        acc += s[b + PB_HAND + i]
+        acc += s[b + L.PB_HAND + i]
         if r < acc:
             return i
     return -1
 
 
-@kernel
-def kill_hand_random(s, c, lg, p):
-    i = pick_hand_random(s, c, p)
-    if i >= 0:
-        hand_remove(s, p, i)
-        kill(s, c, lg, p, i)
-    return i
 
 
 @kernel
@@ -301,8 +364,8 @@ def strongest(s, c, mask):
         low = mask & -mask
         mask ^= low
         i = low_index(low)
-        if c[C_KEY + i] > key:
-            key = c[C_KEY + i]
+        if c[L.C_KEY + i] > key:
+            key = c[L.C_KEY + i]
             best = i
     return best
 
@@ -311,23 +374,23 @@ def strongest(s, c, mask):
 def flip_all(s, c, p, keep):
     """All of p's face-down camp units turn face up, but for one copy of ``keep`` (or -1)."""
     b = pb(p)
-    if s[b + PB_DOWN_MASK] == 0:
+    if s[b + L.PB_DOWN_MASK] == 0:
         return 0
     flipped = 0
-    mask = s[b + PB_DOWN_MASK]
+    mask = s[b + L.PB_DOWN_MASK]
     while mask != 0:
         low = mask & -mask
         mask ^= low
         i = low_index(low)
-        d = s[b + PB_DOWN + i]
+        d = s[b + L.PB_DOWN + i]
         m = d - 1 if i == keep else d
         if m > 0:
-            s[b + PB_DOWN + i] = d - m
-            s[b + PB_UP + i] += m
-            s[b + PB_UP_MASK] |= low
+            s[b + L.PB_DOWN + i] = d - m
+            s[b + L.PB_UP + i] += m
+            s[b + L.PB_UP_MASK] |= low
             flipped += m
-        if s[b + PB_DOWN + i] == 0:
-            s[b + PB_DOWN_MASK] &= ~low
+        if s[b + L.PB_DOWN + i] == 0:
+            s[b + L.PB_DOWN_MASK] &= ~low
     return flipped
 
 
@@ -335,27 +398,28 @@ def flip_all(s, c, p, keep):
 @hot
 def push_wall(s, p, i):
     b = pb(p)
-    n = s[b + PB_WALL_N]
-    if n >= WALL_CAP:
-        s[G_ERROR] = 1
+    n = s[b + L.PB_WALL_N]
+    if n >= L.WALL_CAP:
+        s[L.G_ERROR] = 1
         return
-    s[b + PB_WALLS + n] = i
-    s[b + PB_WALL_N] = n + 1
+    s[b + L.PB_WALLS + n] = i
+    s[b + L.PB_WALL_N] = n + 1
 
 
 @kernel
 def repair(s, c, lg, p, amount):
-    """Push up to ``amount`` deck-top cards onto p's walls, never above the rule's `walls`."""
+    """Push up to ``amount`` deck-top cards onto p's walls, never above the rule's `walls`
+    (R11; ruling T4: the home castle counts as one wall)."""
     b = pb(p)
     done = 0
     for _ in range(amount):
-        if wall_total(s, p) >= c[C_RULES + R_WALLS] or s[b + PB_DECK_N] == 0:
+        if wall_total(s, p) >= c[L.C_RULES + R_WALLS] or s[b + L.PB_DECK_N] == 0:
             break
-        n = s[b + PB_DECK_N] - 1
-        s[b + PB_DECK_N] = n
-        i = s[b + PB_DECK + n]
+        n = s[b + L.PB_DECK_N] - 1
+        s[b + L.PB_DECK_N] = n
+        i = s[b + L.PB_DECK + n]
         push_wall(s, p, i)
-        log_ev(s, lg, EV_REPAIR, p, -1, 1, 0)
+        log_ev(s, lg, L.EV_REPAIR, p, -1, 1, 0)
         done += 1
     return done
 
@@ -363,84 +427,32 @@ def repair(s, c, lg, p, amount):
 @hot
 def wall_to_hand(s, p, i):
     hand_add(s, p, i)
-    stat(s, ST_GAINED, i, 1)
+    stat(s, L.ST_GAINED, i, 1)
 
 
-@kernel
-def break_walls(s, c, lg, d, dmg, to_grave):
-    """An attack breaks ``dmg`` walls of ``d`` from the top (R6, R11). Returns walls broken;
-    sets the game over if the 天守 broke. 姫路城 holds once; 小田原城 (draw) draws per wall that
-    went to hand."""
-    b = pb(d)
-    broken = 0
-    odawara = -1
-    if c[C_RULES + R_ODAWARA_FORTIFY] == 0:
-        odawara = castle_row(s, c, d, T_STANDING, E_ODAWARA)
-    for _ in range(dmg):
-        n = s[b + PB_WALL_N]
-        if n > 0:
-            n -= 1
-            s[b + PB_WALL_N] = n
-            i = s[b + PB_WALLS + n]
-            broken += 1
-            log_ev(s, lg, EV_BREAK, d, i, 1 if to_grave else 0, 0)
-            if to_grave:
-                kill(s, c, lg, d, i)
-            else:
-                wall_to_hand(s, d, i)
-                if odawara >= 0:
-                    if draw_n(s, c, lg, d, c[odawara + 2]) > 0:
-                        cs = s[b + PB_CASTLE]
-                        row = (odawara - C_ROWS - cs * 16) // 4
-                        stat(s, ST_TRIG + row, cs, 1)
-                        log_ev(s, lg, EV_TRIGGER, d, cs, row, 0)
-            if n == 0 and s[b + PB_CASTLE] < 0:
-                return broken, True
-        else:
-            cs = s[b + PB_CASTLE]
-            if cs < 0:
-                return broken, True
-            hold = castle_row(s, c, d, T_STANDING, E_HOLD_ONCE)
-            if hold >= 0 and s[b + PB_CASTLE_DMG] == 0:
-                s[b + PB_CASTLE_DMG] = 1
-                stat(s, ST_TRIG + (hold - C_ROWS - cs * 16) // 4, cs, 1)
-                log_ev(s, lg, EV_HOLD, d, cs, 0, 0)
-                return broken, False
-            s[b + PB_CASTLE] = -1
-            s[b + PB_CASTLE_DMG] = 0
-            broken += 1
-            log_ev(s, lg, EV_BREAK, d, cs, 1 if to_grave else 0, 1)
-            if to_grave:
-                kill(s, c, lg, d, cs)
-            else:
-                wall_to_hand(s, d, cs)
-            return broken, True
-    return broken, False
 
 
-@hot
-def broken_to_grave_rule(c):
-    return c[C_RULES + R_BROKEN_TO_GRAVE] != 0
 
 
 # ------------------------------------------------------------------ game end
 @kernel
 def end_game(s, lg, winner, reason):
-    s[G_WINNER] = winner
-    s[G_END] = reason
-    s[G_PHASE] = PH_OVER
-    s[G_OPEN] = s[G_OPEN]  # the winning set stays on the field when a castle falls (R6)
-    log_ev(s, lg, EV_END, winner, -1, reason, 0)
+    s[L.G_WINNER] = winner
+    s[L.G_END] = reason
+    s[L.G_PHASE] = L.PH_OVER
+    s[L.G_OPEN] = s[L.G_OPEN]  # the winning set stays on the field when a castle falls (R6)
+    log_ev(s, lg, L.EV_END, winner, -1, reason, 0)
 
 
 @kernel
 def judge(s, c, lg, reason):
-    """More walls wins; equal walls: the legacy tie-break on logistics, else a draw (R13)."""
+    """More walls wins; equal walls: the legacy tie-break on logistics (ruling E3: when
+    `logistics` is on), else a draw (R13)."""
     wa = wall_total(s, 0)
     wb = wall_total(s, 1)
-    if wa == wb and c[C_RULES + R_LOGISTICS] != 0:
-        wa = s[P0 + PB_LOGI_N]
-        wb = s[P1 + PB_LOGI_N]
+    if wa == wb and c[L.C_RULES + R_LOGISTICS] != 0:
+        wa = s[L.P0 + L.PB_LOGI_N]
+        wb = s[L.P1 + L.PB_LOGI_N]
     if wa > wb:
         end_game(s, lg, 0, reason)
     elif wb > wa:
@@ -451,13 +463,37 @@ def judge(s, c, lg, reason):
 
 @hot
 def has_live_unit(s, c, p):
-    """Does p have a unit in hand, deck or camp (R13 exhaustion)?"""
+    """Does p have a unit in hand, deck or camp (R13 exhaustion; ruling E1: a card with a
+    strength, generals included)?"""
     b = pb(p)
-    if s[b + PB_HAND_MASK] & c[C_M_UNIT] != 0:
+    if s[b + L.PB_HAND_MASK] & c[L.C_M_UNIT] != 0:
         return True
-    if s[b + PB_UP_MASK] != 0 or s[b + PB_DOWN_MASK] != 0:
+    if s[b + L.PB_UP_MASK] != 0 or s[b + L.PB_DOWN_MASK] != 0:
         return True
-    for k in range(s[b + PB_DECK_N]):
-        if c[C_FLAGS + s[b + PB_DECK + k]] & F_UNIT:
+    for k in range(s[b + L.PB_DECK_N]):
+        if c[L.C_FLAGS + s[b + L.PB_DECK + k]] & L.F_UNIT:
             return True
     return False
+
+
+@kernel
+def after_resolution(s, c, lg):
+    """R13: once a battle or leader action has fully resolved, check exhaustion, the legacy
+    stalemate and the turn limit; otherwise the next leader turn is due."""
+    if s[L.G_PHASE] == L.PH_OVER:
+        return
+    for p in range(2):
+        behind = wall_total(s, 1 - p) - wall_total(s, p)
+        if behind > s[L.G_MAX_DEFICIT + p]:
+            s[L.G_MAX_DEFICIT + p] = behind
+    if not has_live_unit(s, c, 0) and not has_live_unit(s, c, 1):
+        judge(s, c, lg, L.END_EXHAUSTION)
+        return
+    if s[L.G_STALEMATE] >= 2:
+        judge(s, c, lg, L.END_STALEMATE)
+        return
+    if s[L.G_TURN_LIMIT] != 0:
+        judge(s, c, lg, L.END_TURN_LIMIT)
+        return
+    s[L.G_PHASE] = L.PH_LEADER_START
+    s[L.G_TO_MOVE] = s[L.G_LEADER]
