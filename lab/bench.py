@@ -30,6 +30,16 @@ _STARTUP = ("import time; t = time.perf_counter(); "
             "from lab.engine.api import play_random_game; "
             "play_random_game('second_edition', 'oda', 'seigun', seed=1); "
             "print(time.perf_counter() - t)")
+# what the first `lab run` of a heuristic experiment waits for on an empty cache: the engine and
+# the heuristic, compiled on every core (lab.bots.compile), then one game
+_COLD = ("import time; t = time.perf_counter(); "
+         "from lab.bots.compile import ensure_compiled; ensure_compiled(); "
+         "from lab.bots.match import play_batch; from lab.cards.pool import load_army, load_pool; "
+         "from lab.engine.context import matchup_context; from lab.rules import RuleSet; "
+         "import numpy as np; pool = load_pool(); "
+         "c = matchup_context(pool, RuleSet(), load_army('oda', pool), load_army('seigun', pool)); "
+         "play_batch(c, np.ones((1, 12), np.int64), 'heuristic', 'heuristic'); "
+         "print(time.perf_counter() - t)")
 
 
 def _contexts(preset: str):
@@ -57,17 +67,18 @@ def time_games(preset: str, games: int, seed: int = 0) -> tuple[float, int, int]
 
 
 def startup_seconds(cold: bool) -> float:
-    """Time for a fresh process to import the engine and play one game, with an empty numba cache
-    (cold: everything compiles; the cache is a temporary folder, removed afterwards) or with the
-    cache the previous run left (cached start)."""
+    """Time for a fresh process to import the engine and play one game: with an empty numba
+    cache (cold: the engine and the heuristic compile, on every core, as for the first `lab run`;
+    the cache is a temporary folder, removed afterwards) or with the cache the previous run left
+    (cached start)."""
     env = dict(os.environ)
     env.pop("NUMBA_DISABLE_JIT", None)
     with contextlib.ExitStack() as stack:
         if cold:
             env["NUMBA_CACHE_DIR"] = stack.enter_context(
                 tempfile.TemporaryDirectory(prefix="lab-bench-cache-"))
-        out = subprocess.run([sys.executable, "-c", _STARTUP], env=env, capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run([sys.executable, "-c", _COLD if cold else _STARTUP], env=env,
+                             capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -100,7 +111,7 @@ def run(presets=None, games: int = 20_000, runs: int = 3, compile_runs: int = 1,
         times = []
         for r in range(compile_runs):
             with status(f"cold compile {r + 1} of {compile_runs}: a fresh process with an empty "
-                        "cache compiles every kernel (about two minutes on 2 cores)"):
+                        "cache compiles the engine and the heuristic on every core"):
                 times.append(startup_seconds(cold=True))
             progress(f"cold compile {r + 1}/{compile_runs}: {times[-1]:.1f} s")
         compile_s = statistics.median(times)

@@ -13,8 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from lab.bots import nb_policy
-from lab.bots.match import BotSpec, parse_bot
+from lab.bots.match import BotSpec, parse_bot, policy
 from lab.bots.nb_search import SB_SIZE
 from lab.engine import nb_actions
 from lab.engine.api import Action, Game
@@ -35,6 +34,7 @@ class _Compiled:
     def __init__(self, spec):
         self.spec = parse_bot(spec)
         self.packed = self.spec.pack()
+        self.choose_kernel = policy(self.spec)
         self.sb = np.zeros(SB_SIZE, np.int64)
         self.acts = np.zeros((MAXA, AW), np.int64)
         self.wk = np.zeros(nb_actions.WK_SIZE, np.int64)
@@ -44,7 +44,8 @@ class _Compiled:
         legal = game.legal_actions()  # starts a due leader turn
         s, c, lg = game.kernel_args()
         n = nb_actions.legal_actions(s, c, self.acts, self.wk)
-        k = nb_policy.choose(s, c, lg, self.acts, n, self.wk, self.packed, self.sb, self.sacts)
+        k = self.choose_kernel(s, c, lg, self.acts, n, self.wk, self.packed, self.sb,
+                               self.sacts)
         return legal[k]
 
 

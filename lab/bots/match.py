@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lab.bots import nb_match
+from lab.bots import nb_match, nb_policy
 from lab.bots.nb_buffer import SB_SIZE
 from lab.bots.nb_expert import ticks_per_ms
 from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_KIND,
@@ -117,6 +117,17 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
     return BotSpec(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")))
 
 
+def searches(*specs: BotSpec) -> bool:
+    """Does any of these bots search (so the loop must hold the search and expert kernels)?"""
+    return any(s.kind in ("search", "expert") for s in specs)
+
+
+def policy(spec: BotSpec):
+    """The compiled ``choose`` kernel for one bot: without the search's code unless it
+    searches, so the first use of a heuristic compiles no search."""
+    return nb_policy.choose if searches(spec) else nb_policy.choose_basic
+
+
 class Batch:
     """Reusable buffers for playing batches on one worker."""
 
@@ -134,9 +145,9 @@ class Batch:
         bots = np.stack([bot_a.pack(), bot_b.pack()])
         results = np.zeros((n, nb_play.N_RES), np.int64)
         stats = np.zeros((n, N_ST * NL), np.int32)  # counts and turn numbers: int32 halves the copy
-        nb_match.run_batch(self.s, ctx, self.lg, self.acts, self.wk,
-                           np.ascontiguousarray(seeds, dtype=np.int64), bots, self.sb,
-                           self.sacts, results, stats)
+        loop = nb_match.run_batch if searches(bot_a, bot_b) else nb_match.run_batch_basic
+        loop(self.s, ctx, self.lg, self.acts, self.wk, np.ascontiguousarray(seeds, dtype=np.int64),
+             bots, self.sb, self.sacts, results, stats)
         return results, stats.reshape(n, N_ST, NL)
 
 
@@ -147,9 +158,11 @@ def play_batch(ctx, seeds, bot_a="random", bot_b="random"):
 def finish(game, bot_a="random", bot_b="random"):
     """Play an API ``Game`` to its end with two compiled bots (the same loop batch runs use, so a
     game replayed from its seed words with log=True reproduces the recorded game)."""
-    bots = np.stack([parse_bot(bot_a).pack(), parse_bot(bot_b).pack()])
+    bot_a, bot_b = parse_bot(bot_a), parse_bot(bot_b)
+    bots = np.stack([bot_a.pack(), bot_b.pack()])
     s, c, lg = game.kernel_args()
-    nb_match.play_game(s, c, lg, np.zeros((MAXA, AW), np.int64), np.zeros(WK_SIZE, np.int64),
+    loop = nb_match.play_game if searches(bot_a, bot_b) else nb_match.play_game_basic
+    loop(s, c, lg, np.zeros((MAXA, AW), np.int64), np.zeros(WK_SIZE, np.int64),
                        bots, np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64))
     game.changed()
     return game

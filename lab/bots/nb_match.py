@@ -3,8 +3,8 @@ preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds
 """
 
 from lab.bots.nb_params import BOT_RANDOM, BP_KIND
-from lab.bots.nb_policy import choose
-from lab.engine.jit import kernel
+from lab.bots.nb_policy import choose, choose_basic
+from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
 from lab.engine.nb_actions import legal_actions
 from lab.engine.nb_pick import random_pick
@@ -12,28 +12,55 @@ from lab.engine.nb_play import record, record_stats, setup
 from lab.engine.nb_resolve import apply, begin_turn
 
 
+@hot
+def _take_turn(s, c, lg, acts, wk, bots):
+    """Begin a due leader turn; a random seat moves (True), else the legal actions are listed
+    into ``acts`` for the bot (False)."""
+    if s[L.G_PHASE] == L.PH_LEADER_START:
+        begin_turn(s, c, lg)
+    if bots[s[L.G_TO_MOVE]][BP_KIND] == BOT_RANDOM:
+        # the same step as choose() over the listing would draw, without the listing
+        random_pick(s, c, acts, wk)
+        apply(s, c, lg, acts[0])
+        return True
+    return False
+
+
 @kernel
 def play_game(s, c, lg, acts, wk, bots, sb, sacts):
     """Play the set-up game in ``s`` to its end; ``bots[p]`` is seat p's bot spec."""
     while s[L.G_PHASE] != L.PH_OVER:
-        if s[L.G_PHASE] == L.PH_LEADER_START:
-            begin_turn(s, c, lg)
-        bot = bots[s[L.G_TO_MOVE]]
-        if bot[BP_KIND] == BOT_RANDOM:
-            # the same step as choose() over the listing would draw, without the listing
-            random_pick(s, c, acts, wk)
-            apply(s, c, lg, acts[0])
-            continue
-        n = legal_actions(s, c, acts, wk)
-        k = choose(s, c, lg, acts, n, wk, bot, sb, sacts)
-        apply(s, c, lg, acts[k])
+        if not _take_turn(s, c, lg, acts, wk, bots):
+            n = legal_actions(s, c, acts, wk)
+            apply(s, c, lg, acts[choose(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)])
+
+
+@kernel
+def play_game_basic(s, c, lg, acts, wk, bots, sb, sacts):
+    """``play_game`` for random and heuristic seats only (nothing of the search compiled)."""
+    while s[L.G_PHASE] != L.PH_OVER:
+        if not _take_turn(s, c, lg, acts, wk, bots):
+            n = legal_actions(s, c, acts, wk)
+            k = choose_basic(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)
+            apply(s, c, lg, acts[k])
 
 
 @kernel
 def run_batch(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
-    """Games g = 0…len(seeds)-1: set up from seeds[g] (see lab.engine.nb_play.setup), play, record."""
+    """Games g = 0…len(seeds)-1: set up from seeds[g] (see lab.engine.nb_play.setup), play,
+    record."""
     for g in range(seeds.shape[0]):
         setup(s, c, lg, seeds[g])
         play_game(s, c, lg, acts, wk, bots, sb, sacts)
+        record(s, results[g])
+        record_stats(s, stats[g])
+
+
+@kernel
+def run_batch_basic(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
+    """``run_batch`` for random and heuristic seats only."""
+    for g in range(seeds.shape[0]):
+        setup(s, c, lg, seeds[g])
+        play_game_basic(s, c, lg, acts, wk, bots, sb, sacts)
         record(s, results[g])
         record_stats(s, stats[g])

@@ -15,6 +15,15 @@ from lab.engine.nb_core import rand_below
 
 
 @kernel
+def choose_basic(s, c, lg, acts, n, wk, bot, sb, sacts):
+    """``choose`` for the random and heuristic bots only: a run without search bots compiles
+    neither search (lab.sim.warmup)."""
+    if bot[BP_KIND] == BOT_HEURISTIC:
+        return heuristic_choose(s, c, acts, n, bot)
+    return rand_below(s, G_RNG, n)
+
+
+@kernel
 def choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     """Index of the chosen row among the ``n`` legal actions in ``acts``."""
     kind = bot[BP_KIND]

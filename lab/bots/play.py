@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab.bots import nb_policy
-from lab.bots.match import BotSpec, parse_bot
+from lab.bots.match import BotSpec, parse_bot, policy
 from lab.bots.nb_search import SB_SIZE
 from lab.engine import nb_actions
 from lab.engine.api import Action, Game
@@ -28,6 +27,7 @@ class BotPlayer:
         self.spec = parse_bot(spec)
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         self._bot = self.spec.pack()
+        self._choose = policy(self.spec)
         self._acts = np.zeros((MAXA, AW), np.int64)
         self._wk = np.zeros(nb_actions.WK_SIZE, np.int64)
         self._lg = np.zeros((1, LW), np.int64)
@@ -43,8 +43,8 @@ class BotPlayer:
         s = game.state_for_bot(self.rng.integers(1, 2**32, size=4, dtype=np.int64))
         _, c, _ = game.kernel_args()
         n = nb_actions.legal_actions(s, c, self._acts, self._wk)
-        k = nb_policy.choose(s, c, self._lg, self._acts, n, self._wk, self._bot, self._sb,
-                             self._sacts)
+        k = self._choose(s, c, self._lg, self._acts, n, self._wk, self._bot, self._sb,
+                         self._sacts)
         row = tuple(int(x) for x in self._acts[k])
         for a in legal:
             if a.row == row:

@@ -75,7 +75,7 @@ def _popcount(m):
     return n
 
 
-@hot
+@kernel
 def _multisets(s, hb, mask, k):
     """Distinct multisets of ``k`` cards among the card types of ``mask`` in the hand at
     ``hb``: the coefficient of x**k in the product over types of 1 + x + … + x**copies."""
@@ -267,9 +267,10 @@ def plan(s, c, acts, wk, counting):
 
 # ------------------------------------------------------------------ listing a plan
 @kernel
-def emit_group(s, c, acts, n, wk, g, pres):
+def emit_group(s, c, acts, n, wk, g, pres, kurumagakari):
     """Every step of group g, written from row n of ``acts``; returns the new row count.
-    ``gather_hand`` must have filled the scratch (``pres`` is what it returned)."""
+    ``gather_hand`` must have filled the scratch (``pres`` is what it returned);
+    ``kurumagakari`` is the 車懸り the player could attach (``first_in``), or -1."""
     r = WK_GROUPS + g * GRP_W
     code = wk[r]
     kind = wk[r + 1]
@@ -287,7 +288,6 @@ def emit_group(s, c, acts, n, wk, g, pres):
             else:
                 n = emit_simple(acts, n, kind, -1, low_index(low))
         return n
-    kurumagakari = first_in(s, c, p, c[L.C_M_KURUMAGAKARI])
     if code == GR_EQUAL:
         return equal_sets(s, c, p, acts, n, kind, arg & 0xFF, (arg >> 8) & 0xFF, arg >> 16,
                           kurumagakari, wk)
@@ -306,10 +306,12 @@ def legal_actions(s, c, acts, wk):
     """Fill ``acts`` with the legal decisions of the player to move; returns their number.
     The leader's automatic draw must already have happened (``begin_turn``)."""
     groups = plan(s, c, acts, wk, False)
-    pres = gather_hand(s, c, s[L.G_TO_MOVE], wk)
+    p = s[L.G_TO_MOVE]
+    pres = gather_hand(s, c, p, wk)
+    kurumagakari = first_in(s, c, p, c[L.C_M_KURUMAGAKARI])
     n = 0
     for g in range(groups):
-        n = emit_group(s, c, acts, n, wk, g, pres)
+        n = emit_group(s, c, acts, n, wk, g, pres, kurumagakari)
     if n >= L.MAXA:
         s[L.G_ERROR] = 2
     return n

@@ -164,7 +164,7 @@ def break_walls(s, c, lg, d, dmg, to_grave):
     return broken, False
 
 
-@hot
+@kernel
 def damage_abilities(s, c, lg, w, tn, extra_left, credit_grave, credit_rows):
     """The winning set's on-win damage rows (R6 step 2, R12). Returns the bonus damage and
     whether a 破城-type row is in the set. With ``credit_rows``, also count as triggers the bonus

@@ -118,7 +118,7 @@ def _multiset_ok(s, hb, wk, v, k):
         j = r + 1
     return True
 
-@hot
+@kernel
 def emit_equal(s, c, p, acts, n, kind, v, k, kurumagakari, wk):
     """Every distinct set of ``k`` cards of strength ``v`` from p's hand."""
     m = wk[WK_N + v]

@@ -75,8 +75,9 @@ def _emit_singles(c, acts, kind, mask, j, kurumagakari):
 def _emit_listed(s, c, acts, wk, g, j):
     """Step j of group g by listing the group with the plan's emitter (runs, sets of two or
     more cards among several types, answers to ∞, tactics)."""
-    pres = gather_hand(s, c, s[L.G_TO_MOVE], wk)
-    emit_group(s, c, acts, 0, wk, g, pres)
+    p = s[L.G_TO_MOVE]
+    pres = gather_hand(s, c, p, wk)
+    emit_group(s, c, acts, 0, wk, g, pres, first_in(s, c, p, c[L.C_M_KURUMAGAKARI]))
     if j > 0:
         for x in range(L.AW):
             acts[0, x] = acts[j, x]

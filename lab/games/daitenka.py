@@ -53,8 +53,12 @@ def plan(exp):
 
 
 def warm(job) -> None:
+    """Compile (on every core) or load the kernels the job's bots need, then play one game."""
+    from lab.bots.compile import ensure_compiled
+    from lab.bots.match import searches
     from lab.sim.worker import play
 
+    ensure_compiled(search=searches(job.tier.a, job.tier.b))
     play(job, games=1)
 
 
