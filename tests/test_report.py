@@ -238,6 +238,26 @@ def test_change_bars_are_coloured_by_the_tables_bh_test_not_the_raw_interval():
     assert colors[1] == tuple(red)
 
 
+def test_change_panels_put_each_row_on_the_line_its_label_names():
+    # what_moved ranks rows per tier, so the two tiers list them in different orders
+    rows = [("t1", "army", "oda", "oda", 0.02), ("t1", "overall", "draw rate", "", 0.001),
+            ("t1", "overall", "first player score", "", 0.03),
+            ("t2", "overall", "first player score", "", 0.10),
+            ("t2", "army", "oda", "oda", -0.04), ("t2", "overall", "draw rate", "", 0.002)]
+    changes = pd.DataFrame(rows, columns=["tier", "kind", "item", "army", "change"])
+    changes = changes.assign(change_lo=changes.change - 0.01, change_hi=changes.change + 0.01,
+                             moved=False, thin=False)
+    fig = F.change_figure(changes)
+    ticks = {t.get_text(): y for t, y in zip(fig.axes[0].get_yticklabels(),
+                                             fig.axes[0].get_yticks())}
+    for ax, tier in zip(fig.axes, ("t1", "t2")):
+        bars = {round(p.get_y() + p.get_height() / 2, 6): p.get_width()
+                for p in ax.patches if isinstance(p, Rectangle)}
+        for item, change in changes.loc[changes.tier == tier, ["item", "change"]].itertuples(
+                index=False):
+            assert bars[round(ticks[item], 6)] == pytest.approx(100 * change), (tier, item)
+
+
 def test_cards_are_coloured_relative_to_their_armys_baseline():
     ct = pd.DataFrame({"army": "oda", "card": ["a", "b", "c"], "iwd": [0.05, 0.30, 0.12],
                        "iwd_lo": [0.0, 0.25, 0.05], "iwd_hi": [0.1, 0.35, 0.19],

@@ -178,18 +178,21 @@ def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str =
                   panel: str = "tier") -> Figure:
     """Paired change per army (and the first player, draws) with 95% intervals, in points; one
     panel per tier. Coloured where the table says it moved (Benjamini–Hochberg, ``moved``),
-    grey otherwise; hatched when thin. Bars start at zero."""
+    grey otherwise; hatched when thin. Bars start at zero. Every panel puts a row (an army, or
+    an overall item) on the same line, in the order of its first appearance in ``changes``, so
+    the labels of the first panel name the bars of every panel whatever each tier's ranking."""
     panels = list(pd.unique(changes[panel])) if panel in changes.columns else [None]
-    first = changes if panels == [None] else changes[changes[panel] == panels[0]]
-    fig = Figure(figsize=(4.8 * len(panels) + 1.5, 0.42 * len(first) + 1.6),
+    key = lambda r: (r["kind"], r["army"] if r["kind"] == "army" else r["item"])  # noqa: E731
+    keys = list(dict.fromkeys(key(r) for _, r in changes.iterrows()))
+    labels = [_label(k, names) if kind == "army" else k for kind, k in keys]
+    y_of = {k: y for k, y in zip(keys, np.arange(len(keys))[::-1])}
+    fig = Figure(figsize=(4.8 * len(panels) + 1.5, 0.42 * len(keys) + 1.6),
                  layout="constrained")
     for pi, pname in enumerate(panels):
         rows = (changes if pname is None else changes[changes[panel] == pname]).reset_index(
             drop=True)
         ax = fig.add_subplot(1, len(panels), pi + 1)
-        labels = [(_label(r["army"], names) if r["kind"] == "army" else r["item"])
-                  for _, r in rows.iterrows()]
-        y = np.arange(len(rows))[::-1]
+        y = np.array([y_of[key(r)] for _, r in rows.iterrows()], dtype=float)
         v = rows["change"].to_numpy(float) * 100
         lo = rows["change_lo"].to_numpy(float) * 100
         hi = rows["change_hi"].to_numpy(float) * 100
@@ -204,7 +207,8 @@ def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str =
                 bar.set_edgecolor("white")
         ax.errorbar(v, y, xerr=np.vstack([v - lo, hi - v]), fmt="none", ecolor=DARK, capsize=3)
         ax.axvline(0, color=DARK, lw=0.8)
-        ax.set_yticks(y, labels if pi == 0 else [""] * len(labels))
+        ax.set_ylim(-0.6, len(keys) - 0.4)
+        ax.set_yticks(np.arange(len(keys))[::-1], labels if pi == 0 else [""] * len(keys))
         ax.set_xlabel("change in score, points (95% CI)")
         if pname is not None:
             ax.set_title(str(pname), fontsize=10)
