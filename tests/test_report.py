@@ -269,6 +269,17 @@ def test_cards_are_coloured_relative_to_their_armys_baseline():
     assert dots[0] == F.RED and dots[2] == F.BLUE and dots[1] == F.DARK
 
 
+def test_first_player_dots_are_coloured_by_the_tables_test():
+    vt = pd.DataFrame({"variant": ["edge", "even", "thin"], "first_win": [0.58, 0.52, 0.7],
+                       "first_win_lo": [0.54, 0.48, 0.6], "first_win_hi": [0.62, 0.56, 0.8],
+                       "first_win_n": [500, 500, 40]})
+    ax = F.first_player_figure(vt, 100).axes[0]
+    dots = [ln.get_color() for ln in ax.lines if ln.get_marker() == "o"]
+    # blue: the interval excludes 50% (bold in the table); dark: it does not; grey: thin, even
+    # though its interval excludes 50%
+    assert dots == [F.BLUE, F.DARK, F.GREY]
+
+
 def test_rates_are_dots_and_histograms_keep_their_tail():
     vt = pd.DataFrame({"variant": ["v", "w"], "first_win": [0.55, 0.6],
                        "first_win_lo": [0.5, 0.55], "first_win_hi": [0.6, 0.65],

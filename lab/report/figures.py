@@ -25,6 +25,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from lab.stats.armies import army_order
+from lab.stats.variants import first_player_edge
 
 FONT_RC = {"font.family": ["IPAexGothic", "DejaVu Sans"], "axes.unicode_minus": True,
            "figure.dpi": 100, "savefig.dpi": 110, "axes.spines.top": False,
@@ -56,7 +57,9 @@ def _label(key: str, names: dict | None) -> str:
 def first_player_figure(vt: pd.DataFrame, min_games: int,
                         labels: list[str] | None = None) -> Figure:
     """First-player win rate per row of a variant table (a variant × tier) with its 95%
-    interval: dots, not bars (the axis does not start at zero), the 50% line dashed."""
+    interval: dots, not bars (the axis does not start at zero), the 50% line dashed. Coloured
+    by the tables' test (``first_player_edge``): blue where the interval excludes 50%, dark
+    where it does not, grey when thin (never tested)."""
     labels = labels or [str(v) for v in vt["variant"]]
     fig = Figure(figsize=(7, 0.45 * len(vt) + 1.4), layout="constrained")
     ax = fig.add_subplot()
@@ -64,8 +67,9 @@ def first_player_figure(vt: pd.DataFrame, min_games: int,
     v = vt["first_win"].to_numpy(float)
     lo, hi = vt["first_win_lo"].to_numpy(float), vt["first_win_hi"].to_numpy(float)
     thin = ~(vt["first_win_n"].to_numpy(float) >= min_games)
-    for yy, vv, l_, h_, t in zip(y, v, lo, hi, thin):
-        color = GREY if t else BLUE
+    edge = first_player_edge(vt, min_games)
+    for yy, vv, l_, h_, t, e in zip(y, v, lo, hi, thin, edge):
+        color = GREY if t else (BLUE if e else DARK)
         ax.plot([l_, h_], [yy, yy], color=color, lw=1.6)
         ax.plot([vv], [yy], "o", color=color, ms=6)
     ax.axvline(0.5, color=DARK, lw=0.8, ls="--")

@@ -19,6 +19,7 @@ from lab.report.cards import status_cell
 from lab.report.context import Context
 from lab.report.document import Cell, Heading, Para, Table, pct, points
 from lab.report.sections import MOVED_CAPTION, moved_table
+from lab.stats.variants import first_player_edge
 
 TOP_CARDS = 10
 TOP_MOVED = 10
@@ -185,14 +186,15 @@ def _abilities(ctx: Context) -> list:
 
 def _first_player(ctx: Context) -> list:
     vt = ctx.variant_table
+    edge = first_player_edge(vt, ctx.min_games)
     rows = [[ctx.variant(r["variant"]), r["tier"],
-             Cell.rate(r, "first_win", ctx.min_games,
-                       strong=bool(r["first_win_lo"] > 0.5 or r["first_win_hi"] < 0.5))]
-            for _, r in vt.iterrows()]
+             Cell.rate(r, "first_win", ctx.min_games, strong=bool(e))]
+            for (_, r), e in zip(vt.iterrows(), edge)]
     return [Heading("First-player advantage", 3),
             Table(["variant", "tier", "first player's win rate"], rows,
-                  "decisive games, 95% interval clustered by deal; bold: the interval excludes "
-                  "50% (the first seat is drawn at random, so this is causal)")]
+                  "causal (the first seat is drawn at random for each deal); decisive games, "
+                  "95% interval clustered by deal; bold: the interval excludes 50% (never on a "
+                  f"row of fewer than {ctx.min_games} games)")]
 
 
 def at_a_glance(ctx: Context) -> list:
