@@ -109,6 +109,10 @@ def test_the_first_screen_says_how_sure_and_what_is_observational(html_page):
     assert "<table>" not in cards
     assert "observational" in page.split('id="cards-observational"')[1][:3000]
     assert "winner − loser" in page  # the draw-on-win bias, measured
+    # every table on the first screen says whether its numbers are causal or observational
+    captions = re.findall(r"<caption>(.*?)</caption>", glance)
+    assert len(captions) == glance.count("<table>") >= 2
+    assert all(c.startswith(("causal", "observational")) for c in captions), captions
 
 
 def test_html_report_shows_intervals_sample_sizes_thin_cells_and_tiers(html_page):
@@ -178,6 +182,10 @@ def test_a_value_table_in_the_folder_leads_the_card_answers(valued):
     assert len(oda) == 1 and "above" in oda[0]  # 71.7% over 46 games
     assert oda[0].endswith("| 織田信長 +9.0 |")  # the card that pushes it there
     assert "## Card value (lab value)" in text
+    # every table of the first screen is labelled causal or observational (its caption)
+    captions = re.findall(r"^\|.*\|\n\n\*(.+)\*$", glance, re.M)
+    assert len(captions) == len(re.findall(r"^\|---", glance, re.M)) >= 4
+    assert all(c.startswith(("causal", "observational")) for c in captions), captions
     assert re.search(r"^### above vanilla — base / random-vs-random$", text, re.M)
     assert "No card's value differs" not in cards  # every group is covered by lab value
     # only oda's cards were valued: the page says so

@@ -60,9 +60,10 @@ def _armies(ctx: Context) -> list:
                          _pushing(ctx, r["variant"], r["tier"], r["army"], above)])
         blocks.append(Table(["variant", "tier", "army", "win rate", f"{lo:.0%}–{hi:.0%}",
                              "how sure", "cards that push it there (causal)"], rows,
-                            "measured: the lab assigns opponents and random deals, so a win "
-                            "rate is the army's, not a selection's; non-mirror decisive games, "
-                            "95% interval clustered by deal; bold: "
+                            "causal for the army as a whole: the lab assigns armies, opponents, "
+                            "seats and deals, so no game is selected and a win rate is the "
+                            "army's; non-mirror decisive games, 95% interval clustered by deal; "
+                            "bold: "
                             "the whole interval is outside the band; cards: those of the army "
                             "whose causal value passes Benjamini–Hochberg in the direction of "
                             "its deviation (next table)"))
@@ -179,6 +180,7 @@ def _abilities(ctx: Context) -> list:
                        for v, t in cols])
     blocks.append(Table(["card", "ability", "armies"]
                         + [f"{ctx.variant(v)} / {t}" for v, t in cols], rows,
+                        "observational counts (what the abilities did in these games); "
                         "flagged: 'never' or 'rare' (< 1% of the games that held the card) "
                         f"where the card was held in ≥ {ctx.min_games} games (bold)"))
     return blocks

@@ -186,8 +186,9 @@ def armies(ctx: Context) -> list:
                    "decisive games; intervals are clustered by deal. Bradley–Terry: a logistic "
                    "model of army strength plus a first-player term (errors clustered by "
                    "deal), the rating shown as the win probability against the average army. "
-                   "Observational in the sense that matters here: they say how often an army "
-                   "wins, not why.")]
+                   "Causal for the army as a whole — the lab assigns armies, opponents, seats "
+                   "and deals, so no game is selected — but silent on why an army wins: the "
+                   "card sections say which cards cause it.")]
     key = bt.set_index(["variant", "tier", "term", "army"])
     rows = []
     for _, r in at.iterrows():
