@@ -297,6 +297,15 @@ def test_rates_are_dots_and_histograms_keep_their_tail():
     tail = np.concatenate([np.full(95, 10), np.arange(40, 45)])
     fig = F.length_figure({"leader_turns": {"v": tail}, "battles": {"v": tail}})
     assert fig.axes[0].get_xlim()[1] >= 44  # the longest games are drawn where they fell
+    # long games (legacy rules, random bots: up to ~100 leader turns): every bin spans the same
+    # whole number of lengths, so a run where each length is equally common draws a flat line
+    flat = np.repeat(np.arange(0, 100), 3)
+    bins = F.length_bins(flat)
+    assert len(bins) - 1 <= 60 and (np.diff(bins) == np.diff(bins)[0]).all()
+    assert bins[-1] > flat.max() and (bins == np.round(bins)).all()
+    counts, _ = np.histogram(flat, bins)
+    assert counts.sum() == len(flat) and len(set(counts)) == 1
+    assert list(F.length_bins(np.array([3, 7, 12]))) == list(range(14))  # one unit wide
 
 
 def _glyph_warnings(make) -> list[str]:

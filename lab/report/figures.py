@@ -9,7 +9,8 @@ Sans as fallback for symbols). Every interval drawn is the one the table holds a
 is the table's test: a change is coloured when Benjamini–Hochberg flags it (the table's ``moved``),
 a card when it is flagged, in the direction it departs from its reference (zero, or its army's
 baseline for IWD); thin cells are drawn grey. Rates are dots on an axis that need not start at
-zero (no bars); bars start at zero; histograms show every game (no last bin piling up the tail).
+zero (no bars); bars start at zero; histograms show every game in bins of one whole width (no
+last bin piling up the tail).
 It computes no statistic of its own.
 """
 
@@ -80,13 +81,20 @@ def first_player_figure(vt: pd.DataFrame, min_games: int,
     return fig
 
 
+def length_bins(values, most: int = 60) -> np.ndarray:
+    """Bin edges for whole-number lengths: bins one unit wide up to the longest game, or — past
+    ``most`` units — the smallest whole width that keeps the count ≤ ``most``, so every bin
+    spans the same number of possible lengths (equal-width bins of a fractional width would
+    give some bins two lengths and others one) and the last bin is as wide as the others."""
+    top = int(np.nanmax(values)) + 1  # the edge just above the longest game
+    width = max(1, int(np.ceil(top / most)))
+    return np.arange(0, max(top, 2) + width, width)
+
+
 @japanese
 def length_figure(lengths: dict[str, dict]) -> Figure:
-    """Histograms of leader turns and battles per group (step outlines, shared bins).
-
-    Bins are one unit wide up to the longest game (every game counted where it fell); past 60
-    they are 40 equal bins over the whole range — never a last bin that piles up the tail.
-    """
+    """Histograms of leader turns and battles per group (step outlines, shared bins from
+    ``length_bins``: every game counted where it fell, never a last bin piling up the tail)."""
     fig = Figure(figsize=(9, 3.2), layout="constrained")
     for i, (col, title) in enumerate((("leader_turns", "leader turns (手番)"),
                                       ("battles", "battles (合戦)"))):
@@ -94,8 +102,7 @@ def length_figure(lengths: dict[str, dict]) -> Figure:
         values = lengths[col]
         allv = np.concatenate([v for v in values.values() if len(v)]) if values else np.array([])
         if len(allv):
-            top = int(np.nanmax(allv)) + 1
-            bins = np.arange(0, max(top, 2) + 1) if top <= 60 else np.linspace(0, top, 41)
+            bins = length_bins(allv)
             for v, arr in values.items():
                 ax.hist(arr, bins=bins, histtype="step", lw=1.5, density=True,
                         label=f"{v} (n={len(arr):,})")
