@@ -10,8 +10,7 @@ is the table's test: a change is coloured when Benjamini–Hochberg flags it (th
 a card when it is flagged, in the direction it departs from its reference (zero, or its army's
 baseline for IWD); thin cells are drawn grey. Rates are dots on an axis that need not start at
 zero (no bars); bars start at zero; histograms show every game in bins of one whole width (no
-last bin piling up the tail).
-It computes no statistic of its own.
+last bin piling up the tail). It computes no statistic of its own.
 """
 
 from __future__ import annotations
