@@ -109,6 +109,10 @@ def test_the_first_screen_says_how_sure_and_what_is_observational(html_page):
     assert "<table>" not in cards
     assert "observational" in page.split('id="cards-observational"')[1][:3000]
     assert "winner − loser" in page  # the draw-on-win bias, measured
+    # every table on the first screen says whether its numbers are causal or observational
+    captions = re.findall(r"<caption>(.*?)</caption>", glance)
+    assert len(captions) == glance.count("<table>") >= 2
+    assert all(c.startswith(("causal", "observational")) for c in captions), captions
 
 
 def test_html_report_shows_intervals_sample_sizes_thin_cells_and_tiers(html_page):
@@ -178,6 +182,10 @@ def test_a_value_table_in_the_folder_leads_the_card_answers(valued):
     assert len(oda) == 1 and "above" in oda[0]  # 71.7% over 46 games
     assert oda[0].endswith("| 織田信長 +9.0 |")  # the card that pushes it there
     assert "## Card value (lab value)" in text
+    # every table of the first screen is labelled causal or observational (its caption)
+    captions = re.findall(r"^\|.*\|\n\n\*(.+)\*$", glance, re.M)
+    assert len(captions) == len(re.findall(r"^\|---", glance, re.M)) >= 4
+    assert all(c.startswith(("causal", "observational")) for c in captions), captions
     assert re.search(r"^### above vanilla — base / random-vs-random$", text, re.M)
     assert "No card's value differs" not in cards  # every group is covered by lab value
     # only oda's cards were valued: the page says so
@@ -238,6 +246,26 @@ def test_change_bars_are_coloured_by_the_tables_bh_test_not_the_raw_interval():
     assert colors[1] == tuple(red)
 
 
+def test_change_panels_put_each_row_on_the_line_its_label_names():
+    # what_moved ranks rows per tier, so the two tiers list them in different orders
+    rows = [("t1", "army", "oda", "oda", 0.02), ("t1", "overall", "draw rate", "", 0.001),
+            ("t1", "overall", "first player score", "", 0.03),
+            ("t2", "overall", "first player score", "", 0.10),
+            ("t2", "army", "oda", "oda", -0.04), ("t2", "overall", "draw rate", "", 0.002)]
+    changes = pd.DataFrame(rows, columns=["tier", "kind", "item", "army", "change"])
+    changes = changes.assign(change_lo=changes.change - 0.01, change_hi=changes.change + 0.01,
+                             moved=False, thin=False)
+    fig = F.change_figure(changes)
+    ticks = {t.get_text(): y for t, y in zip(fig.axes[0].get_yticklabels(),
+                                             fig.axes[0].get_yticks())}
+    for ax, tier in zip(fig.axes, ("t1", "t2")):
+        bars = {round(p.get_y() + p.get_height() / 2, 6): p.get_width()
+                for p in ax.patches if isinstance(p, Rectangle)}
+        for item, change in changes.loc[changes.tier == tier, ["item", "change"]].itertuples(
+                index=False):
+            assert bars[round(ticks[item], 6)] == pytest.approx(100 * change), (tier, item)
+
+
 def test_cards_are_coloured_relative_to_their_armys_baseline():
     ct = pd.DataFrame({"army": "oda", "card": ["a", "b", "c"], "iwd": [0.05, 0.30, 0.12],
                        "iwd_lo": [0.0, 0.25, 0.05], "iwd_hi": [0.1, 0.35, 0.19],
@@ -249,6 +277,17 @@ def test_cards_are_coloured_relative_to_their_armys_baseline():
     assert dots[0] == F.RED and dots[2] == F.BLUE and dots[1] == F.DARK
 
 
+def test_first_player_dots_are_coloured_by_the_tables_test():
+    vt = pd.DataFrame({"variant": ["edge", "even", "thin"], "first_win": [0.58, 0.52, 0.7],
+                       "first_win_lo": [0.54, 0.48, 0.6], "first_win_hi": [0.62, 0.56, 0.8],
+                       "first_win_n": [500, 500, 40]})
+    ax = F.first_player_figure(vt, 100).axes[0]
+    dots = [ln.get_color() for ln in ax.lines if ln.get_marker() == "o"]
+    # blue: the interval excludes 50% (bold in the table); dark: it does not; grey: thin, even
+    # though its interval excludes 50%
+    assert dots == [F.BLUE, F.DARK, F.GREY]
+
+
 def test_rates_are_dots_and_histograms_keep_their_tail():
     vt = pd.DataFrame({"variant": ["v", "w"], "first_win": [0.55, 0.6],
                        "first_win_lo": [0.5, 0.55], "first_win_hi": [0.6, 0.65],
@@ -258,6 +297,15 @@ def test_rates_are_dots_and_histograms_keep_their_tail():
     tail = np.concatenate([np.full(95, 10), np.arange(40, 45)])
     fig = F.length_figure({"leader_turns": {"v": tail}, "battles": {"v": tail}})
     assert fig.axes[0].get_xlim()[1] >= 44  # the longest games are drawn where they fell
+    # long games (legacy rules, random bots: up to ~100 leader turns): every bin spans the same
+    # whole number of lengths, so a run where each length is equally common draws a flat line
+    flat = np.repeat(np.arange(0, 100), 3)
+    bins = F.length_bins(flat)
+    assert len(bins) - 1 <= 60 and (np.diff(bins) == np.diff(bins)[0]).all()
+    assert bins[-1] > flat.max() and (bins == np.round(bins)).all()
+    counts, _ = np.histogram(flat, bins)
+    assert counts.sum() == len(flat) and len(set(counts)) == 1
+    assert list(F.length_bins(np.array([3, 7, 12]))) == list(range(14))  # one unit wide
 
 
 def _glyph_warnings(make) -> list[str]:

@@ -10,6 +10,7 @@ from _support.frames import cards_frame, games_frame
 from lab import stats
 from lab.cards.pool import load_pool
 from lab.errors import LabError
+from lab.stats.intervals import wilson
 
 N = 200
 
@@ -114,6 +115,30 @@ def test_per_variant_split():
     assert t.loc[("v", "郡山城", "hyakuman_isshin"), "status"] == "never"
     assert t.loc[("w", "郡山城", "hyakuman_isshin"), "status"] == "ok"
     assert t.loc[("w", "郡山城", "hyakuman_isshin"), "held"] == N // 2
+
+
+def test_the_acted_share_interval_is_clustered_by_deal():
+    # 100 deals of oda vs takeda, each in both seat orders: oda holds the same deck order in
+    # both, and 鉄砲足軽 acts in both seat orders of deals 0–39 and in neither of the rest
+    deals = 100
+    games, cards = [], []
+    for deal in range(deals):
+        for swapped in (False, True):
+            gid = len(games) + 1
+            games.append({"game_id": gid, "deal": deal, "swapped": swapped,
+                          "army_a": "takeda" if swapped else "oda",
+                          "army_b": "oda" if swapped else "takeda"})
+            cards.append({"game_id": gid, "player": "B" if swapped else "A", "army": "oda",
+                          "card": "鉄砲足軽", "opening": 1, "triggers": int(deal < 40)})
+    t = stats.ability_table(stats.Records.from_frames(games_frame(games), cards_frame(cards)))
+    r = t.set_index(["card", "ability_id"]).loc[("鉄砲足軽", "teppou")]
+    assert (r["held"], r["fired"], r["fired_rate"]) == (200, 80, pytest.approx(0.4))
+    # two identical seat-games per deal: CR1 gives var = p(1 − p)/(G − 1), a design effect of
+    # 2G/(G − 1), so the interval is Wilson's on G − 1 = 99 effective games, not on 200
+    lo, hi = wilson(0.4 * (deals - 1), deals - 1)
+    assert (r["fired_rate_lo"], r["fired_rate_hi"]) == (pytest.approx(lo), pytest.approx(hi))
+    naive_lo, _ = wilson(80, 200)
+    assert r["fired_rate_lo"] < naive_lo  # the test can fail: independent games are narrower
 
 
 @pytest.mark.parametrize("json_text,message", [

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+import statsmodels.api as sm
 from scipy.special import expit
 
 from _support.frames import games_frame
@@ -92,6 +93,42 @@ def test_bradley_terry_intervals_cover_the_truth_most_of_the_time():
             covered += armies.loc[a, "rating_lo"] <= s <= armies.loc[a, "rating_hi"]
             total += 1
     assert covered / total >= 0.85  # nominal 95%; 48 intervals
+
+
+def test_bradley_terry_errors_are_clustered_by_deal_across_seat_orders():
+    # oda vs takeda, 60 deals each played in both seat orders; a deal's two games share a
+    # deal-level luck, so they are one cluster — statsmodels' GLM with the deal as the group
+    rng = np.random.default_rng(8)
+    rows = []
+    for deal in range(60):
+        luck = rng.normal(0, 1.0)  # the deal favours oda or takeda in both seat orders
+        for swapped in (False, True):
+            first = "AB"[rng.integers(2)]
+            oda_a = not swapped
+            p_oda = expit(0.3 + luck + (0.2 if (first == "A") == oda_a else -0.2))
+            oda_wins = rng.random() < p_oda
+            rows.append({"army_a": "takeda" if swapped else "oda",
+                         "army_b": "oda" if swapped else "takeda", "deal": deal,
+                         "swapped": swapped, "first": first,
+                         "winner": ("A" if oda_a else "B") if oda_wins else
+                                   ("B" if oda_a else "A")})
+    g = games_frame(rows)
+    bt = stats.bradley_terry(g, by=None).set_index(["term", "army"])
+    # sum-to-zero coding: takeda's rating is −oda's, so the army term of seat A minus seat B's
+    # is ±2 × oda's rating
+    oda_a = np.where(g["army_a"] == "oda", 2.0, -2.0)
+    x = np.column_stack([oda_a, np.where(g["first"] == "A", 1.0, -1.0)])
+    y = (g["winner"] == "A").to_numpy(float)
+    ref = sm.GLM(y, x, family=sm.families.Binomial()).fit(
+        cov_type="cluster", cov_kwds={"groups": g["deal"].to_numpy()})
+    oda = bt.loc[("army", "oda")]
+    assert oda["rating"] == pytest.approx(ref.params[0], rel=1e-6)
+    assert oda["se"] == pytest.approx(ref.bse[0], rel=1e-6)
+    assert bt.loc[("army", "takeda"), "rating"] == pytest.approx(-ref.params[0], rel=1e-6)
+    lo, hi = ref.conf_int()[0]
+    assert (oda["rating_lo"], oda["rating_hi"]) == (pytest.approx(lo), pytest.approx(hi))
+    naive = sm.GLM(y, x, family=sm.families.Binomial()).fit()
+    assert oda["se"] > naive.bse[0]  # the test can fail: the deal's luck is shared
 
 
 def test_bradley_terry_per_group_and_separation():

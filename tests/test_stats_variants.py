@@ -74,3 +74,19 @@ def test_length_values_per_variant_and_tier():
     assert sorted(vals[("v", "t")]) == [8, 12, 20, 24]
     assert list(vals[("w", "t")]) == [8]
     assert list(stats.length_values(four_games(), by="variant", column="battles")["w"]) == [8]
+
+
+def test_first_player_edge_needs_the_interval_off_50_and_enough_games():
+    # three variants of 120 decisive games each (one deal per game): the first player wins 84
+    # (70%), 66 (55%) and, in the thin third, 84 of only 30 games counted at min_games = 100
+    rows = []
+    for variant, wins, n in (("edge", 84, 120), ("even", 66, 120), ("thin", 24, 30)):
+        rows += [{"variant": variant, "deal": i, "first": "A", "winner": "A" if i < wins else "B"}
+                 for i in range(n)]
+    vt = stats.variant_table(games_frame(rows)).set_index("variant")
+    lo, hi = wilson(66, 120)
+    assert lo < 0.5 < hi  # 55% of 120: the interval reaches 50%
+    edge = dict(zip(vt.index, stats.first_player_edge(vt, min_games=100)))
+    assert edge == {"edge": True, "even": False, "thin": False}
+    assert vt.loc["thin", "first_win_lo"] > 0.5  # its interval excludes 50%, yet thin: no flag
+    assert stats.first_player_edge(vt, min_games=30).tolist() == [True, False, True]

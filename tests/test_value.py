@@ -206,6 +206,18 @@ def test_value_parquet_has_the_agreed_schema(small, played):
     assert ((table["lo"] <= table["value"]) & (table["value"] <= table["hi"])).all()
 
 
+def test_the_printed_tables_bold_what_passes_at_the_given_alpha(played):
+    _, table = played
+    t = table.assign(q=np.linspace(0.01, 0.3, len(table)))
+
+    def bold(alpha):
+        return [r.style == "bold" for tab in value.tables(t, alpha) for r in tab.rows]
+
+    assert bold(0.05) == list(t["q"] < 0.05)  # the default level: ALPHA
+    assert bold(0.2) == list(t["q"] < 0.2) and sum(bold(0.2)) > sum(bold(0.05))
+    assert "bold: q < 0.2" in value.tables(t, 0.2)[0].caption
+
+
 def test_a_no_op_arm_replays_base_exactly(config, tmp_path):
     """The pairing end to end: an arm that changes nothing (斥候's 物見 at its printed 1) plays
     the base games again, so its value is exactly 0 with no spread."""

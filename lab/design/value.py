@@ -32,6 +32,7 @@ from lab.cards.pool import Card, Deck
 from lab.cards.vocab import INF, Kind
 from lab.errors import LabError, closest
 from lab.sim.config import BASE_PATCH, Experiment, with_patches
+from lab.stats.intervals import ALPHA
 from lab.stats.value import ARM_COLUMNS, CONTRASTS, GAME_COLUMNS, value_table, write_value
 
 OFF, VANILLA = CONTRASTS
@@ -208,9 +209,10 @@ def compute(p: ValuePlan, out: str | Path) -> pd.DataFrame:
 
 # ---------------------------------------------------------------------------------- showing
 
-def tables(table: pd.DataFrame):
+def tables(table: pd.DataFrame, alpha: float = ALPHA):
     """Rich tables of a value table, one per variant × tier: army, card, contrast, value in
-    points with its 95% interval, q, games."""
+    points with its 95% interval, q, games; bold where q < ``alpha`` (the level the table's
+    intervals were computed at, ``lab.stats.ALPHA``)."""
     from rich.table import Table
 
     pts = lambda x: "—" if pd.isna(x) else f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
@@ -218,8 +220,9 @@ def tables(table: pd.DataFrame):
     for (variant, tier), part in table.groupby(["variant", "tier"], sort=False):
         t = Table(title=f"card value — {variant}, {tier}", title_justify="left",
                   caption="value: the army's win rate (draw ½) with the card as is − with the "
-                          "contrast, in points, 95% interval clustered by deal; bold: q < 0.05 "
-                          "(Benjamini–Hochberg across cards)", caption_justify="left")
+                          f"contrast, in points, {1 - alpha:.0%} interval clustered by deal; "
+                          f"bold: q < {alpha:g} (Benjamini–Hochberg across cards)",
+                  caption_justify="left")
         for col in ("army", "card", "×", "contrast", "value", "interval", "q", "games"):
             t.add_column(col, justify="right" if col in ("×", "value", "interval", "q",
                                                          "games") else "left")
@@ -227,7 +230,7 @@ def tables(table: pd.DataFrame):
             what = r.contrast if not r.replacement else f"{r.contrast} ({r.replacement})"
             t.add_row(r.army_name, r.card, str(r.copies), what, pts(r.value),
                       f"[{pts(r.lo)}, {pts(r.hi)}]", "—" if pd.isna(r.q) else f"{r.q:.3f}",
-                      f"{r.games:,}", style="bold" if r.q < 0.05 else None)
+                      f"{r.games:,}", style="bold" if r.q < alpha else None)
         out.append(t)
     return out
 

@@ -9,8 +9,8 @@ Sans as fallback for symbols). Every interval drawn is the one the table holds a
 is the table's test: a change is coloured when Benjamini–Hochberg flags it (the table's ``moved``),
 a card when it is flagged, in the direction it departs from its reference (zero, or its army's
 baseline for IWD); thin cells are drawn grey. Rates are dots on an axis that need not start at
-zero (no bars); bars start at zero; histograms show every game (no last bin piling up the tail).
-It computes no statistic of its own.
+zero (no bars); bars start at zero; histograms show every game in bins of one whole width (no
+last bin piling up the tail). It computes no statistic of its own.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from lab.stats.armies import army_order
+from lab.stats.variants import first_player_edge
 
 FONT_RC = {"font.family": ["IPAexGothic", "DejaVu Sans"], "axes.unicode_minus": True,
            "figure.dpi": 100, "savefig.dpi": 110, "axes.spines.top": False,
@@ -56,7 +57,9 @@ def _label(key: str, names: dict | None) -> str:
 def first_player_figure(vt: pd.DataFrame, min_games: int,
                         labels: list[str] | None = None) -> Figure:
     """First-player win rate per row of a variant table (a variant × tier) with its 95%
-    interval: dots, not bars (the axis does not start at zero), the 50% line dashed."""
+    interval: dots, not bars (the axis does not start at zero), the 50% line dashed. Coloured
+    by the tables' test (``first_player_edge``): blue where the interval excludes 50%, dark
+    where it does not, grey when thin (never tested)."""
     labels = labels or [str(v) for v in vt["variant"]]
     fig = Figure(figsize=(7, 0.45 * len(vt) + 1.4), layout="constrained")
     ax = fig.add_subplot()
@@ -64,8 +67,9 @@ def first_player_figure(vt: pd.DataFrame, min_games: int,
     v = vt["first_win"].to_numpy(float)
     lo, hi = vt["first_win_lo"].to_numpy(float), vt["first_win_hi"].to_numpy(float)
     thin = ~(vt["first_win_n"].to_numpy(float) >= min_games)
-    for yy, vv, l_, h_, t in zip(y, v, lo, hi, thin):
-        color = GREY if t else BLUE
+    edge = first_player_edge(vt, min_games)
+    for yy, vv, l_, h_, t, e in zip(y, v, lo, hi, thin, edge):
+        color = GREY if t else (BLUE if e else DARK)
         ax.plot([l_, h_], [yy, yy], color=color, lw=1.6)
         ax.plot([vv], [yy], "o", color=color, ms=6)
     ax.axvline(0.5, color=DARK, lw=0.8, ls="--")
@@ -76,13 +80,20 @@ def first_player_figure(vt: pd.DataFrame, min_games: int,
     return fig
 
 
+def length_bins(values, most: int = 60) -> np.ndarray:
+    """Bin edges for whole-number lengths: bins one unit wide up to the longest game, or — past
+    ``most`` units — the smallest whole width that keeps the count ≤ ``most``, so every bin
+    spans the same number of possible lengths (equal-width bins of a fractional width would
+    give some bins two lengths and others one) and the last bin is as wide as the others."""
+    top = int(np.nanmax(values)) + 1  # the edge just above the longest game
+    width = max(1, int(np.ceil(top / most)))
+    return np.arange(0, max(top, 2) + width, width)
+
+
 @japanese
 def length_figure(lengths: dict[str, dict]) -> Figure:
-    """Histograms of leader turns and battles per group (step outlines, shared bins).
-
-    Bins are one unit wide up to the longest game (every game counted where it fell); past 60
-    they are 40 equal bins over the whole range — never a last bin that piles up the tail.
-    """
+    """Histograms of leader turns and battles per group (step outlines, shared bins from
+    ``length_bins``: every game counted where it fell, never a last bin piling up the tail)."""
     fig = Figure(figsize=(9, 3.2), layout="constrained")
     for i, (col, title) in enumerate((("leader_turns", "leader turns (手番)"),
                                       ("battles", "battles (合戦)"))):
@@ -90,8 +101,7 @@ def length_figure(lengths: dict[str, dict]) -> Figure:
         values = lengths[col]
         allv = np.concatenate([v for v in values.values() if len(v)]) if values else np.array([])
         if len(allv):
-            top = int(np.nanmax(allv)) + 1
-            bins = np.arange(0, max(top, 2) + 1) if top <= 60 else np.linspace(0, top, 41)
+            bins = length_bins(allv)
             for v, arr in values.items():
                 ax.hist(arr, bins=bins, histtype="step", lw=1.5, density=True,
                         label=f"{v} (n={len(arr):,})")
@@ -178,18 +188,21 @@ def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str =
                   panel: str = "tier") -> Figure:
     """Paired change per army (and the first player, draws) with 95% intervals, in points; one
     panel per tier. Coloured where the table says it moved (Benjamini–Hochberg, ``moved``),
-    grey otherwise; hatched when thin. Bars start at zero."""
+    grey otherwise; hatched when thin. Bars start at zero. Every panel puts a row (an army, or
+    an overall item) on the same line, in the order of its first appearance in ``changes``, so
+    the labels of the first panel name the bars of every panel whatever each tier's ranking."""
     panels = list(pd.unique(changes[panel])) if panel in changes.columns else [None]
-    first = changes if panels == [None] else changes[changes[panel] == panels[0]]
-    fig = Figure(figsize=(4.8 * len(panels) + 1.5, 0.42 * len(first) + 1.6),
+    key = lambda r: (r["kind"], r["army"] if r["kind"] == "army" else r["item"])  # noqa: E731
+    keys = list(dict.fromkeys(key(r) for _, r in changes.iterrows()))
+    labels = [_label(k, names) if kind == "army" else k for kind, k in keys]
+    y_of = {k: y for k, y in zip(keys, np.arange(len(keys))[::-1])}
+    fig = Figure(figsize=(4.8 * len(panels) + 1.5, 0.42 * len(keys) + 1.6),
                  layout="constrained")
     for pi, pname in enumerate(panels):
         rows = (changes if pname is None else changes[changes[panel] == pname]).reset_index(
             drop=True)
         ax = fig.add_subplot(1, len(panels), pi + 1)
-        labels = [(_label(r["army"], names) if r["kind"] == "army" else r["item"])
-                  for _, r in rows.iterrows()]
-        y = np.arange(len(rows))[::-1]
+        y = np.array([y_of[key(r)] for _, r in rows.iterrows()], dtype=float)
         v = rows["change"].to_numpy(float) * 100
         lo = rows["change_lo"].to_numpy(float) * 100
         hi = rows["change_hi"].to_numpy(float) * 100
@@ -204,7 +217,8 @@ def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str =
                 bar.set_edgecolor("white")
         ax.errorbar(v, y, xerr=np.vstack([v - lo, hi - v]), fmt="none", ecolor=DARK, capsize=3)
         ax.axvline(0, color=DARK, lw=0.8)
-        ax.set_yticks(y, labels if pi == 0 else [""] * len(labels))
+        ax.set_ylim(-0.6, len(keys) - 0.4)
+        ax.set_yticks(np.arange(len(keys))[::-1], labels if pi == 0 else [""] * len(keys))
         ax.set_xlabel("change in score, points (95% CI)")
         if pname is not None:
             ax.set_title(str(pname), fontsize=10)

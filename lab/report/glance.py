@@ -19,6 +19,7 @@ from lab.report.cards import status_cell
 from lab.report.context import Context
 from lab.report.document import Cell, Heading, Para, Table, pct, points
 from lab.report.sections import MOVED_CAPTION, moved_table
+from lab.stats.variants import first_player_edge
 
 TOP_CARDS = 10
 TOP_MOVED = 10
@@ -59,9 +60,10 @@ def _armies(ctx: Context) -> list:
                          _pushing(ctx, r["variant"], r["tier"], r["army"], above)])
         blocks.append(Table(["variant", "tier", "army", "win rate", f"{lo:.0%}–{hi:.0%}",
                              "how sure", "cards that push it there (causal)"], rows,
-                            "measured: the lab assigns opponents and random deals, so a win "
-                            "rate is the army's, not a selection's; non-mirror decisive games, "
-                            "95% interval clustered by deal; bold: "
+                            "causal for the army as a whole: the lab assigns armies, opponents, "
+                            "seats and deals, so no game is selected and a win rate is the "
+                            "army's; non-mirror decisive games, 95% interval clustered by deal; "
+                            "bold: "
                             "the whole interval is outside the band; cards: those of the army "
                             "whose causal value passes Benjamini–Hochberg in the direction of "
                             "its deviation (next table)"))
@@ -178,6 +180,7 @@ def _abilities(ctx: Context) -> list:
                        for v, t in cols])
     blocks.append(Table(["card", "ability", "armies"]
                         + [f"{ctx.variant(v)} / {t}" for v, t in cols], rows,
+                        "observational counts (what the abilities did in these games); "
                         "flagged: 'never' or 'rare' (< 1% of the games that held the card) "
                         f"where the card was held in ≥ {ctx.min_games} games (bold)"))
     return blocks
@@ -185,14 +188,15 @@ def _abilities(ctx: Context) -> list:
 
 def _first_player(ctx: Context) -> list:
     vt = ctx.variant_table
+    edge = first_player_edge(vt, ctx.min_games)
     rows = [[ctx.variant(r["variant"]), r["tier"],
-             Cell.rate(r, "first_win", ctx.min_games,
-                       strong=bool(r["first_win_lo"] > 0.5 or r["first_win_hi"] < 0.5))]
-            for _, r in vt.iterrows()]
+             Cell.rate(r, "first_win", ctx.min_games, strong=bool(e))]
+            for (_, r), e in zip(vt.iterrows(), edge)]
     return [Heading("First-player advantage", 3),
             Table(["variant", "tier", "first player's win rate"], rows,
-                  "decisive games, 95% interval clustered by deal; bold: the interval excludes "
-                  "50% (the first seat is drawn at random, so this is causal)")]
+                  "causal (the first seat is drawn at random for each deal); decisive games, "
+                  "95% interval clustered by deal; bold: the interval excludes 50% (never on a "
+                  f"row of fewer than {ctx.min_games} games)")]
 
 
 def at_a_glance(ctx: Context) -> list:

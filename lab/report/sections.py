@@ -16,6 +16,7 @@ from lab.report import figures as F
 from lab.report.context import Context
 from lab.report.document import Cell, Details, Figure, Heading, Para, Table, num, pct
 from lab.stats.armies import army_order
+from lab.stats.variants import first_player_edge
 
 HOW_TO_READ = (
     "How to read: each value is followed by its 95% interval and the number of games it counts "
@@ -73,10 +74,12 @@ def variants(ctx: Context) -> list:
                and not c.endswith(("_lo", "_hi", "_n"))]
     cols = ["variant", "tier", "games", "first player wins", "draws", "comebacks",
             "leader turns", "battles", "wall margin"]
+    edge = first_player_edge(vt, m)
     rows = [[ctx.variant(r["variant"]), r["tier"], num(r["games"], 0),
-             Cell.rate(r, "first_win", m), Cell.rate(r, "draw", m), Cell.rate(r, "comeback", m),
+             Cell.rate(r, "first_win", m, strong=bool(e)), Cell.rate(r, "draw", m),
+             Cell.rate(r, "comeback", m),
              Cell.mean(r, "leader_turns"), Cell.mean(r, "battles"), Cell.mean(r, "wall_margin")]
-            for _, r in vt.iterrows()]
+            for (_, r), e in zip(vt.iterrows(), edge)]
     end_rows = [[ctx.variant(r["variant"]), r["tier"], num(r["games"], 0)]
                 + [Cell.rate(r, f"end_{x}", m) for x in reasons] for _, r in vt.iterrows()]
     lengths = {}
@@ -91,12 +94,14 @@ def variants(ctx: Context) -> list:
              "draws, comebacks (the winner was behind by ≥ 3 walls at some point), mean game "
              "length (medians in the notebook), the winner's wall margin and how games ended."),
         Table(cols, rows, "means with t intervals, rates with Wilson intervals on the effective "
-                          "number of games — both clustered by deal"),
+                          "number of games — both clustered by deal; first player: causal (the "
+                          "first seat is drawn at random), bold where the interval excludes 50%"),
         Table(["variant", "tier", "games"] + [f"end: {x}" for x in reasons], end_rows,
               "how games ended (share of all games)"),
         fig("first-player", F.first_player_figure(vt, m, labels),
             "First-player advantage per variant and tier: win rate of the player who moved "
-            "first, decisive games, 95% intervals clustered by deal (grey: thin)."),
+            "first, decisive games, 95% intervals clustered by deal; blue: the interval excludes "
+            "50% (bold in the table), dark: it does not, grey: thin (not tested)."),
         fig("game-length", F.length_figure(lengths),
             "Game length per variant and tier: leader turns and battles (share of games; every "
             "game in its own bin)."),
@@ -181,8 +186,9 @@ def armies(ctx: Context) -> list:
                    "decisive games; intervals are clustered by deal. Bradley–Terry: a logistic "
                    "model of army strength plus a first-player term (errors clustered by "
                    "deal), the rating shown as the win probability against the average army. "
-                   "Observational in the sense that matters here: they say how often an army "
-                   "wins, not why.")]
+                   "Causal for the army as a whole — the lab assigns armies, opponents, seats "
+                   "and deals, so no game is selected — but silent on why an army wins: the "
+                   "card sections say which cards cause it.")]
     key = bt.set_index(["variant", "tier", "term", "army"])
     rows = []
     for _, r in at.iterrows():

@@ -20,12 +20,14 @@ from lab.stats.paired import (compare_variants, pair_games, reference_variant, s
                               what_moved)
 from lab.stats.records import Records, load
 from lab.stats.skill import TierStability, skill_split, tier_order, tier_stability
-from lab.stats.variants import end_reason_table, length_values, variant_table
+from lab.stats.variants import (end_reason_table, first_player_edge, length_values,
+                                variant_table)
 
 __all__ = [
     "ALPHA", "BAND", "MIN_GAMES", "Records", "TierStability", "ability_table", "army_table",
     "band_of", "bh", "bradley_terry", "card_table", "card_value", "card_view",
-    "compare_variants", "draw_bias", "end_reason_table", "length_values", "load",
+    "compare_variants", "draw_bias", "end_reason_table", "first_player_edge",
+    "length_values", "load",
     "matchup_matrix", "matchup_table", "opening_hand_effect", "pair_games", "pool_abilities",
     "rate", "read_value", "reference_variant", "skill_split", "swap_effect", "tier_order",
     "tier_stability", "variant_table", "what_moved", "wilson",

@@ -5,7 +5,8 @@ Owns: ``ability_table`` — one row per card × ability of ``lab.cards.pool`` (�
 opening, drawn or gained — or otherwise acted), ``fired`` (seat-games where this ability changed
 the state at least once: ``triggers`` for a one-ability card, the ability's entry of the
 ``triggers_by_ability`` JSON for a card with two or more), ``fired_rate`` = fired / held with a
-Wilson interval, ``triggers`` (the total count) and a ``status``:
+Wilson interval on the effective number of games (errors clustered by deal: the seat-games of one
+deal share the army's deck order), ``triggers`` (the total count) and a ``status``:
 
 - ``no effect`` — the ability has no effect rows (宰相殿の空弁当): listed, never flagged;
 - ``not in run`` — no deck of the run (or group) held the card; ``not held`` — decks held it but
@@ -27,9 +28,11 @@ import pandas as pd
 
 from lab.errors import LabError
 from lab.stats.cards import card_flags
-from lab.stats.intervals import ALPHA, MIN_GAMES, rate
+from lab.stats.clustered import CLUSTER, clustered_rate
+from lab.stats.intervals import ALPHA, MIN_GAMES
 from lab.stats.records import as_records
-from lab.stats.views import BY, CARD_COUNTS, card_rows, group_columns, label_pooled
+from lab.stats.views import (BY, CARD_COUNTS, card_rows, group_codes, group_columns,
+                             label_pooled)
 
 RARE = 0.01
 STATUS_ORDER = ("never", "rare", "ok", "not held", "not in run", "no effect")
@@ -97,8 +100,8 @@ def ability_table(records, by=BY, *, pool=None, rare: float = RARE,
     ab = pool_abilities(pool)
     rows = card_rows(cards, rec.games, keys, columns=(*CARD_COUNTS, "triggers_by_ability"))
     rows = rows.assign(held=card_flags(rows)["held"])
-    m = rows[[*keys, "card", "army", "triggers", "triggers_by_ability", "held"]].merge(
-        ab[["card", "ability_id", "n_abilities"]], on="card", how="inner")
+    m = rows[[*keys, CLUSTER, "card", "army", "triggers", "triggers_by_ability",
+              "held"]].merge(ab[["card", "ability_id", "n_abilities"]], on="card", how="inner")
     m["count"] = _fired_counts(m, source)
     m["fired"] = m["held"] & (m["count"] > 0)
     gk = [*keys, "card", "ability_id"]
@@ -106,6 +109,15 @@ def ability_table(records, by=BY, *, pool=None, rare: float = RARE,
         decks=("held", "size"), held=("held", "sum"), fired=("fired", "sum"),
         triggers=("count", "sum"),
         armies=("army", lambda a: ", ".join(sorted(pd.unique(a))))).reset_index()
+    # fired / held with its interval clustered by deal: a deal gives an army the same deck
+    # order in both seat orders (and under every variant and tier), so its seat-games share it
+    codes, keyed = group_codes(m, gk)
+    keyed = keyed.copy()
+    for col, v in clustered_rate("fired_rate", m["fired"], m["held"], codes, m[CLUSTER],
+                                 len(keyed), alpha).items():
+        if col != "fired_rate_n":
+            keyed[col] = v
+    agg = agg.merge(keyed, on=gk, how="left", validate="one_to_one")
 
     if keys:
         groups = rec.games[keys].drop_duplicates()
@@ -116,9 +128,6 @@ def ability_table(records, by=BY, *, pool=None, rare: float = RARE,
     for c in ("decks", "held", "fired", "triggers"):
         out[c] = out[c].fillna(0).astype(np.int64)
     out["armies"] = out["armies"].fillna("")
-    for col, v in rate(out["fired"], out["held"], "fired_rate", alpha).items():
-        if col != "fired_rate_n":
-            out[col] = v
     status = np.select(
         [out["effects"] == 0, out["decks"] == 0, out["held"] == 0, out["fired"] == 0,
          out["fired"] < rare * out["held"]],

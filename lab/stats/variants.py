@@ -4,7 +4,8 @@ Owns: ``variant_table`` (one row per variant, or per any ``by`` grouping): games
 rate among decisive games; draw rate; the share of each end reason; mean leader turns and battles
 (t intervals, with medians); mean wall margin of decisive games (winner's walls left − loser's);
 comeback rate (decisive games whose winner was behind by ≥ ``comeback_walls`` walls at some point,
-from ``max_deficit_*``); ``end_reason_table`` in long form; and ``length_values`` for histograms.
+from ``max_deficit_*``); ``first_player_edge`` (the rows whose first-player interval excludes
+50%, never a thin one); ``end_reason_table`` in long form; and ``length_values`` for histograms.
 Every rate is ``x, x_lo, x_hi, x_n`` with a Wilson interval. Reads records only; never simulates.
 
 Conventions: a draw is neither a win nor a loss — win rates count decisive games (their ``_n``
@@ -18,7 +19,7 @@ import pandas as pd
 
 from lab.errors import LabError
 from lab.stats.clustered import CLUSTER, clustered_mean, clustered_rate
-from lab.stats.intervals import ALPHA
+from lab.stats.intervals import ALPHA, MIN_GAMES
 from lab.stats.records import END_REASONS, as_records
 from lab.stats.views import BY, group_codes, group_columns, label_pooled, with_clusters
 
@@ -66,6 +67,14 @@ def variant_table(records, by=BY, *, comeback_walls: int = COMEBACK_WALLS,
         out[f"{col}_median"] = pd.Series(y[ok]).groupby(codes[ok]).median().reindex(
             range(ng)).to_numpy()
     return label_pooled(out, rec.games, keys)
+
+
+def first_player_edge(vt: pd.DataFrame, min_games: int = MIN_GAMES) -> np.ndarray:
+    """Per row of a ``variant_table``: True where the first player's interval excludes 50% on
+    at least ``min_games`` decisive games — the first seat is drawn at random per deal, so this
+    is a causal edge. A thin row is never flagged. The report bolds and colours by it."""
+    lo, hi = vt["first_win_lo"].to_numpy(float), vt["first_win_hi"].to_numpy(float)
+    return (vt["first_win_n"].to_numpy(float) >= min_games) & ((lo > 0.5) | (hi < 0.5))
 
 
 def end_reason_table(records, by=BY, alpha: float = ALPHA) -> pd.DataFrame:
