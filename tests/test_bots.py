@@ -66,6 +66,39 @@ def test_a_peeking_bot_would_be_caught(positions):
     assert moved > len(positions) // 3
 
 
+@pytest.mark.parametrize("preset", ["second_edition", "legacy_testlab", "sekigahara_trial"])
+def test_heuristic_pick_takes_the_step_scoring_the_listing_would(preset):
+    """heuristic_pick (no listing for 帰陣, sets of one card type, 見送り, castles …) chooses the
+    row heuristic_choose picks from legal_actions, and counts the steps the same, at every
+    decision of games mixing heuristic and random moves, for every persona and for weights so
+    large that the 帰陣 shortcut must not be taken."""
+    from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
+    from lab.bots.personas import PERSONAS
+
+    specs = [*PERSONAS, {"kind": "heuristic", "wall_gain": 10**7},
+             {"kind": "heuristic", "return_min": 13, "card": -150}]
+    bots = [parse_bot(x).pack() for x in specs]
+    armies = [a.key for a in load_armies()]
+    rng = np.random.default_rng(4)
+    picked = np.zeros((MAXA, AW), np.int64)
+    kinds, decisions = set(), 0
+    for k in range(36):
+        g = Game(preset, armies[k % 9], armies[(k * 7 + 2) % 9], seed=k)
+        while not g.is_over:
+            legal = g.legal_actions()
+            n = legal_actions(g.s, g.c, g._acts, g._wk)
+            for bot in bots:
+                best = heuristic_choose(g.s, g.c, g._acts, n, bot)
+                listed = heuristic_pick(g.s, g.c, picked, g._wk, bot)
+                assert tuple(picked[0]) == tuple(g._acts[best]), legal[best].text
+                assert listed in (n, 0)
+                kinds.add(int(g._acts[best, AX_KIND]))
+            decisions += 1
+            g._legal = None
+            g.step(int(rng.integers(n)) if rng.random() < 0.3 else legal[best].text)
+    assert decisions > 600 and {A_RETURN, A_LEAD, A_ANSWER, A_PASS} <= kinds
+
+
 def _behaviour(spec, games=324, seed=3):
     """Per-game behaviour counters (layout CNT_*) of ``spec`` playing seat A against the
     balanced heuristic over all ordered army pairs."""

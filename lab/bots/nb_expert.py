@@ -29,7 +29,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from lab.bots import nb_buffer as B
-from lab.bots.nb_heuristic import heuristic_choose, score_action
+from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick, score_action
 from lab.bots.nb_params import BP_DEPTH, BP_SIMS, BP_TICKS, BP_UCB, BP_WIDEN
 from lab.bots.nb_search import PLAYOUT_LIMIT, redeal_hidden
 from lab.engine import layout as L
@@ -197,15 +197,16 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
     while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
         if t[L.G_PHASE] == L.PH_LEADER_START:
             begin_turn(t, c, lg)
-        m = legal_actions(t, c, sacts, wk)
         steps += 1
-        if m == 1:
-            apply(t, c, lg, sacts[0])
-            continue
         if in_tree and bot[BP_DEPTH] > 0 and depth >= bot[BP_DEPTH]:
             in_tree = False
         if not in_tree:
-            apply(t, c, lg, sacts[heuristic_choose(t, c, sacts, m, bot)])
+            heuristic_pick(t, c, sacts, wk, bot)
+            apply(t, c, lg, sacts[0])
+            continue
+        m = legal_actions(t, c, sacts, wk)
+        if m == 1:
+            apply(t, c, lg, sacts[0])
             continue
         visits = sb[nd(node, B.N_VISITS)]
         may_expand = sb[B.EX_NODES] < B.NODE_CAP

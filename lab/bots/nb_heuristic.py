@@ -12,10 +12,11 @@ deck and hand counts, logistics, castles — never the opponent's hand, a deck o
 from lab.bots.nb_params import *  # noqa: F403
 from lab.engine.jit import hot, kernel
 from lab.engine.layout import *  # noqa: F403
-from lab.engine.nb_actions import response_row
-from lab.engine.nb_core import pb, wall_total
+from lab.engine.nb_actions import (_all_runs, _answers, _equal_sets, _tactics_and_sieges, first_in,
+                                   fortify_ok, gather_hand, legal_actions, response_row)
+from lab.engine.nb_core import logi_limit, low_index, pb, wall_total
 from lab.cards.vocab import Effect
-from lab.rules import R_DAMAGE_LAST_SET, R_PASS_COSTS_WALL
+from lab.rules import R_DAMAGE_LAST_SET, R_LOGISTICS, R_PASS_COSTS_WALL, R_PASS_ONLY_IF_NO_PLAY
 
 E_WIPE_USER = int(Effect.WIPE_FIELD_USER_LEADS)
 E_WIPE_ATTACKER = int(Effect.WIPE_FIELD_ATTACKER_LEADS)
@@ -106,6 +107,93 @@ def _field_value(s, c, p):
     return v
 
 
+# ---- the value of one step of each kind; ``score_action`` (a listed row) and ``heuristic_pick``
+# (no listing) both call these, so a step scores the same, bit for bit, either way
+
+
+@hot
+def _return_score(c, i, bot):
+    v = card_value(c, i)
+    return 1.0e6 + v if v >= bot[BP_RETURN_MIN] else NEG
+
+
+@hot
+def _miokuri_score(c, bot, my_walls):
+    wall_loss = bot[BP_WALL_LOSS] / 100.0
+    card = bot[BP_CARD] / 100.0
+    cost = c[C_RULES + R_PASS_COSTS_WALL] != 0
+    if cost and my_walls <= 1:
+        return NEG
+    return bot[BP_MIOKURI] / 100.0 - (wall_loss if cost else 0.0) + (card * 5.0 if cost else 0.0)
+
+
+@hot
+def _build_score(bot):
+    return bot[BP_BUILD] / 100.0 + bot[BP_CARD] / 100.0 * 5.0
+
+
+@hot
+def _fortify_score(bot):
+    return bot[BP_WALL_LOSS] / 100.0 * 0.8
+
+
+@hot
+def _logistics_score(c, bot, x):
+    return 0.3 * (bot[BP_WALL_GAIN] / 100.0) - bot[BP_CARD] / 100.0 * card_value(c, x) * 0.4
+
+
+@hot
+def _lead_score(bot, k, val, top, shape, bonus, kur, opp_hand, opp_walls):
+    """A led set of ``k`` cards (value sum ``val``, highest strength ``top``, extra damage
+    ``bonus``), with a 車懸り attached if ``kur``."""
+    wall_gain = bot[BP_WALL_GAIN] / 100.0
+    card = bot[BP_CARD] / 100.0
+    pa = answer_prob(k, top, shape, opp_hand)
+    gain = wall_gain * (1 + bonus)
+    if 1 + bonus >= opp_walls:
+        gain = 1.0e4
+    sc = (1.0 - pa) * gain - pa * card * val - 0.15 * card * val + bot[BP_BIG] / 100.0 * (k - 1)
+    if shape == SHAPE_INF and opp_walls > 2:
+        sc -= wall_gain * bot[BP_INF_RESERVE] / 100.0
+    if kur:
+        sc -= card * 2.0 * (1.0 - pa)
+    return sc
+
+
+@hot
+def _danger(s, c, bot, p, my_walls):
+    """What passing would cost the responder: the walls the attacker's set breaks."""
+    attacker = s[G_TOP_OWNER]
+    po = s[G_TOP_N] if c[C_RULES + R_DAMAGE_LAST_SET] != 0 else s[G_PLAYS + attacker]
+    danger = bot[BP_WALL_LOSS] / 100.0 * po
+    if po >= my_walls:
+        danger = 1.0e4
+    return po, danger
+
+
+@hot
+def _answer_score(s, c, bot, k, val, top, shape, bonus, kur, fire, my_walls, opp_walls,
+                  opp_hand):
+    """An answer of ``k`` cards to a numbered set or a run (not to an ∞), fired if ``fire``."""
+    p = s[G_TO_MOVE]
+    wall_gain = bot[BP_WALL_GAIN] / 100.0
+    card = bot[BP_CARD] / 100.0
+    po, danger = _danger(s, c, bot, p, my_walls)
+    pm = s[G_PLAYS + p]
+    if fire:
+        return bot[BP_FIRE] / 100.0 + 0.5 * card * _field_value(s, c, 1 - p) - 0.1 * card * val
+    pa = answer_prob(k, top, shape, opp_hand)
+    win = wall_gain * (pm + 1 + bonus)
+    if pm + 1 + bonus >= opp_walls:
+        win = 1.0e4
+    sc = (1.0 - pa) * win - pa * (card * val + danger) - 0.1 * card * val
+    if shape == SHAPE_INF and po < bot[BP_INF_RESERVE] / 100.0 and opp_walls > 2 and po < my_walls:
+        sc -= wall_gain * 2.0
+    if kur:
+        sc -= card * 2.0 * (1.0 - pa)
+    return sc
+
+
 @hot  # inlined into the loops that score every legal action: ~20% faster heuristic games
 def score_action(s, c, a, bot):
     """The heuristic value of action row ``a`` for the player to move (higher is better)."""
@@ -113,49 +201,31 @@ def score_action(s, c, a, bot):
     q = 1 - p
     kind = a[AX_KIND]
     wall_gain = bot[BP_WALL_GAIN] / 100.0
-    wall_loss = bot[BP_WALL_LOSS] / 100.0
     card = bot[BP_CARD] / 100.0
     my_walls = wall_total(s, p)
     opp_walls = wall_total(s, q)
     opp_hand = s[pb(q) + PB_HAND_N]
     if kind == A_RETURN:
-        v = card_value(c, a[AX_C0])
-        return 1.0e6 + v if v >= bot[BP_RETURN_MIN] else NEG
+        return _return_score(c, a[AX_C0], bot)
     if kind == A_KEEP:
         return 0.0
     if kind == A_MULLIGAN:
         return 1.0 if bot[BP_MULLIGAN] != 0 else -1.0
     if kind == A_MIOKURI:
-        cost = c[C_RULES + R_PASS_COSTS_WALL] != 0
-        if cost and my_walls <= 1:
-            return NEG
-        return bot[BP_MIOKURI] / 100.0 - (wall_loss if cost else 0.0) + (card * 5.0 if cost else 0.0)
+        return _miokuri_score(c, bot, my_walls)
     if kind == A_BUILD:
-        return bot[BP_BUILD] / 100.0 + card * 5.0
+        return _build_score(bot)
     if kind == A_FORTIFY:
-        return wall_loss * 0.8
+        return _fortify_score(bot)
     if kind == A_LOGISTICS:
-        return 0.3 * wall_gain - card * card_value(c, a[AX_X]) * 0.4
+        return _logistics_score(c, bot, a[AX_X])
     if kind == A_LEAD:
         val, top, shape, bonus = _set_stats(c, a)
-        k = a[AX_N]
-        pa = answer_prob(k, top, shape, opp_hand)
-        gain = wall_gain * (1 + bonus)
-        if 1 + bonus >= opp_walls:
-            gain = 1.0e4
-        sc = (1.0 - pa) * gain - pa * card * val - 0.15 * card * val + bot[BP_BIG] / 100.0 * (k - 1)
-        if shape == SHAPE_INF and opp_walls > 2:
-            sc -= wall_gain * bot[BP_INF_RESERVE] / 100.0
-        if a[AX_KUR] >= 0:
-            sc -= card * 2.0 * (1.0 - pa)
-        return sc
+        return _lead_score(bot, a[AX_N], val, top, shape, bonus, a[AX_KUR] >= 0, opp_hand,
+                           opp_walls)
     # ---- responses
-    attacker = s[G_TOP_OWNER]
-    po = s[G_TOP_N] if c[C_RULES + R_DAMAGE_LAST_SET] != 0 else s[G_PLAYS + attacker]
+    po, danger = _danger(s, c, bot, p, my_walls)
     pm = s[G_PLAYS + p]
-    danger = wall_loss * po
-    if po >= my_walls:
-        danger = 1.0e4
     if kind == A_PASS:
         return -danger
     if kind == A_SIEGE:
@@ -173,7 +243,7 @@ def score_action(s, c, a, bot):
             left = po - c[r + 2]
             if left < 0:
                 left = 0
-            return base - (1.0e4 if left >= my_walls else wall_loss * left)
+            return base - (1.0e4 if left >= my_walls else bot[BP_WALL_LOSS] / 100.0 * left)
         if eff == E_STARVE:
             return base + card * 5.0 + (wall_gain if s[G_TOP_SHAPE] == SHAPE_INF else 0.0)
         if eff == E_SURPRISE:
@@ -184,25 +254,14 @@ def score_action(s, c, a, bot):
         return base
     # answers
     val, top, shape, bonus = _set_stats(c, a)
-    k = a[AX_N]
     i0 = a[AX_C0]
     if s[G_TOP_SHAPE] == SHAPE_INF:
         if c[C_FLAGS + i0] & F_ASSASSIN:
             return 1.0e5
         # 天下布武: three random hand cards die
         return wall_gain * (pm + 1) - card * 3.0 * 6.0 + 0.5 * danger
-    if a[AX_FIRE] != 0:
-        return bot[BP_FIRE] / 100.0 + 0.5 * card * _field_value(s, c, q) - 0.1 * card * val
-    pa = answer_prob(k, top, shape, opp_hand)
-    win = wall_gain * (pm + 1 + bonus)
-    if pm + 1 + bonus >= opp_walls:
-        win = 1.0e4
-    sc = (1.0 - pa) * win - pa * (card * val + danger) - 0.1 * card * val
-    if shape == SHAPE_INF and po < bot[BP_INF_RESERVE] / 100.0 and opp_walls > 2 and po < my_walls:
-        sc -= wall_gain * 2.0
-    if a[AX_KUR] >= 0:
-        sc -= card * 2.0 * (1.0 - pa)
-    return sc
+    return _answer_score(s, c, bot, a[AX_N], val, top, shape, bonus, a[AX_KUR] >= 0,
+                         a[AX_FIRE] != 0, my_walls, opp_walls, opp_hand)
 
 
 @kernel
@@ -217,3 +276,314 @@ def heuristic_choose(s, c, acts, n, bot):
             best_score = sc
             best = k
     return best
+
+
+
+# ---------------------------------------------------------------- choosing without the listing
+# ``heuristic_pick`` walks the steps in ``legal_actions``' order (the groups of nb_actions: the
+# returns, the sets of each strength, ∞ singles, runs, 見送り, castles, …) and scores each step as
+# it comes, the first of the best kept in acts[0] — the same choice as scoring the listed rows
+# with ``heuristic_choose``, as tests/test_bots.py checks at every decision of many games. The
+# sets of one card type (nearly all of them) are scored from the card and its count without being
+# written out; groups with several types of one strength, runs, tactics and answers to an ∞ are
+# listed into acts (from their place in the listing, so the action cap is the same) and scored
+# row by row. A position's place in the listing is tracked so that it stops at MAXA exactly as
+# the listing does.
+
+
+@hot
+def _damage_bonus(c, i):
+    b = 0
+    for q in range(4):
+        r = C_ROWS + i * 16 + q * 4
+        if c[r + 1] == E_EXTRA_DAMAGE:
+            b += c[r + 2]
+    return b
+
+
+@hot
+def _put(acts, kind, k, i, kur, fire, x):
+    """Row 0 := a step of ``k`` copies of card ``i`` (k = 0: no card)."""
+    acts[0, AX_KIND] = kind
+    acts[0, AX_N] = k
+    for j in range(5):
+        acts[0, AX_C0 + j] = i if j < k else -1
+    acts[0, AX_KUR] = kur
+    acts[0, AX_FIRE] = fire
+    acts[0, AX_X] = x
+
+
+@hot
+def _offer(acts, pos, best, sc, kind, k, i, kur, fire, x):
+    """The step at listing position ``pos`` scores ``sc``: keep it in row 0 if it is the first
+    step or beats the best so far. Returns (next position, best score)."""
+    if pos >= MAXA:
+        return pos, best
+    if pos == 0 or sc > best:
+        _put(acts, kind, k, i, kur, fire, x)
+    if sc > best:
+        best = sc
+    return pos + 1, best
+
+
+@hot
+def _score_listed(s, c, acts, pos, end, best, bot):
+    """Score the rows pos…end-1 that a listing helper just wrote; the best goes to row 0."""
+    for r in range(pos, end):
+        sc = score_action(s, c, acts[r], bot)
+        if sc > best:
+            best = sc
+            if r > 0:
+                for x in range(AW):
+                    acts[0, x] = acts[r, x]
+    return best
+
+
+@hot
+def _one_type_leads(s, c, acts, pos, best, bot, i, k_hi, kur, opp_hand, opp_walls):
+    """Leads of 1…k_hi copies of card i, each then with the 車懸り (``_equal_sets``' order)."""
+    cv = card_value(c, i)
+    top = c[C_STR + i]
+    d = _damage_bonus(c, i)
+    val = 0.0
+    for k in range(1, k_hi + 1):
+        val += cv
+        shape = SHAPE_INF if k == 1 and top == INF else SHAPE_SAME
+        sc = _lead_score(bot, k, val, top, shape, k * d, False, opp_hand, opp_walls)
+        pos, best = _offer(acts, pos, best, sc, A_LEAD, k, i, -1, 0, -1)
+        if kur >= 0:
+            sc = _lead_score(bot, k, val, top, shape, k * d, True, opp_hand, opp_walls)
+            pos, best = _offer(acts, pos, best, sc, A_LEAD, k, i, kur, 0, -1)
+    return pos, best
+
+
+@hot
+def _one_type_answers(s, c, acts, pos, best, bot, i, k, kur, my_walls, opp_walls, opp_hand):
+    """The answer of k copies of card i with _emit_set's twins: plain, fire, 車懸り, both."""
+    val = 0.0
+    for _ in range(k):
+        val += card_value(c, i)
+    top = c[C_STR + i]
+    shape = SHAPE_INF if k == 1 and top == INF else SHAPE_SAME
+    bonus = k * _damage_bonus(c, i)
+    gun = c[C_FLAGS + i] & F_GUN != 0
+    for twin in range(2):
+        if twin == 1 and kur < 0:
+            break
+        use = kur if twin == 1 else -1
+        sc = _answer_score(s, c, bot, k, val, top, shape, bonus, twin == 1, False, my_walls,
+                           opp_walls, opp_hand)
+        pos, best = _offer(acts, pos, best, sc, A_ANSWER, k, i, use, 0, -1)
+        if gun:
+            sc = _answer_score(s, c, bot, k, val, top, shape, bonus, twin == 1, True, my_walls,
+                               opp_walls, opp_hand)
+            pos, best = _offer(acts, pos, best, sc, A_ANSWER, k, i, use, 1, -1)
+    return pos, best
+
+
+@kernel
+def _pick_leader(s, c, acts, wk, bot):
+    p = s[G_TO_MOVE]
+    b = pb(p)
+    my_walls = wall_total(s, p)
+    opp_walls = wall_total(s, 1 - p)
+    opp_hand = s[pb(1 - p) + PB_HAND_N]
+    hand = s[b + PB_HAND_MASK]
+    units = hand & c[C_M_UNIT]
+    kur = first_in(s, c, p, c[C_M_KURUMA])
+    pos = 0
+    best = NEG * 10.0
+    if s[G_PHASE] == PH_LEADER:
+        m = s[b + PB_UP_MASK]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            i = low_index(low)
+            pos, best = _offer(acts, pos, best, _return_score(c, i, bot), A_RETURN, 1, i, -1, 0,
+                               -1)
+    n0 = pos
+    pres = 0
+    for v in range(1, 12):
+        if units & c[C_M_STR + v]:
+            pres |= 1 << v
+    gathered = False
+    lim = logi_limit(s, c, p)
+    top = 10 if lim > 10 else lim
+    m = pres & ((1 << (top + 1)) - 1) & 0x7FE
+    while m != 0:
+        low = m & -m
+        m ^= low
+        v = low_index(low)
+        mv = units & c[C_M_STR + v]
+        if mv & (mv - 1) == 0:
+            i = low_index(mv)
+            have = s[b + PB_HAND + i]
+            pos, best = _one_type_leads(s, c, acts, pos, best, bot, i, 4 if have > 4 else have,
+                                        kur, opp_hand, opp_walls)
+        else:
+            if not gathered:
+                gather_hand(s, c, p, wk)
+                gathered = True
+            end = _equal_sets(s, c, p, acts, pos, A_LEAD, v, 1, 4, kur, wk)
+            best = _score_listed(s, c, acts, pos, end, best, bot)
+            pos = end
+    if lim >= 10 and pres & (1 << INF):
+        m = units & c[C_M_STR + INF]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            pos, best = _one_type_leads(s, c, acts, pos, best, bot, low_index(low), 1, kur,
+                                        opp_hand, opp_walls)
+    if pres & (pres >> 1) & (pres >> 2) & 0x7FE:
+        if not gathered:
+            gather_hand(s, c, p, wk)
+            gathered = True
+        for length in range(3, 6):
+            end = _all_runs(s, c, p, acts, pos, A_LEAD, pres, lim, length, 0, kur, wk)
+            best = _score_listed(s, c, acts, pos, end, best, bot)
+            pos = end
+    if c[C_RULES + R_PASS_ONLY_IF_NO_PLAY] == 0 or pos == n0:
+        pos, best = _offer(acts, pos, best, _miokuri_score(c, bot, my_walls), A_MIOKURI, 0, -1,
+                           -1, 0, -1)
+    if s[b + PB_CASTLE] < 0:
+        m = hand & c[C_M_CASTLE]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            pos, best = _offer(acts, pos, best, _build_score(bot), A_BUILD, 0, -1, -1, 0,
+                               low_index(low))
+    if c[C_RULES + R_LOGISTICS] != 0 and s[b + PB_LOGI_N] < 10:
+        m = hand
+        while m != 0:
+            low = m & -m
+            m ^= low
+            x = low_index(low)
+            pos, best = _offer(acts, pos, best, _logistics_score(c, bot, x), A_LOGISTICS, 0, -1,
+                               -1, 0, x)
+    if fortify_ok(s, c, p):
+        pos, best = _offer(acts, pos, best, _fortify_score(bot), A_FORTIFY, 0, -1, -1, 0, -1)
+    return pos
+
+
+@kernel
+def _pick_response(s, c, acts, wk, bot):
+    p = s[G_TO_MOVE]
+    b = pb(p)
+    my_walls = wall_total(s, p)
+    opp_walls = wall_total(s, 1 - p)
+    opp_hand = s[pb(1 - p) + PB_HAND_N]
+    hand = s[b + PB_HAND_MASK]
+    units = hand & c[C_M_UNIT]
+    kur = first_in(s, c, p, c[C_M_KURUMA])
+    _, danger = _danger(s, c, bot, p, my_walls)
+    pos, best = _offer(acts, 0, NEG * 10.0, -danger, A_PASS, 0, -1, -1, 0, -1)
+    pres = 0
+    for v in range(1, 12):
+        if units & c[C_M_STR + v]:
+            pres |= 1 << v
+    lim = logi_limit(s, c, p)
+    shape = s[G_TOP_SHAPE]
+    tn = s[G_TOP_N]
+    ts = s[G_TOP_STR]
+    if shape == SHAPE_SAME:
+        top = 10 if lim > 10 else lim
+        m = pres & ((1 << (top + 1)) - 1) & ~((1 << (ts + 1)) - 1) & 0x7FE
+        gathered = False
+        while m != 0:
+            low = m & -m
+            m ^= low
+            v = low_index(low)
+            mv = units & c[C_M_STR + v]
+            if mv & (mv - 1) == 0:
+                i = low_index(mv)
+                if s[b + PB_HAND + i] >= tn:
+                    pos, best = _one_type_answers(s, c, acts, pos, best, bot, i, tn, kur,
+                                                  my_walls, opp_walls, opp_hand)
+            elif tn == 1:
+                while mv != 0:
+                    lowi = mv & -mv
+                    mv ^= lowi
+                    pos, best = _one_type_answers(s, c, acts, pos, best, bot, low_index(lowi), 1,
+                                                  kur, my_walls, opp_walls, opp_hand)
+            else:
+                if not gathered:
+                    gather_hand(s, c, p, wk)
+                    gathered = True
+                end = _equal_sets(s, c, p, acts, pos, A_ANSWER, v, tn, tn, kur, wk)
+                best = _score_listed(s, c, acts, pos, end, best, bot)
+                pos = end
+        if tn == 1 and lim >= 10 and pres & (1 << INF):
+            m = units & c[C_M_STR + INF]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                pos, best = _one_type_answers(s, c, acts, pos, best, bot, low_index(low), 1, kur,
+                                              my_walls, opp_walls, opp_hand)
+    elif shape == SHAPE_RUN:
+        if pres != 0:
+            gather_hand(s, c, p, wk)
+            end = _all_runs(s, c, p, acts, pos, A_ANSWER, pres, lim, tn, ts, kur, wk)
+            best = _score_listed(s, c, acts, pos, end, best, bot)
+            pos = end
+    elif hand & c[C_M_SPECIAL]:
+        end = _answers(s, c, p, acts, pos, kur, wk, pres)
+        best = _score_listed(s, c, acts, pos, end, best, bot)
+        pos = end
+    if hand & (c[C_M_TACTIC] | c[C_M_CASTLE]):
+        end = _tactics_and_sieges(s, c, p, acts, pos)
+        best = _score_listed(s, c, acts, pos, end, best, bot)
+        pos = end
+    return pos
+
+
+@hot
+def _return_first(s, c, bot):
+    """The 帰陣 a leader turn opens with when one is worth at least ``return_min`` (-1: none).
+    Such a return scores 10⁶ + its value, above any other step while every weight is within ±100
+    (×100: ±10⁴) — a lead's wall gain is 10⁴ once it would take the last wall and is capped by
+    the walls left below that — so the most valuable one, the first in local-id order among
+    equals, is the choice, and the turn's other steps need not be looked at."""
+    m = s[pb(s[G_TO_MOVE]) + PB_UP_MASK]
+    if m == 0:
+        return -1
+    for k in range(BP_WALL_GAIN, BP_BIG + 1):
+        if bot[k] > 10000 or bot[k] < -10000:
+            return -1
+    best = -1
+    best_v = -1.0
+    while m != 0:
+        low = m & -m
+        m ^= low
+        i = low_index(low)
+        v = card_value(c, i)
+        if v >= bot[BP_RETURN_MIN] and v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@kernel
+def heuristic_pick(s, c, acts, wk, bot):
+    """Write the heuristic's step into ``acts[0]`` — the row ``heuristic_choose`` picks from
+    ``legal_actions`` — without listing every step (see above). Returns how many steps there
+    are as ``legal_actions`` counts them (and flags the state's error the same way at MAXA),
+    or 0 when a 帰陣 was taken without looking at the other steps."""
+    phase = s[G_PHASE]
+    if phase == PH_LEADER:
+        i = _return_first(s, c, bot)
+        if i >= 0:
+            _put(acts, A_RETURN, 1, i, -1, 0, -1)
+            return 0
+    if phase == PH_LEADER or phase == PH_LEADER_ACT:
+        n = _pick_leader(s, c, acts, wk, bot)
+    elif phase == PH_RESPONSE:
+        n = _pick_response(s, c, acts, wk, bot)
+    else:
+        n = legal_actions(s, c, acts, wk)
+        k = heuristic_choose(s, c, acts, n, bot)
+        for x in range(AW):
+            acts[0, x] = acts[k, x]
+        return n
+    if n >= MAXA:
+        s[G_ERROR] = 2
+    return n

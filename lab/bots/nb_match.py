@@ -2,7 +2,8 @@
 preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds and records.
 """
 
-from lab.bots.nb_params import BOT_RANDOM, BP_KIND
+from lab.bots.nb_heuristic import heuristic_pick
+from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BP_KIND
 from lab.bots.nb_policy import choose
 from lab.engine.jit import kernel
 from lab.engine.layout import *  # noqa: F403
@@ -22,6 +23,11 @@ def play_game(s, c, lg, acts, wk, bots, sb, sacts):
         if bot[BP_KIND] == BOT_RANDOM:
             # the same step as choose() over the listing would draw, without the listing
             random_pick(s, c, acts, wk)
+            apply(s, c, lg, acts[0])
+            continue
+        if bot[BP_KIND] == BOT_HEURISTIC:
+            # the heuristic's choice over the listing, mostly without the listing
+            heuristic_pick(s, c, acts, wk, bot)
             apply(s, c, lg, acts[0])
             continue
         n = legal_actions(s, c, acts, wk)
