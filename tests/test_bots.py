@@ -241,3 +241,51 @@ def test_expert_decides_the_same_compiled_and_under_numba_disable_jit():
                              capture_output=True, text=True, check=True, cwd=here)
         runs.append(json.loads(out.stdout))
     assert len(runs[0]) == 8 and runs[0] == runs[1]
+
+
+def test_the_evaluation_is_a_chance_that_sums_to_one_over_the_seats(positions):
+    """nb_eval: antisymmetric features, so the two seats' chances add up to 1; more walls (the
+    opponent's broken) is worth more to a seat."""
+    from lab.bots.nb_eval import WEIGHTS, N_FEAT, features, win_prob
+
+    f = np.zeros(N_FEAT)
+    for g in positions:
+        a, b = win_prob(g.s, g.c, 0, WEIGHTS), win_prob(g.s, g.c, 1, WEIGHTS)
+        assert 0 < a < 1 and a + b == pytest.approx(1.0, abs=1e-12)
+        features(g.s, g.c, 0, f)
+        fb = f.copy()
+        features(g.s, g.c, 1, fb)
+        assert np.allclose(f, -fb)
+    g = next(p for p in positions if p.s[P1 + PB_WALL_N] >= 4)
+    h = g.copy()
+    h.s[P1 + PB_WALL_N] -= 3
+    assert win_prob(h.s, h.c, 0, WEIGHTS) > win_prob(g.s, g.c, 0, WEIGHTS) + 0.05
+
+
+def test_evaluation_fit_learns_from_self_play():
+    """lab.bots.evalfit: on a small self-play sample the walls carry positive weight and the
+    model predicts held-out results better than the walls alone."""
+    from lab.bots.evalfit import fit, positions as selfplay
+
+    out = fit(*selfplay(games_per_pair=4, random_moves=0.05, seed=3))
+    assert out["rows"] > 2000 and out["weights"][0] > 0
+    assert out["held_out_logloss"] < out["walls_only_logloss"]
+
+
+def test_the_cutoff_scores_playouts_by_the_evaluation(positions):
+    """cutoff = 1: a playout stops at its first leader-turn start, so node values are
+    thousandths of a chance (not only 0, 500 or 1000 per visit) and the decision still comes
+    from the most visited root child; cutoff is an expert parameter only."""
+    from lab.bots import nb_buffer as B
+    from lab.bots.nb_expert import WIN, nd
+
+    fractional = 0
+    for g in positions[:8]:
+        _, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 200, "cutoff": 1})
+        vals = np.array([sb[nd(x, B.N_VALUE)] for x in range(1, int(sb[B.EX_NODES]))])
+        visits = np.array([sb[nd(x, B.N_VISITS)] for x in range(1, int(sb[B.EX_NODES]))])
+        assert (vals <= WIN * visits).all() and (vals >= 0).all()
+        fractional += (vals % (WIN // 2) != 0).any()
+    assert fractional >= 6
+    with pytest.raises(LabError, match="unknown parameter"):
+        parse_bot({"kind": "search", "cutoff": 1})
