@@ -66,6 +66,39 @@ def test_a_peeking_bot_would_be_caught(positions):
     assert moved > len(positions) // 3
 
 
+@pytest.mark.parametrize("preset", ["second_edition", "legacy_testlab", "sekigahara_trial"])
+def test_heuristic_pick_takes_the_step_scoring_the_listing_would(preset):
+    """heuristic_pick (no listing for 帰陣, sets of one card type, 見送り, castles …) chooses the
+    row heuristic_choose picks from legal_actions, and counts the steps the same, at every
+    decision of games mixing heuristic and random moves, for every persona and for weights so
+    large that the 帰陣 shortcut must not be taken."""
+    from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
+    from lab.bots.personas import PERSONAS
+
+    specs = [*PERSONAS, {"kind": "heuristic", "wall_gain": 10**7},
+             {"kind": "heuristic", "return_min": 13, "card": -150}]
+    bots = [parse_bot(x).pack() for x in specs]
+    armies = [a.key for a in load_armies()]
+    rng = np.random.default_rng(4)
+    picked = np.zeros((MAXA, AW), np.int64)
+    kinds, decisions = set(), 0
+    for k in range(36):
+        g = Game(preset, armies[k % 9], armies[(k * 7 + 2) % 9], seed=k)
+        while not g.is_over:
+            legal = g.legal_actions()
+            n = legal_actions(g.s, g.c, g._acts, g._wk)
+            for bot in bots:
+                best = heuristic_choose(g.s, g.c, g._acts, n, bot)
+                listed = heuristic_pick(g.s, g.c, picked, g._wk, bot)
+                assert tuple(picked[0]) == tuple(g._acts[best]), legal[best].text
+                assert listed in (n, 0)
+                kinds.add(int(g._acts[best, AX_KIND]))
+            decisions += 1
+            g._legal = None
+            g.step(int(rng.integers(n)) if rng.random() < 0.3 else legal[best].text)
+    assert decisions > 600 and {A_RETURN, A_LEAD, A_ANSWER, A_PASS} <= kinds
+
+
 def _behaviour(spec, games=324, seed=3):
     """Per-game behaviour counters (layout CNT_*) of ``spec`` playing seat A against the
     balanced heuristic over all ordered army pairs."""
@@ -208,3 +241,51 @@ def test_expert_decides_the_same_compiled_and_under_numba_disable_jit():
                              capture_output=True, text=True, check=True, cwd=here)
         runs.append(json.loads(out.stdout))
     assert len(runs[0]) == 8 and runs[0] == runs[1]
+
+
+def test_the_evaluation_is_a_chance_that_sums_to_one_over_the_seats(positions):
+    """nb_eval: antisymmetric features, so the two seats' chances add up to 1; more walls (the
+    opponent's broken) is worth more to a seat."""
+    from lab.bots.nb_eval import WEIGHTS, N_FEAT, features, win_prob
+
+    f = np.zeros(N_FEAT)
+    for g in positions:
+        a, b = win_prob(g.s, g.c, 0, WEIGHTS), win_prob(g.s, g.c, 1, WEIGHTS)
+        assert 0 < a < 1 and a + b == pytest.approx(1.0, abs=1e-12)
+        features(g.s, g.c, 0, f)
+        fb = f.copy()
+        features(g.s, g.c, 1, fb)
+        assert np.allclose(f, -fb)
+    g = next(p for p in positions if p.s[P1 + PB_WALL_N] >= 4)
+    h = g.copy()
+    h.s[P1 + PB_WALL_N] -= 3
+    assert win_prob(h.s, h.c, 0, WEIGHTS) > win_prob(g.s, g.c, 0, WEIGHTS) + 0.05
+
+
+def test_evaluation_fit_learns_from_self_play():
+    """lab.bots.evalfit: on a small self-play sample the walls carry positive weight and the
+    model predicts held-out results better than the walls alone."""
+    from lab.bots.evalfit import fit, positions as selfplay
+
+    out = fit(*selfplay(games_per_pair=4, random_moves=0.05, seed=3))
+    assert out["rows"] > 2000 and out["weights"][0] > 0
+    assert out["held_out_logloss"] < out["walls_only_logloss"]
+
+
+def test_the_cutoff_scores_playouts_by_the_evaluation(positions):
+    """cutoff = 1: a playout stops at its first leader-turn start, so node values are
+    thousandths of a chance (not only 0, 500 or 1000 per visit) and the decision still comes
+    from the most visited root child; cutoff is an expert parameter only."""
+    from lab.bots import nb_buffer as B
+    from lab.bots.nb_expert import WIN, nd
+
+    fractional = 0
+    for g in positions[:8]:
+        _, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 200, "cutoff": 1})
+        vals = np.array([sb[nd(x, B.N_VALUE)] for x in range(1, int(sb[B.EX_NODES]))])
+        visits = np.array([sb[nd(x, B.N_VISITS)] for x in range(1, int(sb[B.EX_NODES]))])
+        assert (vals <= WIN * visits).all() and (vals >= 0).all()
+        fractional += (vals % (WIN // 2) != 0).any()
+    assert fractional >= 6
+    with pytest.raises(LabError, match="unknown parameter"):
+        parse_bot({"kind": "search", "cutoff": 1})

@@ -23,7 +23,7 @@ from pathlib import Path
 # the match loop calls it with
 GROUPS = {
     "rules": ("apply", "setup"),
-    "legal": ("legal_actions", "random_pick", "heuristic_choose"),
+    "legal": ("random_pick", "heuristic_pick"),
     "search": ("search_choose", "expert_choose"),
 }
 LOOPS = {"basic": "run_batch_basic", "search": "run_batch"}
@@ -34,7 +34,7 @@ def _kernels():
     from lab.engine import nb_actions, nb_pick, nb_play, nb_resolve
     return {"apply": nb_resolve.apply, "setup": nb_play.setup,
             "legal_actions": nb_actions.legal_actions, "random_pick": nb_pick.random_pick,
-            "heuristic_choose": nb_heuristic.heuristic_choose,
+            "heuristic_pick": nb_heuristic.heuristic_pick,
             "search_choose": nb_search.search_choose, "expert_choose": nb_expert.expert_choose,
             "run_batch_basic": nb_match.run_batch_basic, "run_batch": nb_match.run_batch}
 
@@ -59,7 +59,7 @@ def _arguments(name: str) -> tuple:
     return {
         "apply": (s, c, lg, acts[0]), "setup": (s, c, lg, z(L.N_SEED_WORDS, np.int64)),
         "legal_actions": (s, c, acts, wk), "random_pick": (s, c, acts, wk),
-        "heuristic_choose": (s, c, acts, n, bot),
+        "heuristic_pick": (s, c, acts, wk, bot),
         "search_choose": (s, c, lg, acts, n, wk, bot, sb, sacts),
         "expert_choose": (s, c, lg, acts, n, wk, bot, sb, sacts),
         "run_batch_basic": loop, "run_batch": loop}[name]

@@ -24,7 +24,7 @@ from lab.errors import LabError
 
 KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC, "search": BOT_SEARCH,
          "expert": BOT_EXPERT}
-TREE_ONLY = {"widen", "depth", "time_ms"}  # parameters of the expert alone
+TREE_ONLY = {"widen", "depth", "cutoff", "time_ms"}  # parameters of the expert alone
 SEARCH_ONLY = {"simulations", "exploration"}  # of the search and the expert
 
 

@@ -29,8 +29,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from lab.bots import nb_buffer as B
-from lab.bots.nb_heuristic import heuristic_choose, score_action
-from lab.bots.nb_params import BP_DEPTH, BP_SIMS, BP_TICKS, BP_UCB, BP_WIDEN
+from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick, score_action
+from lab.bots.nb_eval import WEIGHTS, win_prob
+from lab.bots.nb_params import BP_CUTOFF, BP_DEPTH, BP_SIMS, BP_TICKS, BP_UCB, BP_WIDEN
 from lab.bots.nb_search import PLAYOUT_LIMIT, redeal_hidden
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
@@ -39,6 +40,7 @@ from lab.engine.nb_core import next32
 from lab.engine.nb_resolve import apply, begin_turn
 
 ROOT = 0
+WIN = 1000  # a node's value counts wins in thousandths (a draw 500, an evaluation its chance)
 
 
 @intrinsic
@@ -171,7 +173,7 @@ def _tree_step(t, c, sb, sacts, m, node, visits, bot, ucb, widen, may_expand):
         v = sb[nd(child, B.N_VISITS)]
         if v == 0:
             return k
-        u = (sb[nd(child, B.N_VALUE)] / (2.0 * v)
+        u = (sb[nd(child, B.N_VALUE)] / (WIN * v)
              + ucb * math.sqrt(math.log(sb[nd(child, B.N_AVAIL)]) / v))
         if u > best:
             best = u
@@ -194,18 +196,27 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
     depth = 0
     in_tree = True
     steps = 0
+    cutoff = bot[BP_CUTOFF]
+    turns = 0
+    scored = False
     while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
         if t[L.G_PHASE] == L.PH_LEADER_START:
+            if cutoff > 0 and not in_tree:
+                turns += 1
+                if turns >= cutoff:
+                    scored = True
+                    break
             begin_turn(t, c, lg)
-        m = legal_actions(t, c, sacts, wk)
         steps += 1
-        if m == 1:
-            apply(t, c, lg, sacts[0])
-            continue
         if in_tree and bot[BP_DEPTH] > 0 and depth >= bot[BP_DEPTH]:
             in_tree = False
         if not in_tree:
-            apply(t, c, lg, sacts[heuristic_choose(t, c, sacts, m, bot)])
+            heuristic_pick(t, c, sacts, wk, bot)
+            apply(t, c, lg, sacts[0])
+            continue
+        m = legal_actions(t, c, sacts, wk)
+        if m == 1:
+            apply(t, c, lg, sacts[0])
             continue
         visits = sb[nd(node, B.N_VISITS)]
         may_expand = sb[B.EX_NODES] < B.NODE_CAP
@@ -227,15 +238,21 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
         else:
             in_tree = False
         apply(t, c, lg, sacts[k])
+    # what the iteration is worth to seat A, in thousandths of a win
     w = t[L.G_WINNER]
+    if scored:
+        r0 = int(win_prob(t, c, 0, WEIGHTS) * WIN + 0.5)
+    elif w == 0:
+        r0 = WIN
+    elif w == 1:
+        r0 = 0
+    else:
+        r0 = WIN // 2
     sb[nd(ROOT, B.N_VISITS)] += 1
     for d in range(depth):
         n = sb[B.EX_PATH + d]
         sb[nd(n, B.N_VISITS)] += 1
-        if w == sb[nd(n, B.N_MOVER)]:
-            sb[nd(n, B.N_VALUE)] += 2
-        elif w == 2 or w < 0:
-            sb[nd(n, B.N_VALUE)] += 1
+        sb[nd(n, B.N_VALUE)] += r0 if sb[nd(n, B.N_MOVER)] == 0 else WIN - r0
 
 
 @kernel

@@ -2,8 +2,9 @@
 preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds and records.
 """
 
-from lab.bots.nb_params import BOT_RANDOM, BP_KIND
-from lab.bots.nb_policy import choose, choose_basic
+from lab.bots.nb_heuristic import heuristic_pick
+from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BP_KIND
+from lab.bots.nb_policy import choose
 from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
 from lab.engine.nb_actions import legal_actions
@@ -14,16 +15,20 @@ from lab.engine.nb_resolve import apply, begin_turn
 
 @hot
 def _take_turn(s, c, lg, acts, wk, bots):
-    """Begin a due leader turn; a random seat moves (True), else the legal actions are listed
-    into ``acts`` for the bot (False)."""
+    """Begin a due leader turn; a random or heuristic seat moves (True) — the same step as
+    choose() over the listing would take, mostly without the listing — else False: the bot
+    searches."""
     if s[L.G_PHASE] == L.PH_LEADER_START:
         begin_turn(s, c, lg)
-    if bots[s[L.G_TO_MOVE]][BP_KIND] == BOT_RANDOM:
-        # the same step as choose() over the listing would draw, without the listing
+    kind = bots[s[L.G_TO_MOVE]][BP_KIND]
+    if kind == BOT_RANDOM:
         random_pick(s, c, acts, wk)
-        apply(s, c, lg, acts[0])
-        return True
-    return False
+    elif kind == BOT_HEURISTIC:
+        heuristic_pick(s, c, acts, wk, bots[s[L.G_TO_MOVE]])
+    else:
+        return False
+    apply(s, c, lg, acts[0])
+    return True
 
 
 @kernel
@@ -39,10 +44,7 @@ def play_game(s, c, lg, acts, wk, bots, sb, sacts):
 def play_game_basic(s, c, lg, acts, wk, bots, sb, sacts):
     """``play_game`` for random and heuristic seats only (nothing of the search compiled)."""
     while s[L.G_PHASE] != L.PH_OVER:
-        if not _take_turn(s, c, lg, acts, wk, bots):
-            n = legal_actions(s, c, acts, wk)
-            k = choose_basic(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)
-            apply(s, c, lg, acts[k])
+        _take_turn(s, c, lg, acts, wk, bots)
 
 
 @kernel

@@ -22,4 +22,5 @@ BP_UCB = 13  # search: UCB1 exploration constant ×100
 BP_WIDEN = 14  # expert: progressive widening, children allowed per √visit ×100
 BP_TICKS = 15  # expert: time budget per decision in clock ticks (0: simulations only)
 BP_DEPTH = 16  # expert: deepest tree node, in decisions from the root (0: no limit)
+BP_CUTOFF = 17  # expert: a playout is scored by lab.bots.nb_eval at its k-th leader-turn start (0: played to the end)
 BP_SIZE = 20

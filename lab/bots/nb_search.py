@@ -12,11 +12,10 @@ they lie, so the decision depends only on what the seat may know (rules.md R1).
 import math
 
 from lab.bots.nb_buffer import MAX_ROOT, SB_POOL, SB_RNG, SB_SIZE, SB_STATE, SB_VALUE, SB_VISITS  # noqa: F401
-from lab.bots.nb_heuristic import heuristic_choose
+from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
 from lab.bots.nb_params import BP_SIMS, BP_UCB
 from lab.engine.jit import kernel
 from lab.engine import layout as L
-from lab.engine.nb_actions import legal_actions
 from lab.engine.nb_core import hand_add, hand_remove, next32, pb, rand_below
 from lab.engine.nb_resolve import apply, begin_turn
 
@@ -117,8 +116,8 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
             if t[L.G_PHASE] == L.PH_LEADER_START:
                 begin_turn(t, c, lg)
-            m = legal_actions(t, c, sacts, wk)
-            apply(t, c, lg, sacts[heuristic_choose(t, c, sacts, m, bot)])
+            heuristic_pick(t, c, sacts, wk, bot)
+            apply(t, c, lg, sacts[0])
             steps += 1
         w = t[L.G_WINNER]
         sb[SB_VISITS + pick] += 1

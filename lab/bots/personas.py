@@ -26,6 +26,7 @@ PARAMS = {
     "exploration": P.BP_UCB,
     "widen": P.BP_WIDEN,
     "depth": P.BP_DEPTH,
+    "cutoff": P.BP_CUTOFF,
 }
 
 PERSONAS = {
@@ -46,4 +47,4 @@ SEARCH_DEFAULTS = {"simulations": 400, "exploration": 70}
 # the expert's iterations per decision, UCB1 constant ×100, children per √visit ×100, deepest
 # tree node (0: no limit), the persona of its playouts; time_ms (0: none) stops a decision early
 EXPERT_DEFAULTS = {"simulations": 5000, "exploration": 70, "widen": 300, "depth": 0,
-                   "time_ms": 0, "persona": "balanced"}
+                   "cutoff": 0, "time_ms": 0, "persona": "balanced"}
