@@ -75,7 +75,7 @@ def _popcount(m):
     return n
 
 
-@kernel
+@hot
 def _multisets(s, hb, mask, k):
     """Distinct multisets of ``k`` cards among the card types of ``mask`` in the hand at
     ``hb``: the coefficient of x**k in the product over types of 1 + x + … + x**copies."""
