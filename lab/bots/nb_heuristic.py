@@ -15,7 +15,7 @@ from lab.engine import layout as L
 from lab.engine.nb_actions import (GR_BUILD, GR_EQUAL, GR_INF, GR_LOGISTICS, GR_ONE, GR_RETURN,
                                    emit_group, legal_actions, plan, response_row)
 from lab.engine.nb_core import amount_of, effect_of, low_index, pb, row_at, wall_total
-from lab.engine.nb_emit import GRP_W, WK_GROUPS, first_in, gather_hand
+from lab.engine.nb_emit import first_in, gather_hand, plan_row
 from lab.cards.vocab import Effect
 from lab.rules import R_DAMAGE_LAST_SET, R_PASS_COSTS_WALL
 
@@ -152,9 +152,9 @@ def _logistics_score(c, bot, x):
 
 
 @hot
-def _lead_score(bot, k, val, top, shape, bonus, kur, opp_hand, opp_walls):
+def _lead_score(bot, k, val, top, shape, bonus, kurumagakari, opp_hand, opp_walls):
     """A led set of ``k`` cards (value sum ``val``, highest strength ``top``, extra damage
-    ``bonus``), with a 車懸り attached if ``kur``."""
+    ``bonus``), with a 車懸り attached if ``kurumagakari``."""
     wall_gain = bot[P.BP_WALL_GAIN] / 100.0
     card = bot[P.BP_CARD] / 100.0
     pa = answer_prob(k, top, shape, opp_hand)
@@ -164,7 +164,7 @@ def _lead_score(bot, k, val, top, shape, bonus, kur, opp_hand, opp_walls):
     sc = (1.0 - pa) * gain - pa * card * val - 0.15 * card * val + bot[P.BP_BIG] / 100.0 * (k - 1)
     if shape == L.SHAPE_INF and opp_walls > 2:
         sc -= wall_gain * bot[P.BP_INF_RESERVE] / 100.0
-    if kur:
+    if kurumagakari:
         sc -= card * 2.0 * (1.0 - pa)
     return sc
 
@@ -181,7 +181,7 @@ def _danger(s, c, bot, p, my_walls):
 
 
 @hot
-def _answer_score(s, c, bot, k, val, top, shape, bonus, kur, fire, my_walls, opp_walls,
+def _answer_score(s, c, bot, k, val, top, shape, bonus, kurumagakari, fire, my_walls, opp_walls,
                   opp_hand):
     """An answer of ``k`` cards to a numbered set or a run (not to an ∞), fired if ``fire``."""
     p = s[L.G_TO_MOVE]
@@ -198,7 +198,7 @@ def _answer_score(s, c, bot, k, val, top, shape, bonus, kur, fire, my_walls, opp
     sc = (1.0 - pa) * win - pa * (card * val + danger) - 0.1 * card * val
     if shape == L.SHAPE_INF and po < bot[P.BP_INF_RESERVE] / 100.0 and opp_walls > 2 and po < my_walls:
         sc -= wall_gain * 2.0
-    if kur:
+    if kurumagakari:
         sc -= card * 2.0 * (1.0 - pa)
     return sc
 
@@ -301,25 +301,25 @@ def heuristic_choose(s, c, acts, n, bot):
 
 
 @hot
-def _put(acts, kind, k, i, kur, fire, x):
+def _put(acts, kind, k, i, kurumagakari, fire, x):
     """Row 0 := a step of ``k`` copies of card ``i`` (k = 0: no card)."""
     acts[0, L.AX_KIND] = kind
     acts[0, L.AX_N] = k
     for j in range(5):
         acts[0, L.AX_C0 + j] = i if j < k else -1
-    acts[0, L.AX_KURUMAGAKARI] = kur
+    acts[0, L.AX_KURUMAGAKARI] = kurumagakari
     acts[0, L.AX_FIRE] = fire
     acts[0, L.AX_X] = x
 
 
 @hot
-def _offer(acts, pos, best, sc, kind, k, i, kur, fire, x):
+def _offer(acts, pos, best, sc, kind, k, i, kurumagakari, fire, x):
     """The step at listing position ``pos`` scores ``sc``: keep it in row 0 if it is the first
     step or beats the best so far. Returns (next position, best score)."""
     if pos >= L.MAXA:
         return pos, best
     if pos == 0 or sc > best:
-        _put(acts, kind, k, i, kur, fire, x)
+        _put(acts, kind, k, i, kurumagakari, fire, x)
     if sc > best:
         best = sc
     return pos + 1, best
@@ -339,7 +339,7 @@ def _score_listed(s, c, acts, pos, end, best, bot):
 
 
 @hot
-def _one_type_leads(s, c, acts, pos, best, bot, i, k_hi, kur, opp_hand, opp_walls):
+def _one_type_leads(s, c, acts, pos, best, bot, i, k_hi, kurumagakari, opp_hand, opp_walls):
     """Leads of 1…k_hi copies of card i, each then with the 車懸り (``nb_emit.equal_sets``' order)."""
     cv = card_value(c, i)
     top = c[L.C_STR + i]
@@ -350,14 +350,15 @@ def _one_type_leads(s, c, acts, pos, best, bot, i, k_hi, kur, opp_hand, opp_wall
         shape = L.SHAPE_INF if k == 1 and top == L.INF else L.SHAPE_SAME
         sc = _lead_score(bot, k, val, top, shape, k * d, False, opp_hand, opp_walls)
         pos, best = _offer(acts, pos, best, sc, L.A_LEAD, k, i, -1, 0, -1)
-        if kur >= 0:
+        if kurumagakari >= 0:
             sc = _lead_score(bot, k, val, top, shape, k * d, True, opp_hand, opp_walls)
-            pos, best = _offer(acts, pos, best, sc, L.A_LEAD, k, i, kur, 0, -1)
+            pos, best = _offer(acts, pos, best, sc, L.A_LEAD, k, i, kurumagakari, 0, -1)
     return pos, best
 
 
 @hot
-def _one_type_answers(s, c, acts, pos, best, bot, i, k, kur, my_walls, opp_walls, opp_hand):
+def _one_type_answers(s, c, acts, pos, best, bot, i, k, kurumagakari, my_walls, opp_walls,
+                      opp_hand):
     """The answer of k copies of card i with ``nb_emit.emit_set``'s twins: plain, fire, 車懸り, both."""
     val = 0.0
     for _ in range(k):
@@ -367,9 +368,9 @@ def _one_type_answers(s, c, acts, pos, best, bot, i, k, kur, my_walls, opp_walls
     bonus = k * _damage_bonus(c, i)
     gun = c[L.C_FLAGS + i] & L.F_GUN != 0
     for twin in range(2):
-        if twin == 1 and kur < 0:
+        if twin == 1 and kurumagakari < 0:
             break
-        use = kur if twin == 1 else -1
+        use = kurumagakari if twin == 1 else -1
         sc = _answer_score(s, c, bot, k, val, top, shape, bonus, twin == 1, False, my_walls,
                            opp_walls, opp_hand)
         pos, best = _offer(acts, pos, best, sc, L.A_ANSWER, k, i, use, 0, -1)
@@ -393,15 +394,12 @@ def _pick(s, c, acts, wk, bot):
     opp_walls = wall_total(s, 1 - p)
     opp_hand = s[pb(1 - p) + L.PB_HAND_N]
     units = s[b + L.PB_HAND_MASK] & c[L.C_M_UNIT]
-    kur = first_in(s, c, p, c[L.C_M_KURUMAGAKARI])
+    kurumagakari = first_in(s, c, p, c[L.C_M_KURUMAGAKARI])
     pres = -1  # gather_hand not run yet
     pos = 0
     best = NEG * 10.0
     for g in range(groups):
-        r = WK_GROUPS + g * GRP_W
-        code = wk[r]
-        kind = wk[r + 1]
-        arg = wk[r + 2]
+        code, kind, arg, _ = plan_row(wk, g)
         if code == GR_ONE:
             if kind == L.A_PASS:
                 sc = -_danger(s, c, bot, p, my_walls)[1]
@@ -442,8 +440,8 @@ def _pick(s, c, acts, wk, bot):
                     i = low_index(low)
                     have = s[b + L.PB_HAND + i]
                     pos, best = _one_type_leads(s, c, acts, pos, best, bot, i,
-                                                k_hi if k_hi < have else have, kur, opp_hand,
-                                                opp_walls)
+                                                k_hi if k_hi < have else have, kurumagakari,
+                                                opp_hand, opp_walls)
                 continue
             if kind == L.A_ANSWER and (mv & (mv - 1) == 0 or k_lo == 1):
                 while mv != 0:
@@ -451,13 +449,14 @@ def _pick(s, c, acts, wk, bot):
                     mv ^= low
                     i = low_index(low)
                     if s[b + L.PB_HAND + i] >= k_lo:
-                        pos, best = _one_type_answers(s, c, acts, pos, best, bot, i, k_lo, kur,
-                                                      my_walls, opp_walls, opp_hand)
+                        pos, best = _one_type_answers(s, c, acts, pos, best, bot, i, k_lo,
+                                                      kurumagakari, my_walls, opp_walls,
+                                                      opp_hand)
                 continue
         # the rest — several types of one strength, runs, answers to ∞, tactics — is listed
         if pres < 0:
             pres = gather_hand(s, c, p, wk)
-        end = emit_group(s, c, acts, pos, wk, g, pres, kur)
+        end = emit_group(s, c, acts, pos, wk, g, pres, kurumagakari)
         best = _score_listed(s, c, acts, pos, end, best, bot)
         pos = end
     return pos

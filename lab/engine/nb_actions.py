@@ -19,7 +19,7 @@ from lab.engine.nb_core import (amount_of, castle_row, deck_count, hand_mask, lo
                                 logi_limit, low_index, numval, pb, up_mask, wall_total)
 from lab.engine.nb_emit import (GRP_W, MAX_GROUPS, WK_GROUPS, WK_NGROUPS, WK_SIZE, WK_TOTAL,
                                 all_runs, emit_equal, emit_simple, equal_sets, first_in,
-                                gather_hand, response_row, run_starts, special_answers,
+                                gather_hand, plan_row, response_row, run_starts, special_answers,
                                 tactics_and_sieges)
 from lab.rules import R_LOGISTICS, R_PASS_ONLY_IF_NO_PLAY, R_WALLS
 
@@ -271,10 +271,7 @@ def emit_group(s, c, acts, n, wk, g, pres, kurumagakari):
     """Every step of group g, written from row n of ``acts``; returns the new row count.
     ``gather_hand`` must have filled the scratch (``pres`` is what it returned);
     ``kurumagakari`` is the 車懸り the player could attach (``first_in``), or -1."""
-    r = WK_GROUPS + g * GRP_W
-    code = wk[r]
-    kind = wk[r + 1]
-    arg = wk[r + 2]
+    code, kind, arg, _ = plan_row(wk, g)
     p = s[L.G_TO_MOVE]
     if code == GR_ONE:
         return emit_simple(acts, n, kind, -1, -1)

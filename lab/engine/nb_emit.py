@@ -37,6 +37,13 @@ WK_SIZE = WK_GROUPS + MAX_GROUPS * GRP_W
 
 
 @hot
+def plan_row(wk, g):
+    """Row g of the step plan: (code, kind, arg, count)."""
+    r = WK_GROUPS + g * GRP_W
+    return wk[r], wk[r + 1], wk[r + 2], wk[r + 3]
+
+
+@hot
 def response_row(c, i):
     """Card i's response row (tactic, 籠城, 暗殺, 天下布武, 鉄砲), or -1."""
     return find_row(c, i, T_RESPONSE, 0)

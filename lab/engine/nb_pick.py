@@ -15,7 +15,7 @@ from lab.engine.jit import hot, kernel
 from lab.engine.nb_actions import (GR_BUILD, GR_EQUAL, GR_INF, GR_LOGISTICS, GR_ONE, GR_RETURN,
                                    emit_group, plan)
 from lab.engine.nb_core import hand_mask, low_index, rand_below
-from lab.engine.nb_emit import (GRP_W, WK_GROUPS, WK_NGROUPS, WK_TOTAL, emit_simple, first_in,
+from lab.engine.nb_emit import (WK_NGROUPS, WK_TOTAL, emit_simple, first_in, plan_row,
                                 gather_hand)
 
 
@@ -86,10 +86,7 @@ def _emit_listed(s, c, acts, wk, g, j):
 @hot
 def _emit_step(s, c, acts, wk, g, j):
     """Write the j-th step of group g into ``acts[0]``."""
-    r = WK_GROUPS + g * GRP_W
-    code = wk[r]
-    kind = wk[r + 1]
-    arg = wk[r + 2]
+    code, kind, arg, _ = plan_row(wk, g)
     p = s[L.G_TO_MOVE]
     if code == GR_ONE:
         emit_simple(acts, 0, kind, -1, -1)
@@ -116,7 +113,7 @@ def _emit_step(s, c, acts, wk, g, j):
 @hot
 def _locate(s, c, acts, wk, groups, k):
     for g in range(groups):
-        cnt = wk[WK_GROUPS + g * GRP_W + 3]
+        cnt = plan_row(wk, g)[3]
         if k < cnt:
             _emit_step(s, c, acts, wk, g, k)
             return
