@@ -3,6 +3,8 @@
     python benchmarks/bots.py [--games N] [--sims S]          # issue 5 figures and speed
     python benchmarks/bots.py --expert [--games 324]          # expert vs search(400), search(3000)
     python benchmarks/bots.py --sweep 100,300,1000,3000,10000 [--opponent '{...}'] [--games 324]
+    python benchmarks/bots.py --compare '{...}' '{...}' … [--opponent '{...}'] [--games 648] [--seed 77]
+                                        # bot specs on the same deals, paired against the first
 
 Win rates count draws as half; every deal is played from both seats over all ordered army pairs,
 and the 95% intervals are t intervals over deals (clustered by deal, so they respect the seat
@@ -27,7 +29,7 @@ from lab.cards.pool import load_armies, load_pool
 from lab.engine import nb_actions
 from lab.engine.api import Game
 from lab.engine.context import matchup_context
-from lab.engine.layout import AW, G_TO_MOVE, MAXA
+from lab.engine.layout import AW, MAXA
 from lab.rules import RuleSet
 from lab.stats.intervals import mean_interval
 
@@ -48,21 +50,24 @@ def decision_ms(spec, games=6):
     bot = parse_bot(spec).pack()
     sb = np.zeros(SB_SIZE, np.int64)
     sacts = np.zeros((MAXA, AW), np.int64)
+    acts = np.zeros((MAXA, AW), np.int64)
+    wk = np.zeros(nb_actions.WK_SIZE, np.int64)
     times = []
     armies = [a.key for a in load_armies()]
     for k in range(games):
         g = Game(None, armies[k % 9], armies[(k * 5 + 2) % 9], seed=k)
         while not g.is_over:
-            acts = g.legal_actions()
-            if int(g.s[G_TO_MOVE]) == 0 and len(acts) > 1:
-                n = nb_actions.legal_actions(g.s, g.c, g._acts, g._wk)
+            legal = g.legal_actions()
+            if g.to_move == "A" and len(legal) > 1:
+                s, c, lg = g.kernel_args()
+                n = nb_actions.legal_actions(s, c, acts, wk)
                 t = time.perf_counter()
-                pick = nb_policy.choose(g.s, g.c, g.lg, g._acts, n, g._wk, bot, sb, sacts)
+                pick = nb_policy.choose(s, c, lg, acts, n, wk, bot, sb, sacts)
                 times.append(time.perf_counter() - t)
-                g._legal = None
-                g.step(tuple(int(x) for x in g._acts[pick]))
+                g.changed()
+                g.step(tuple(int(x) for x in acts[pick]))
             else:
-                g.step(acts[0] if len(acts) == 1 else acts[-1])
+                g.step(legal[0] if len(legal) == 1 else legal[-1])
     return round(statistics.median(times) * 1000, 3), len(times)
 
 
@@ -90,6 +95,28 @@ def speed_ratio(runs=3):
             "heuristic_speed_ratio": round(max(hh) / max(rr), 3)}
 
 
+def compare(specs, opponent, games, seed):
+    """Each spec's score against ``opponent`` on the same deals, and its paired difference
+    from the first spec's (an interval over deals: the deal luck cancels)."""
+    rows, first = [], None
+    for spec in specs:
+        t = time.perf_counter()
+        pts = deal_points(parse_bot(spec), parse_bot(opponent), games, RuleSet(), seed) / 2
+        m, lo, hi, n = mean_interval(pts)
+        row = {"bot": spec, "win_rate": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
+               "games": 2 * n, "seconds": round(time.perf_counter() - t)}
+        line = f"{json.dumps(spec):72s} {m:6.1%} [{lo:.1%}, {hi:.1%}] {row['seconds']:>5}s"
+        if first is None:
+            first = pts
+        else:
+            dm, dlo, dhi, _ = mean_interval(pts - first)
+            row["paired_difference"] = [round(dm, 4), round(dlo, 4), round(dhi, 4)]
+            line += f"  {dm:+.1%} [{dlo:+.1%}, {dhi:+.1%}]"
+        print(line, flush=True)
+        rows.append(row)
+    return rows
+
+
 def sweep(budgets, opponent, games, seed=7):
     rows = []
     for sims in budgets:
@@ -110,9 +137,18 @@ if __name__ == "__main__":
     ap.add_argument("--sims", type=int, default=None)
     ap.add_argument("--expert", action="store_true", help="the expert's targets")
     ap.add_argument("--sweep", default=None, help="expert budgets, e.g. 100,300,1000,3000,10000")
-    ap.add_argument("--opponent", default=json.dumps(SEARCH_400), help="the sweep's opponent")
+    ap.add_argument("--compare", nargs="+", default=None, help="bot specs (JSON) to compare")
+    ap.add_argument("--seed", type=int, default=77, help="the deals of --compare")
+    ap.add_argument("--opponent", default=json.dumps(SEARCH_400),
+                    help="the opponent of --sweep and --compare")
     a = ap.parse_args()
-    if a.sweep:
+    if a.compare:
+        opp = json.loads(a.opponent)
+        print(f"against {parse_bot(opp).short}, {a.games or 648} games each (seed {a.seed}); "
+              "the last column is the paired difference from the first bot")
+        rows = compare([json.loads(x) for x in a.compare], opp, a.games or 648, a.seed)
+        print(json.dumps({"opponent": parse_bot(opp).short, "compare": rows}, indent=2))
+    elif a.sweep:
         opp = json.loads(a.opponent)
         print(f"expert(simulations) against {parse_bot(opp).short}, {a.games or 324} games each")
         print(f"{'sims':>8} {'win rate':>8}  {'95% interval':<16} {'games':>6} {'ms/dec':>9}")
