@@ -36,7 +36,8 @@ GR_INF = 6  # single ∞ units; arg unused
 GR_RUNS = 7  # runs of one length; arg = length | above << 8
 GR_LISTED = 8  # the answers to an ∞ (kind A_ANSWER) or the tactics and sieges (A_TACTIC)
 
-__all__ = ["WK_SIZE", "legal_actions", "has_lead", "fortify_row", "response_row", "plan"]
+__all__ = ["WK_SIZE", "legal_actions", "has_lead", "fortify_row", "response_row", "plan",
+           "plan_inline"]
 
 
 # ------------------------------------------------------------------ small rules
@@ -166,6 +167,12 @@ def _add(wk, g, code, kind, arg, count):
 
 @kernel
 def plan(s, c, acts, wk, counting):
+    """``plan_inline`` compiled once, for the listing, the counting and the heuristic."""
+    return plan_inline(s, c, acts, wk, counting)
+
+
+@hot
+def plan_inline(s, c, acts, wk, counting):
     """Write the plan of the player to move into ``wk`` and return its number of groups. With
     ``counting`` each group holds its exact number of steps (the answers to an ∞ and the tactics
     are counted by listing them into ``acts``: rare and short); without, a group that may hold
