@@ -23,7 +23,7 @@ def engine_message() -> str:
     if os.environ.get("NUMBA_DISABLE_JIT") == "1" or next(cache.rglob("*.nbi"), None):
         return "loading the compiled engine"
     return ("compiling the engine: the first run after an install or an engine change "
-            "compiles it once (about 2 minutes on 2 cores), later runs load it")
+            "compiles it once (a few minutes on 2 cores), later runs load it")
 
 
 def note(console: Console | None, message: str) -> None:
