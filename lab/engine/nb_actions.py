@@ -165,6 +165,22 @@ def _add(wk, g, code, kind, arg, count):
     return g
 
 
+@hot
+def _equal_groups(s, c, wk, g, hb, units, strengths, kind, k_lo, k_hi, twins, counting):
+    """One GR_EQUAL group per strength of the mask ``strengths``: the sets of k_lo…k_hi
+    equal-strength cards (answers: 鉄砲 twins), counted exactly with ``counting``."""
+    while strengths != 0:
+        low = strengths & -strengths
+        strengths ^= low
+        v = low_index(low)
+        n = 1
+        if counting:
+            n = _equal_count(s, c, hb, units & c[L.C_M_STR + v], k_lo, k_hi,
+                             kind == L.A_ANSWER, twins)
+        g = _add(wk, g, GR_EQUAL, kind, v | k_lo << 8 | k_hi << 16, n)
+    return g
+
+
 @kernel
 def plan(s, c, acts, wk, counting):
     """``plan_inline`` compiled once, for the listing, the counting and the heuristic."""
@@ -207,14 +223,7 @@ def plan_inline(s, c, acts, wk, counting):
         ts = s[L.G_TOP_STR]
         if shape == L.SHAPE_SAME:
             m = pres & ((1 << (top + 1)) - 1) & ~((1 << (ts + 1)) - 1) & 0x7FE
-            while m != 0:
-                low = m & -m
-                m ^= low
-                v = low_index(low)
-                n = 1
-                if counting:
-                    n = _equal_count(s, c, hb, units & c[L.C_M_STR + v], tn, tn, True, twins)
-                g = _add(wk, g, GR_EQUAL, L.A_ANSWER, v | tn << 8 | tn << 16, n)
+            g = _equal_groups(s, c, wk, g, hb, units, m, L.A_ANSWER, tn, tn, twins, counting)
             if tn == 1 and lim >= 10 and pres & (1 << L.INF):
                 mi = units & c[L.C_M_STR + L.INF]
                 g = _add(wk, g, GR_INF, L.A_ANSWER, 0,
@@ -241,14 +250,7 @@ def plan_inline(s, c, acts, wk, counting):
         g = _add(wk, g, GR_RETURN, L.A_RETURN, up_mask(s, p), _popcount(up_mask(s, p)))
     g0 = g
     m = pres & ((1 << (top + 1)) - 1) & 0x7FE
-    while m != 0:
-        low = m & -m
-        m ^= low
-        v = low_index(low)
-        n = 1
-        if counting:
-            n = _equal_count(s, c, hb, units & c[L.C_M_STR + v], 1, 4, False, twins)
-        g = _add(wk, g, GR_EQUAL, L.A_LEAD, v | 1 << 8 | 4 << 16, n)
+    g = _equal_groups(s, c, wk, g, hb, units, m, L.A_LEAD, 1, 4, twins, counting)
     if lim >= 10 and pres & (1 << L.INF):
         g = _add(wk, g, GR_INF, L.A_LEAD, 0, _popcount(units & c[L.C_M_STR + L.INF]) * twins)
     if pres & (pres >> 1) & (pres >> 2) & 0x7FE:
