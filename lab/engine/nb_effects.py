@@ -75,7 +75,7 @@ def condition_met(c, r, n):
 
 
 # ------------------------------------------------------------------ deaths
-@kernel
+@hot
 def kill(s, c, lg, p, i):
     """Card ``i`` (already taken out of its zone) dies into the graveyard of ``p``, who
     controls it; its on-death rows (年貢) run wherever it died (R12)."""
@@ -104,7 +104,7 @@ def kill_hand_random(s, c, lg, p):
     return i
 
 
-@kernel
+@hot
 def kill_field(s, c, lg, p):
     """Every card p has on the field dies."""
     b = pb(p)
