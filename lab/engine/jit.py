@@ -18,10 +18,17 @@ import numba
 from numba import njit, types
 from numba.core.dispatcher import Dispatcher
 
+from lab.engine import compile_fixes
+
+# LAB_COMPILE_FIXES=0 compiles with numba as shipped (to compare: slower, the same code)
+if os.environ.get("LAB_COMPILE_FIXES", "1") != "0":
+    compile_fixes.apply()
+
 _LAB = Path(__file__).parent.parent
 # every file a kernel is compiled from: the kernels themselves and the constants they fold in
 _SOURCES = sorted(_LAB.glob("**/nb_*.py")) + [  # engine/, bots/ and games/*/ kernels
-    _LAB / "engine" / "layout.py", _LAB / "engine" / "jit.py", _LAB / "rules.py",
+    _LAB / "engine" / "layout.py", _LAB / "engine" / "jit.py",
+    _LAB / "engine" / "compile_fixes.py", _LAB / "rules.py",
     _LAB / "cards" / "vocab.py"]
 
 

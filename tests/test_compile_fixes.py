@@ -1,0 +1,86 @@
+"""lab.engine.compile_fixes: numba with its inliner's quadratic costs and its repeated typing of
+builtins repaired compiles the same machine code, and deep-copies IR as before outside inlining."""
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent
+JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+
+PROBE = """
+import re, numpy as np
+from _support import nested_hot
+from lab.engine import compile_fixes
+a = np.array([3, -2, 5, 0, 7], np.int64)
+print(nested_hot.top(a), compile_fixes.applied, len(compile_fixes._untyped),
+      len(compile_fixes._signatures))
+asm = next(iter(nested_hot.top.inspect_asm().values()))
+# numba names every function with a counter; the code around the names is what is compared
+print(re.sub(r"B[0-9]+v[0-9]+B|\\$[0-9]+", "#", asm))
+"""
+
+
+def _compile(tmp_path, fix: str) -> tuple[list[str], str]:
+    env = {**os.environ, "LAB_COMPILE_FIXES": fix, "NUMBA_CACHE_DIR": str(tmp_path / fix),
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout
+    first, asm = out.split("\n", 1)
+    return first.split(), asm
+
+
+@pytest.mark.skipif(not JIT, reason="compiles kernels")
+def test_same_machine_code_with_and_without_the_fix(tmp_path):
+    (value, applied, helpers, signatures), asm = _compile(tmp_path, "1")
+    (value0, applied0, helpers0, _), asm0 = _compile(tmp_path, "0")
+    assert value == value0
+    assert (applied, applied0) == ("True", "False")
+    # leaf, middle and outer were each translated once, though each is inlined in several places
+    assert int(helpers) == 3 and int(helpers0) == 0
+    assert int(signatures) > 0  # the builtins' signatures were kept
+    assert "nested_hot" in asm and asm == asm0
+
+
+def _scope_with_vars():
+    from numba.core import ir
+
+    scope = ir.Scope(None, ir.Loc("f.py", 1))
+    x = scope.define("x", ir.Loc("f.py", 2))
+    scope.redefine("x", ir.Loc("f.py", 3))
+    return scope, x
+
+
+def test_scope_deep_copy_outside_inlining_copies_the_variables():
+    from lab.engine import compile_fixes
+
+    compile_fixes.apply()
+    scope, x = _scope_with_vars()
+    other = copy.deepcopy(scope)
+    assert other is not scope and other.localvars.get("x") is not x
+    assert other.localvars.get("x").scope is other
+    assert other.localvars.get("x").name == "x" and other.redefined == scope.redefined
+
+
+def test_scope_copy_while_inlining_keeps_the_original_unchanged():
+    from lab.engine import compile_fixes
+
+    compile_fixes.apply()
+    scope, _ = _scope_with_vars()
+    names, versions = set(scope.localvars._con), dict(scope.redefined)
+    compile_fixes._state.inlining = True
+    try:
+        shallow = copy.deepcopy(scope)
+    finally:
+        compile_fixes._state.inlining = False
+    from numba.core import ir
+
+    shallow.redefine("x", ir.Loc("f.py", 9))
+    shallow.define("y", ir.Loc("f.py", 9))
+    assert set(scope.localvars._con) == names and dict(scope.redefined) == versions
+    assert {"x", "y"} <= set(shallow.localvars._con) and shallow.redefined["x"] == 2
+    assert "x.2" not in scope.var_redefinitions["x"]
