@@ -1,13 +1,13 @@
-"""Random-bot speed of two or more checkouts, interleaved: is a change faster or slower?
+"""Bot speed of two or more checkouts, interleaved: is a change faster or slower?
 
     git worktree add --detach /tmp/old COMMIT     # a checkout of the version to compare with
-    python benchmarks/engine_ab.py ROUNDS /tmp/old . [MORE …]
+    python benchmarks/engine_ab.py ROUNDS /tmp/old . [MORE …] [--bot heuristic]
 
 Each checkout plays in its own long-lived process (PYTHONPATH = the checkout; each compiles
 into its own cache the first time), all nine armies round robin, 150 random games a pair per
-round; the rounds alternate between checkouts, so the machine's load drifts over all of them
-alike. Prints the median and quartiles of the per-round ratio to the first checkout (process
-time), then each one's median and best round. On a shared machine single runs vary by a third;
+round (``--bot heuristic``: 25 heuristic games); the rounds alternate between checkouts, so the
+machine's load drifts over all of them alike. Prints the median and quartiles of the per-round
+ratio to the first checkout (process time), then each one's median and best round. On a shared machine single runs vary by a third;
 the median ratio of paired rounds is the figure to quote.
 """
 import json
@@ -16,10 +16,17 @@ import statistics
 import subprocess
 import sys
 
-if len(sys.argv) < 4:
+args = sys.argv[1:]
+bot = "random"
+if "--bot" in args:
+    k = args.index("--bot")
+    bot = args[k + 1]
+    del args[k:k + 2]
+if len(args) < 3 or bot not in ("random", "heuristic"):
     sys.exit(__doc__)
-trees = [os.path.abspath(t) for t in sys.argv[2:]]
-rounds = int(sys.argv[1])
+trees = [os.path.abspath(t) for t in args[1:]]
+rounds = int(args[0])
+per = 150 if bot == "random" else 25
 WORKER = r'''
 import sys, time, json
 import numpy as np
@@ -30,7 +37,7 @@ from lab.rules import RuleSet
 pool = load_pool(); rules = RuleSet()
 armies = [load_army(a, pool) for a in ARMIES]
 ctxs = [matchup_context(pool, rules, a, b) for a in armies for b in armies]
-batch = Batch(); R = parse_bot("random")
+batch = Batch(); R = parse_bot(sys.argv[1])
 batch.play(ctxs[0], np.ones((1, 12), np.int64), R, R)
 print("ready", flush=True)
 for line in sys.stdin:
@@ -42,14 +49,14 @@ for line in sys.stdin:
     dt = time.process_time() - t
     print(json.dumps({"games_s": per * len(ctxs) / dt, "dec_s": dec / dt}), flush=True)
 '''
-procs = {t: subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+procs = {t: subprocess.Popen([sys.executable, "-c", WORKER, bot], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              text=True, env={**os.environ, "PYTHONPATH": t}) for t in trees}
 for t in trees:
     assert procs[t].stdout.readline().strip() == "ready", t
 best = {}; allr = {t: [] for t in trees}
 for rnd in range(rounds):
     for t in trees:
-        procs[t].stdin.write("150\n"); procs[t].stdin.flush()
+        procs[t].stdin.write(f"{per}\n"); procs[t].stdin.flush()
         r = json.loads(procs[t].stdout.readline()); allr[t].append(r["games_s"])
         if t not in best or r["games_s"] > best[t]["games_s"]:
             best[t] = r
