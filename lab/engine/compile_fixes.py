@@ -64,7 +64,9 @@ def _scope_deepcopy(scope, memo):
 def _untyped_ir(worker, function):
     """The helper's untyped IR, from the first time it was inlined with these flags."""
     worker.flags.enable_ssa = False  # what run_untyped_passes does to the caller's flags
-    key = (function, repr(worker.flags), id(worker.typingctx), id(worker.targetctx))
+    # a snapshot of the flags (compared by value); numba derives a new target context for every
+    # compile, and the untyped passes do not depend on it
+    key = (function, worker.flags.copy(), id(worker.typingctx), type(worker.targetctx))
     cached = _untyped.get(key)
     if cached is None:
         cached = _untyped[key] = worker.run_untyped_passes(function)
