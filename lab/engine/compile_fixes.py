@@ -1,5 +1,5 @@
-"""Three repairs to numba's front end that make a cold compile about 40% faster; the compiled
-code is the same (tests/test_compile_fixes.py compares the machine code).
+"""Three repairs to numba's front end that halve a cold compile (239 → 124 CPU s for the
+default run's kernels); the compiled code is the same (tests/test_compile_fixes.py compares the machine code).
 
 Inlining. numba (0.6x) inlines an ``inline="always"`` helper (``jit.hot``) at each call site
 by (1) running the whole untyped pipeline on the helper again — its own inlined helpers included,
@@ -16,8 +16,8 @@ shares a shallow copy of the scope: the inliner only reads the names and places 
 variables and adds renamed ones, which the shallow copy keeps apart from the original.
 
 Typing. (3) numba types every ``+``, ``<``, ``range`` … of a kernel by trying the operator's
-templates again, and an inlined engine types the same few hundred
-(operator, argument types) pairs tens of thousands of times. The signature found for a builtin
+templates again, and an inlined engine types the same few hundred (operator, argument types)
+pairs tens of thousands of times. The signature found for a builtin
 function is kept per typing context and argument types (a failure is not kept: it raises again).
 
 Applied once, on import of ``lab.engine.jit``, and only to a numba whose internals have the shape
