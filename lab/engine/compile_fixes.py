@@ -1,5 +1,6 @@
 """Three repairs to numba's front end that halve a cold compile (239 → 124 CPU s for the
-default run's kernels); the compiled code is the same (tests/test_compile_fixes.py compares the machine code).
+default run's kernels); the compiled code is the same (tests/test_compile_fixes.py compares
+the machine code).
 
 Inlining. numba (0.6x) inlines an ``inline="always"`` helper (``jit.hot``) at each call site
 by (1) running the whole untyped pipeline on the helper again — its own inlined helpers included,
