@@ -84,3 +84,77 @@ def test_scope_copy_while_inlining_keeps_the_original_unchanged():
     assert set(scope.localvars._con) == names and dict(scope.redefined) == versions
     assert {"x", "y"} <= set(shallow.localvars._con) and shallow.redefined["x"] == 2
     assert "x.2" not in scope.var_redefinitions["x"]
+
+
+def _branchy(a, n):
+    t, u = 0, 1
+    for i in range(n):
+        if a[i] > t:
+            t = a[i]
+            u += 1
+        else:
+            while u > 1:
+                u -= 1
+    if n > 3:
+        t = -t
+    return t * u
+
+
+def _dump(func_ir) -> str:
+    import io
+    from contextlib import redirect_stdout
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        func_ir.dump()
+    return out.getvalue()
+
+
+def test_ssa_reconstruction_visiting_fewer_blocks_gives_numbas_ir():
+    from numba.core.compiler import run_frontend
+
+    from lab.engine import compile_fixes
+
+    assert compile_fixes.apply()
+    ours, theirs = (run_frontend(_branchy) for _ in range(2))
+    ours.blocks = compile_fixes._run_ssa(ours.blocks)
+    theirs.blocks = compile_fixes._numba_run_ssa(theirs.blocks)
+    text = _dump(ours)
+    assert "phi" in text and "t.1" in text  # there was something to reconstruct
+    assert text == _dump(theirs)
+
+
+def test_locations_and_blocks_are_copied_as_before_outside_inlining():
+    from numba.core import ir
+
+    from lab.engine import compile_fixes
+
+    compile_fixes.apply()
+    scope, x = _scope_with_vars()
+    block = ir.Block(scope, ir.Loc("f.py", 4))
+    block.append(ir.Assign(ir.Const(1, ir.Loc("f.py", 5)), x, ir.Loc("f.py", 5)))
+    other = copy.deepcopy(block)
+    assert other is not block and other.loc is not block.loc and other.loc == block.loc
+    assert other.body[0] is not block.body[0] and other.body[0].loc is not block.body[0].loc
+    assert str(other.body[0]) == str(block.body[0])
+
+
+def test_while_inlining_only_the_copy_of_a_copy_is_skipped():
+    from numba.core import ir
+
+    from lab.engine import compile_fixes
+
+    compile_fixes.apply()
+    scope, x = _scope_with_vars()
+    block = ir.Block(scope, ir.Loc("f.py", 4))
+    block.append(ir.Assign(ir.Const(1, ir.Loc("f.py", 5)), x, ir.Loc("f.py", 5)))
+    compile_fixes._state.inlining, compile_fixes._state.copies = True, set()
+    try:
+        first = copy.deepcopy(block)
+        second = copy.deepcopy(first)
+    finally:
+        compile_fixes._state.inlining, compile_fixes._state.copies = False, set()
+    assert first is not block and first.body[0] is not block.body[0]
+    assert first.loc is block.loc  # locations are shared while inlining
+    assert second is first
+    assert copy.deepcopy(first) is not first  # and copied again once inlining is over

@@ -1,25 +1,31 @@
-"""Three repairs to numba's front end that halve a cold compile (239 → 124 CPU s for the
-default run's kernels); the compiled code is the same (tests/test_compile_fixes.py compares
-the machine code).
+"""Repairs to numba's front end that cut a cold compile to about two fifths (the default run's
+kernels one after another in one process: 95 → 39 CPU s); the compiled code is the same
+(tests/test_compile_fixes.py compares the machine code).
 
 Inlining. numba (0.6x) inlines an ``inline="always"`` helper (``jit.hot``) at each call site
 by (1) running the whole untyped pipeline on the helper again — its own inlined helpers included,
 so nested helpers are re-translated once per copy of every caller — and (2) deep-copying the
 helper's IR block by block with a fresh memo each time, so every block copies the function's
-whole variable scope again: quadratic in the helper's size. Known upstream (numba issue #8989,
-numba-cuda issue #688). Our kernels inline hundreds of copies, and these two costs were most of
-the engine's cold start.
+whole variable scope again: quadratic in the helper's size; then it copies that copy again, to
+return an unmutated helper IR its caller drops. Known upstream (numba issue #8989, numba-cuda
+issue #688). Our kernels inline hundreds of copies, and these costs were most of the engine's
+cold start.
 
 (1) The untyped IR of a helper is computed once per process and flags; each call site gets it
 with a fresh function identity (so its variables are named apart, as before), and numba's
 inliner copies it before changing anything. (2) While a helper is inlined, a block's copy
-shares a shallow copy of the scope: the inliner only reads the names and places of the scope's
-variables and adds renamed ones, which the shallow copy keeps apart from the original.
+shares a shallow copy of the scope (the inliner only reads the names and places of the scope's
+variables and adds renamed ones, which the shallow copy keeps apart from the original) and
+the source locations (never changed once made); the copy of the copy is not made.
 
 Typing. (3) numba types every ``+``, ``<``, ``range`` … of a kernel by trying the operator's
 templates again, and an inlined engine types the same few hundred (operator, argument types)
 pairs tens of thousands of times. The signature found for a builtin
 function is kept per typing context and argument types (a failure is not kept: it raises again).
+
+SSA. (4) numba rebuilds SSA form with two passes over every block for each variable assigned
+more than once; an inlined kernel has thousands of those. Only the blocks that mention the
+variable are visited — the others came out unchanged.
 
 Applied once, on import of ``lab.engine.jit``, and only to a numba whose internals have the shape
 this was written against (otherwise numba is left as it is: slower, still correct).
@@ -35,6 +41,9 @@ _state = threading.local()
 _untyped: dict = {}  # (helper, flags, contexts) → its untyped IR
 _SCOPE_FIELDS = {"parent", "localvars", "loc", "redefined", "var_redefinitions"}
 applied = False
+_SSA_PARTS = ("_run_ssa", "_iterated_domfronts", "_find_defs_violators", "_get_scope",
+              "_CacheListVars", "_make_states", "_FreshVarHandler", "_FixSSAVars",
+              "_compute_phi_locations")
 
 
 def _shallow_scope(scope, memo):
@@ -52,13 +61,34 @@ def _shallow_scope(scope, memo):
     return new
 
 
+def _plain_deepcopy(obj, memo):
+    """What copy.deepcopy does for a plain object without ``__deepcopy__``."""
+    new = type(obj).__new__(type(obj))
+    memo[id(obj)] = new
+    new.__dict__.update(copy.deepcopy(obj.__dict__, memo))
+    return new
+
+
 def _scope_deepcopy(scope, memo):
     if getattr(_state, "inlining", False):
         return _shallow_scope(scope, memo)
-    # what copy.deepcopy does for a plain object without __deepcopy__
-    new = type(scope).__new__(type(scope))
-    memo[id(scope)] = new
-    new.__dict__.update(copy.deepcopy(scope.__dict__, memo))
+    return _plain_deepcopy(scope, memo)
+
+
+def _loc_deepcopy(loc, memo):
+    # numba never changes a source location once made (only caches its lines): shared
+    return loc if getattr(_state, "inlining", False) else _plain_deepcopy(loc, memo)
+
+
+def _block_deepcopy(block, memo):
+    if not getattr(_state, "inlining", False):
+        return _plain_deepcopy(block, memo)
+    if id(block) in _state.copies:
+        # numba's inliner copies its copy again, to return an unmutated helper IR that its only
+        # caller (the inline-inlinables pass) drops: that second copy is skipped
+        return block
+    new = _plain_deepcopy(block, memo)
+    _state.copies.add(id(new))
     return new
 
 
@@ -78,12 +108,14 @@ def _untyped_ir(worker, function):
 
 def _inline_function(self, caller_ir, block, i, function, arg_typs=None):
     callee_ir = _untyped_ir(self, function)
-    _state.inlining = True
+    _state.inlining, _state.copies = True, set()
     try:
-        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars,
-                              arg_typs=arg_typs)
+        _, blocks, var_dict, new_blocks = self.inline_ir(
+            caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs)
     finally:
-        _state.inlining = False
+        _state.inlining, _state.copies = False, set()
+    # numba's first item, an unmutated copy of the helper's IR, was not made (see _block_deepcopy)
+    return None, blocks, var_dict, new_blocks
 
 
 _signatures: dict = {}  # (builtin, typing context, argument types, templates) → signature
@@ -102,27 +134,97 @@ def _memo_call_type(original):
     return get_call_type
 
 
+def _run_ssa(blocks):
+    """numba's SSA reconstruction (``numba.core.ssa._run_ssa``) visiting, for each variable it
+    fixes, only the blocks that assign or use it: the others come out of numba's two passes per
+    variable unchanged, and an inlined kernel has thousands of such variables and blocks."""
+    from numba.core import errors, ssa
+    from numba.core.analysis import compute_cfg_from_blocks
+
+    if not blocks:
+        return {}
+    cfg = compute_cfg_from_blocks(blocks)
+    df_plus = ssa._iterated_domfronts(cfg)
+    violators = ssa._find_defs_violators(blocks, cfg)
+    scope = ssa._get_scope(blocks)
+    if any(name not in scope.localvars for name in violators):
+        # a fresh name could then equal a violator's, and its blocks would change: numba's way
+        return _numba_run_ssa(blocks)
+    # renaming one variable neither adds nor removes another's assignments or uses, so the blocks
+    # that mention each violator are found once
+    mentions = defaultdict(list)
+    for label, block in blocks.items():
+        names = set()
+        for stmt in block.body:
+            names.update(var.name for var in stmt.list_vars())
+        for name in names.intersection(violators):
+            mentions[name].append(label)
+    cache_list_vars = ssa._CacheListVars()
+    for name in violators:
+        labels = mentions[name]
+        states = ssa._make_states(blocks)
+        states["varname"] = name
+        states["defmap"] = defmap = defaultdict(list)
+        blocks = _rewrite(blocks, labels, states, ssa._FreshVarHandler())
+        states = ssa._make_states(blocks)
+        states.update(varname=name, defmap=defmap, phimap=defaultdict(list), cfg=cfg,
+                      phi_locations=ssa._compute_phi_locations(df_plus, defmap))
+        blocks = _rewrite(blocks, labels, states, ssa._FixSSAVars(cache_list_vars))
+        for label, phis in states["phimap"].items():
+            old = blocks[label]
+            blocks[label] = with_phis = type(old)(scope=old.scope, loc=old.loc)
+            with_phis.body = phis + old.body
+    if compute_cfg_from_blocks(blocks) != cfg:
+        raise errors.CompilerError("CFG mutated in SSA pass")
+    return blocks
+
+
+def _rewrite(blocks, labels, states, handler):
+    """numba's ``_run_block_rewrite`` on the blocks ``labels``; the others are kept as they are
+    (not copied: nothing changes them)."""
+    from numba.core import ir
+
+    new = dict(blocks)
+    for label in labels:
+        block = blocks[label]
+        states["label"], states["block"] = label, block
+        rewritten = ir.Block(scope=block.scope, loc=block.loc)
+        rewritten.body = [handler.on_assign(states, stmt) if isinstance(stmt, ir.Assign)
+                      else handler.on_other(states, stmt) for stmt in block.body]
+        new[label] = rewritten
+    return new
+
+
+_numba_run_ssa = None
+
+
 def apply() -> bool:
     """Install the repairs if this numba's internals are the ones they were written for."""
     global applied
     if applied:
         return True
     try:
-        from numba.core import bytecode, ir
+        from numba.core import bytecode, ir, ssa
         from numba.core.inline_closurecall import InlineWorker
         from numba.core.types.functions import Function
     except ImportError:
         return False
     probe = ir.Scope(None, ir.Loc("probe", 1))
-    if (set(vars(probe)) != _SCOPE_FIELDS or "__deepcopy__" in vars(ir.Scope)
+    if (set(vars(probe)) != _SCOPE_FIELDS
+            or any("__deepcopy__" in vars(cls) for cls in (ir.Scope, ir.Loc, ir.Block))
             or not hasattr(bytecode.FunctionIdentity, "derive")
             or not hasattr(InlineWorker, "run_untyped_passes")
             or not hasattr(InlineWorker, "inline_ir")
-            or "get_call_type" in vars(Function)):
+            or "get_call_type" in vars(Function)
+            or not all(hasattr(ssa, f) for f in _SSA_PARTS)):
         return False
     ir.Scope.__deepcopy__ = _scope_deepcopy
+    ir.Loc.__deepcopy__ = _loc_deepcopy
+    ir.Block.__deepcopy__ = _block_deepcopy
     InlineWorker.inline_function = _inline_function
     # builtin functions only: a dispatcher's or a bound method's typing has its own caches
     Function.get_call_type = _memo_call_type(Function.get_call_type)
+    global _numba_run_ssa
+    _numba_run_ssa, ssa._run_ssa = ssa._run_ssa, _run_ssa
     applied = True
     return True
