@@ -31,7 +31,11 @@ def _take_turn(s, c, lg, acts, wk, bots):
     return True
 
 
-@kernel
+# The game loops are inlined into the batch loops (hot), not kernels of their own: each kernel
+# library links and re-optimises everything it calls, and the loops call the whole engine — as
+# kernels they cost the cold start a second pass over it (run_batch_basic 4.7 → 2.5 s) for no
+# speed. Called from Python (lab.bots.match.finish) they compile on their own, as before.
+@hot
 def play_game(s, c, lg, acts, wk, bots, sb, sacts):
     """Play the set-up game in ``s`` to its end; ``bots[p]`` is seat p's bot spec."""
     while s[L.G_PHASE] != L.PH_OVER:
@@ -40,7 +44,7 @@ def play_game(s, c, lg, acts, wk, bots, sb, sacts):
             apply(s, c, lg, acts[choose(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)])
 
 
-@kernel
+@hot
 def play_game_basic(s, c, lg, acts, wk, bots, sb, sacts):
     """``play_game`` for random and heuristic seats only (nothing of the search compiled)."""
     while s[L.G_PHASE] != L.PH_OVER:
