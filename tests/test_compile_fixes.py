@@ -158,3 +158,20 @@ def test_while_inlining_only_the_copy_of_a_copy_is_skipped():
     assert first.loc is block.loc  # locations are shared while inlining
     assert second is first
     assert copy.deepcopy(first) is not first  # and copied again once inlining is over
+
+
+def test_live_variables_held_as_bits_are_numbas():
+    from numba.core import analysis
+    from numba.core.compiler import run_frontend
+
+    from lab.engine import compile_fixes
+
+    assert compile_fixes.apply()
+    func_ir = run_frontend(_branchy)
+    func_ir.blocks = compile_fixes._run_ssa(func_ir.blocks)
+    cfg = analysis.compute_cfg_from_blocks(func_ir.blocks)
+    usedefs = analysis.compute_use_defs(func_ir.blocks)
+    ours = compile_fixes._compute_live_map(cfg, func_ir.blocks, usedefs.usemap, usedefs.defmap)
+    theirs = compile_fixes._numba_live_map(cfg, func_ir.blocks, usedefs.usemap, usedefs.defmap)
+    assert sum(map(len, theirs.values())) > 5  # something is live across blocks
+    assert ours == theirs
