@@ -2,8 +2,8 @@
 
 Measures games/s, decisions/s and decisions per game over all nine armies round robin, and the
 cold compile and cached start times of a fresh process (the cold compile once by default: it
-takes about 20 s on 2 cores; its temporary cache is removed); each figure is the median of its runs.
-A decision is one step of the scenario grammar applied by the engine. It reports; it asserts
+takes about 20 s on 2 cores; its temporary cache is removed); each figure is the median of its
+runs. A decision is one step of the scenario grammar applied by the engine. It reports; it asserts
 nothing (targets live in the closing notes, not in tests).
 """
 

@@ -8,8 +8,7 @@ which reuses the legal-step plan the heuristic's compiled); and (only when a sea
 search and the expert — and each group is compiled by its own process into the shared cache,
 two at once on two cores or more; the caller's own first game then loads them and compiles only
 the loop around them. Side by side on two cores the two groups take 15 and 17 s (rules with the
-random pick | the heuristic's pick: 19 and 14 s). A warm cache costs one look at
-its files.
+random pick | the heuristic's pick: 19 and 14 s). A warm cache costs one look at its files.
 
 Compiled or not, the games are the same: this only decides when and where compiling happens.
 """

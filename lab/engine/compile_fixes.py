@@ -71,19 +71,25 @@ def _plain_deepcopy(obj, memo):
     return new
 
 
+def _inlining() -> bool:
+    """Is a helper being inlined on this thread (``_inline_function``)? The copy rules below
+    hold only then."""
+    return getattr(_state, "inlining", False)
+
+
 def _scope_deepcopy(scope, memo):
-    if getattr(_state, "inlining", False):
+    if _inlining():
         return _shallow_scope(scope, memo)
     return _plain_deepcopy(scope, memo)
 
 
 def _loc_deepcopy(loc, memo):
     # numba never changes a source location once made (only caches its lines): shared
-    return loc if getattr(_state, "inlining", False) else _plain_deepcopy(loc, memo)
+    return loc if _inlining() else _plain_deepcopy(loc, memo)
 
 
 def _block_deepcopy(block, memo):
-    if not getattr(_state, "inlining", False):
+    if not _inlining():
         return _plain_deepcopy(block, memo)
     if id(block) in _state.copies:
         # numba's inliner copies its copy again, to return an unmutated helper IR that its only
@@ -192,7 +198,7 @@ def _rewrite(blocks, labels, states, handler):
         states["label"], states["block"] = label, block
         rewritten = ir.Block(scope=block.scope, loc=block.loc)
         rewritten.body = [handler.on_assign(states, stmt) if isinstance(stmt, ir.Assign)
-                      else handler.on_other(states, stmt) for stmt in block.body]
+                          else handler.on_other(states, stmt) for stmt in block.body]
         new[label] = rewritten
     return new
 
@@ -221,8 +227,9 @@ def _compute_live_map(cfg, blocks, var_use_map, var_def_map):
     while changed:  # definitions reaching each block's entry
         changed = False
         for label in order:
-            here = reach.get(label, 0) | defs.get(label, 0) | uses.get(label, 0)
-            if here != reach.get(label, 0):
+            before = reach.get(label, 0)
+            here = before | defs.get(label, 0) | uses.get(label, 0)
+            if here != before:
                 reach[label], changed = here, True
             for succ, _ in cfg.successors(label):
                 after = reach.get(succ, 0) | here
