@@ -117,9 +117,9 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(games=GAMES, max_upload=MAX_UPLOAD)
 
-    def page(request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
+    def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("error", None)
-        return templates.TemplateResponse(request, name, {"lab": lab, **context},
+        return templates.TemplateResponse(request, template, {"lab": lab, **context},
                                           status_code=status)
 
     def fragment(request: Request) -> bool:
@@ -278,8 +278,8 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
                 text = path.read_text(encoding="utf-8")
             except (LabError, OSError) as e:
                 error = one_line(e)
-        return page(request, "experiments.html", **experiments_context(
-            ref=ref, text=text, error=error, checked=None))
+        return page(request, "experiments.html", status=400 if error else 200,
+                    **experiments_context(ref=ref, text=text, error=error, checked=None))
 
     async def experiments_check(request: Request):
         """Check (and with save, keep) a config typed or uploaded in the page: the CLI's
@@ -393,7 +393,7 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
     def job_resume(request: Request):
         try:
             old = lab.jobs.get(request.path_params["job"])
-            if old.alive:
+            if old.active:
                 raise LabError(f"job {old.id} is still running; stop it first")
             options = {**old.options, "resume": True, "fresh": False}
             job = lab.jobs.start(old.kind, roots.config(old.config), old.config, old.out,
@@ -513,8 +513,8 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         Route("/experiments", experiments_page),
         Route("/experiments/check", experiments_check, methods=["POST"]),
         Route("/experiments/start", experiments_start, methods=["POST"]),
-        Route("/jobs/{job}", job_page),
         Route("/jobs/{job}.json", job_json),
+        Route("/jobs/{job}", job_page),
         Route("/jobs/{job}/stop", job_stop, methods=["POST"]),
         Route("/jobs/{job}/resume", job_resume, methods=["POST"]),
         Route("/answers", answers_page),

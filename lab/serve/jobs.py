@@ -50,6 +50,12 @@ class Job:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    @property
+    def active(self) -> bool:
+        """Alive and not yet finished (a finished child may take a moment to exit; it has
+        released the folder by then)."""
+        return self.alive and self.status().get("state") in ("starting", "running")
+
     def status(self) -> dict:
         try:
             data = json.loads(self.status_path.read_text(encoding="utf-8"))
@@ -101,7 +107,7 @@ class Jobs:
         records = out / "records" if kind == "value" else out
         with self._lock:
             for job in self._jobs.values():
-                if job.alive and (job.out == out or job.records == records
+                if job.active and (job.out == out or job.records == records
                                   or out in job.out.parents or job.out in out.parents):
                     raise LabError(f"{_rel(out, self.results)} is being written by the page's "
                                    f"{job.kind} of {job.config} (job {job.id}); stop it first "

@@ -129,7 +129,9 @@ def inside(root: Path, rel: str, what: str) -> Path:
 
 def safe_name(name: str, suffix: str = ".toml") -> str:
     """An uploaded file's name, kept only when it is a plain name (letters, digits, _ - .)."""
-    stem = Path(str(name or "")).name
+    stem = str(name or "")
+    if "/" in stem or "\\" in stem:  # a browser sends the bare name; a path is someone trying
+        raise LabError(f"file name \"{name}\" is not allowed; give a name, not a path")
     if stem.endswith(suffix):
         stem = stem[:-len(suffix)]
     if not _NAME.match(stem) or stem.startswith("."):
