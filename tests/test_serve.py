@@ -381,6 +381,16 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     assert r.status_code == 200 and "balance report" in r.text and "data:image/png" in r.text
     r = client.get("/compare?a=small&b=stopped")
     assert r.status_code == 200 and "no paired change" in r.text
+    # lab value launched from the experiment's page: its table shows there
+    r = client.post("/experiments/start", data={"kind": "value", "config": "configs/small.toml",
+                                                "cards": "赤備え", "games": "10",
+                                                "out": "small/value"}, follow_redirects=False)
+    assert r.status_code == 303, error_line(r.text)
+    done = wait_job(client, r.headers["location"].rsplit("/", 1)[1])
+    assert done["state"] == "done", done["message"]
+    page = client.get("/answers/small").text
+    assert "card value — second_edition" in page and "赤備え" in page
+    assert (results / "small" / "value" / "value.parquet").is_file()
 
 
 def test_a_failed_run_is_one_line_and_the_page_goes_on(client, folders):
@@ -425,3 +435,31 @@ def test_lab_serve_command(monkeypatch, tmp_path):
         " ".join(r.stderr.split())
     r = CliRunner().invoke(cli.app, ["serve", "--configs", str(tmp_path / "none")])
     assert r.exit_code == 2 and "is not a folder" in r.stderr
+
+
+def test_two_variants_of_one_folder_side_by_side_with_the_paired_change(client, folders):
+    """Answers: two variants of one run compared per army and tier on the same deals — the
+    change and its interval are lab.stats.compare_variants' own (causal)."""
+    from _support.sim_cases import SMALL as TWO_VARIANTS
+
+    from lab import stats
+    from lab.report.document import points
+    from lab.sim.runner import run
+
+    results, configs = folders
+    exp = sim_config.from_dict(parse_toml(TWO_VARIANTS, "x"), str(configs / "two.toml"))
+    run(exp, results / "two", jobs=1)
+    base, other = [v.id for v in exp.variants]
+    r = client.get("/compare", params={"a": "two", "va": base, "b": "two", "vb": other})
+    assert r.status_code == 200, error_line(r.text)
+    assert "paired change (points)" in r.text
+    assert "on the same deals (causal)" in r.text
+    want = stats.compare_variants(stats.load(results / "two"), base, other)
+    row = want[(want["kind"] == "army") & (want["army"] == "takeda")].iloc[0]
+    cell = (f"{points(row['change'])} [{points(row['change_lo'])}, "
+            f"{points(row['change_hi'])}] pairs={int(row['pairs']):,}")
+    assert cell in r.text
+    r = client.get("/compare", params={"a": "two", "va": "no_such_variant", "b": "two",
+                                       "vb": other})
+    assert r.status_code == 400 and "variant \"no_such_variant\" is not in two" in \
+        error_line(r.text)

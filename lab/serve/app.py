@@ -302,7 +302,7 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         checked = None
         try:
             if isinstance(upload, UploadFile) and upload.filename:
-                name = name or upload.filename
+                name = upload.filename  # an uploaded file keeps its own name
                 text = decode(await upload.read(), upload.filename)
             name = safe_name(name or "my_experiment.toml")
             checked = check_config(text, name)
