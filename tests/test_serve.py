@@ -391,6 +391,25 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     page = client.get("/answers/small").text
     assert "card value — second_edition" in page and "赤備え" in page
     assert (results / "small" / "value" / "value.parquet").is_file()
+    # lab balance launched from the page: its proposals and [[patch]] TOML show there
+    r = client.post("/experiments/start", data={
+        "kind": "balance", "config": "configs/small.toml", "cards": "赤備え,武田信玄",
+        "budget_games": "3000", "minutes": "", "confirm_games": "100", "out": "small/balance"},
+        follow_redirects=False)
+    assert r.status_code == 303, error_line(r.text)
+    done = wait_job(client, r.headers["location"].rsplit("/", 1)[1])
+    assert done["state"] == "done", done["message"]
+    from lab.design import balance
+
+    result = balance.read_result(results / "small" / "balance")
+    page = client.get("/answers/small").text
+    import html
+
+    assert balance.headline(result) in html.unescape(page)
+    shown = [html.unescape(x) for x in re.findall(r"<pre>(.*?)</pre>", page, re.S)]
+    for p in result["proposals"][:5]:
+        assert p["toml"] in shown  # pasteable as it is, with a copy button beside it
+    assert result["proposals"] and "[[patch]]" in page and "data-copy" in page
 
 
 def test_a_failed_run_is_one_line_and_the_page_goes_on(client, folders):

@@ -375,6 +375,8 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
                            max_edits=_int(form.get("max_edits"), "max_edits") or 6,
                            minutes=_float(form.get("minutes"), "minutes", None),
                            budget_games=_int(form.get("budget_games"), "budget_games"),
+                           confirm_games=_int(form.get("confirm_games"), "confirm_games")
+                           or 3000, cards=str(form.get("cards") or ""),
                            tier=str(form.get("tier") or ""), resume=bool(form.get("resume")))
         else:
             raise LabError(f"kind \"{kind}\" is not allowed; allowed values: run, value, "

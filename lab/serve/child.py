@@ -130,8 +130,10 @@ def _balance(spec: dict, status: Status) -> None:
     minutes, games = spec.get("minutes"), spec.get("budget_games")
     if minutes is None and games is None:
         minutes = 30.0
+    cards = [c.strip() for c in str(spec.get("cards") or "").split(",") if c.strip()] or None
     p = balance.plan(exp, tier=spec.get("tier") or None, band=spec.get("band", 0.03),
-                     max_edits=spec.get("max_edits", 6))
+                     max_edits=spec.get("max_edits", 6), cards=cards,
+                     confirm_games=spec.get("confirm_games", balance.DEFAULT_CONFIRM_GAMES))
     balance.check_options(minutes, games)
 
     def progress(st) -> None:
