@@ -452,6 +452,10 @@ def test_lab_serve_command(monkeypatch, tmp_path):
     assert r.exit_code == 0 and calls[-1]["host"] == "0.0.0.0"
     assert "warning: --host 0.0.0.0: anyone who can reach this machine" in \
         " ".join(r.stderr.split())
+    r = CliRunner().invoke(cli.app, ["serve", "--port", "0", "--results", str(tmp_path / "r"),
+                                     "--configs", str(configs)])
+    assert r.exit_code == 0 and calls[-1]["port"] > 0
+    assert f"http://127.0.0.1:{calls[-1]['port']}/" in r.stderr
     r = CliRunner().invoke(cli.app, ["serve", "--configs", str(tmp_path / "none")])
     assert r.exit_code == 2 and "is not a folder" in r.stderr
 

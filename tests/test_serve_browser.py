@@ -226,9 +226,9 @@ def test_start_a_small_experiment_watch_it_finish_and_open_its_report(server, pa
     shot(pg, "experiment-done")
     pg.click("#answers")
     assert "per army — win rate" in pg.inner_text("main")
-    pg.set_default_navigation_timeout(300_000)  # the report computes its figures first
-    pg.click("#build-report")
-    pg.wait_for_url("**/answers/small/report")
+    pg.set_default_timeout(300_000)  # the report computes its figures first (a busy machine)
+    with pg.expect_navigation(url="**/answers/small/report"):
+        pg.click("#build-report")
     assert "balance report" in pg.title()
     assert pg.locator("img[src^='data:image/png']").count() > 0  # figures included
     shot(pg, "experiment-report")

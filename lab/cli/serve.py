@@ -64,6 +64,12 @@ def serve_command(
              "network only")
     app = create_app(results, folders, hosts=(("127.0.0.1", "localhost", "::1", "[::1]")
                                               if local else ()))
+    if port == 0:  # any free port: chosen here, so the address printed is the one served
+        import socket
+
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     err.print(f"lab serve: http://{shown}:{port}/ — results {results.resolve()}, configs "
               f"{', '.join(str(f.resolve()) for f in folders)} (Ctrl-C stops)", soft_wrap=True)
