@@ -326,7 +326,8 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         source = f"uploads/{name}"
         data = parse_toml(text, source)
         roots.check_references(data, path.parent, source)
-        exp = sim_config.from_dict(data, str(path))
+        with as_named(path, source):
+            exp = sim_config.from_dict(data, str(path))
         return {"name": exp.name, "game": exp.game, "games": exp.total_games,
                 "variants": len(exp.variants), "tiers": len(exp.tiers),
                 "line": _describe(exp)}
@@ -350,7 +351,8 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         data = read_toml(path, "an experiment .toml file")
         roots.check_references(data, path.parent, ref)
         games = _int(form.get("games"), "games")
-        exp = sim_config.from_dict(data, str(path), games=games)
+        with as_named(path, ref):
+            exp = sim_config.from_dict(data, str(path), games=games)
         options: dict = {"games": games}
         if kind == "run":
             from lab.sim.runner import default_out
@@ -556,6 +558,16 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
     guarded = Guard(app, tuple(hosts))
     guarded.state = app.state  # the tests and benchmarks reach the Lab through it
     return guarded
+
+
+@contextlib.contextmanager
+def as_named(path: Path, name: str):
+    """A LabError about ``path`` names it as the page does (configs/…, uploads/…), as the CLI
+    names a file by the path typed, not by where this server's folders lie."""
+    try:
+        yield
+    except LabError as e:
+        raise LabError(str(e).replace(str(path), name)) from None
 
 
 @functools.lru_cache(maxsize=1)
