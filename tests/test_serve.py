@@ -429,8 +429,8 @@ def test_a_failed_run_is_one_line_and_the_page_goes_on(client, folders):
     job = start(client, config="configs/small.toml", out="taken", games="2")
     failed = wait_job(client, job)
     assert failed["state"] == "failed"
-    assert failed["message"].startswith("--out") and "holds the records of another experiment" \
-        in failed["message"] and "\n" not in failed["message"]
+    assert failed["message"].startswith("--out results/taken holds the records of another "
+                                        "experiment") and "\n" not in failed["message"]
     assert client.get("/").status_code == 200 and client.get("/answers").status_code == 200
 
 

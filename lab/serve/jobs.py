@@ -45,6 +45,7 @@ class Job:
     options: dict = field(default_factory=dict)
     samples: deque = field(default_factory=lambda: deque(maxlen=600))
     stop_asked: bool = False
+    config_path: str = ""
 
     @property
     def alive(self) -> bool:
@@ -129,7 +130,7 @@ class Jobs:
                                         stdin=subprocess.DEVNULL, start_new_session=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
             job = Job(job_id, kind, config_name, out, records, proc, status_path, log_path,
-                      options=options)
+                      options=options, config_path=str(config))
             self._jobs[job_id] = job
         return job
 
@@ -171,7 +172,7 @@ class Jobs:
         st = job.status()
         out = {"id": job.id, "kind": job.kind, "config": job.config,
                "out": _rel(job.out, self.results), "state": st.get("state", "starting"),
-               "message": st.get("message", ""), "alive": job.alive,
+               "message": self._named(job, st.get("message", "")), "alive": job.alive,
                "elapsed": time.time() - job.started, "done": None, "total": st.get("total"),
                "fraction": st.get("fraction"), "rate": None, "eta": None,
                "front": st.get("front")}
@@ -191,6 +192,14 @@ class Jobs:
         if out["state"] == "done" and st.get("games_per_s"):
             out["rate"] = st["games_per_s"]
         return out
+
+
+    def _named(self, job: Job, message: str) -> str:
+        """A message names the config and the folders as the page does (configs/…,
+        results/NAME), not by where this server's folders lie."""
+        if job.config_path:
+            message = message.replace(job.config_path, job.config)
+        return message.replace(str(self.results), self.results.name)
 
 
 def _rate(samples: deque, now: float) -> float | None:
