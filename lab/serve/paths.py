@@ -80,7 +80,7 @@ class Roots:
     def config_files(self) -> list[tuple[str, Path]]:
         """Every experiment config the page offers: (name, path), the configs folders' first."""
         found = []
-        for k, root in enumerate((*self.configs, self.uploads)):
+        for root in (*self.configs, self.uploads):
             if not root.is_dir():
                 continue
             for p in sorted(root.rglob("*.toml")):
