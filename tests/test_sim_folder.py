@@ -359,14 +359,15 @@ def test_a_chunk_the_manifest_never_heard_of_is_checked_as_parquet(tiny, tmp_pat
 def test_dask_workers_compile_status_and_a_one_thread_cluster_warning(tiny, tmp_path):
     import io
 
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     from rich.console import Console
+
+    from lab.sim.cluster import local_cluster  # 127.0.0.1, a free HTTP port (not 8787)
 
     config, whole = tiny
     text = io.StringIO()
     console = Console(file=text, force_terminal=True, width=150)
-    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+    with local_cluster(1) as cluster:
         result = run(load_experiment(config), tmp_path / "dask", backend="dask",
                      scheduler=cluster.scheduler_address, console=console)
     shown = text.getvalue()

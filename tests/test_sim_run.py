@@ -57,10 +57,11 @@ def test_same_records_with_another_chunk_size(small, tmp_path):
 
 
 def test_same_records_on_a_dask_cluster(small, tmp_path):
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
+    from lab.sim.cluster import local_cluster  # 127.0.0.1, a free HTTP port (not 8787)
+
     exp, out = small
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+    with local_cluster(2) as cluster:
         result = run(exp, tmp_path / "dask", backend="dask",
                      scheduler=cluster.scheduler_address)
     assert result.played == exp.total_games

@@ -2,7 +2,7 @@
 
 Owns the assembled typer ``app`` (built in ``lab.cli.common``, its commands in one module per
 group: ``cards`` — cards, decks, rules; ``play`` — match, scenario, replay, play; ``run`` — run,
-report, swap, value, balance; ``bots`` — ladder, bench), the root help, and the console-script
+report, swap, value, balance; ``bots`` — ladder, bench; ``serve`` — the web app), the root help, and the console-script
 entry ``main``: a ``LabError`` anywhere becomes one line on stderr and exit code 2, never a traceback
 (anything else is a bug and keeps its traceback); a bad option or argument is one line too, and
 Ctrl-C exits 130. No command holds rules, card data or statistics of its own or simulates: each
@@ -22,11 +22,11 @@ from lab.cli.common import app, err, error_exit, interrupted, out
 from lab.errors import LabError
 
 # the command modules register their commands on ``app`` when imported
-from lab.cli import bots, cards, play, run  # noqa: E402,F401  isort: skip
+from lab.cli import bots, cards, play, run, serve  # noqa: E402,F401  isort: skip
 
 # the order `lab --help` lists the commands in (any other command follows, as registered)
 ORDER = ("cards", "decks", "rules", "match", "scenario", "bench", "run", "replay", "report",
-         "play", "ladder", "swap", "value", "balance")
+         "play", "ladder", "swap", "value", "balance", "serve")
 app.registered_commands.sort(
     key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
 

@@ -47,13 +47,19 @@ def run_command(
                         "experiment's complete records only shows their summary.")] = False,
     backend: Annotated[str, typer.Option(
         "--backend", metavar="loky|dask",
-        help="loky: local worker processes; dask: a Dask cluster through joblib's dask "
-             "backend (without --scheduler, a local cluster of --jobs workers).")] = "loky",
+        help="loky: local worker processes; dask: a Dask cluster (without --scheduler, a "
+             "local cluster of --jobs workers). A lost Dask worker's chunks are replayed; a "
+             "lost scheduler ends the run in one line naming the --resume command that "
+             "finishes it.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", metavar="ADDRESS",
         help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; the "
              "workers must see --out on a shared file system).")] = None,
     card_files: CardFiles = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", help="With --backend dask: show Dask's own log lines and warnings too "
+                          "(by default only the lab's lines: a lost worker or scheduler is "
+                          "said in one line).")] = False,
 ) -> None:
     """Run an experiment: every variant × matchup × bot tier, games in parallel chunks.
 
@@ -67,9 +73,12 @@ def run_command(
 
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
+    again = _resume_command(config, games, jobs, out_dir, backend, scheduler, card_files,
+                            verbose)
     if exp.game != "daitenka":
         return _run_game(exp, out_path, jobs=jobs, resume=resume, fresh=fresh,
-                         backend=backend, scheduler=scheduler)
+                         backend=backend, scheduler=scheduler, verbose=verbose,
+                         resume_command=again)
     pool = exp.pool()
     for army in exp.armies:
         if not army.builtin:
@@ -78,7 +87,8 @@ def run_command(
                 warn(w)
     patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
     result = runner.run(exp, out_path, jobs=jobs, resume=resume, fresh=fresh, backend=backend,
-                        scheduler=scheduler, console=err, announce=lambda: err.print(
+                        scheduler=scheduler, verbose=verbose, resume_command=again,
+                        console=err, announce=lambda: err.print(
                             f"{exp.name}: {len(exp.variants)} variant(s){patches} × "
                             f"{len(exp.matchups)} matchup(s) × {len(exp.tiers)} bot tier(s) × "
                             f"{exp.games} deal(s){' × 2 seat orders' if exp.seat_swap else ''}"
@@ -97,6 +107,23 @@ def run_command(
         out.print(table)
     out.print(f"records: {result.out}/games, {result.out}/cards, {result.out}/manifest.json",
               soft_wrap=True)
+
+
+def _resume_command(config, games, jobs, out_dir, backend, scheduler, card_files,
+                    verbose) -> str:
+    """The command that finishes this run after a stop: the options as given, --resume in
+    place of --fresh (a stopped run names it)."""
+    import shlex
+
+    args = ["lab", "run", str(config)]
+    for option, value in (("--games", games), ("--jobs", jobs), ("--out", out_dir),
+                          ("--backend", None if backend == "loky" else backend),
+                          ("--scheduler", scheduler)):
+        if value is not None:
+            args += [option, str(value)]
+    for f in card_files or ():
+        args += ["--cards", str(f)]
+    return shlex.join(args + (["--verbose"] if verbose else []) + ["--resume"])
 
 
 def _run_game(exp, out_path: Path, **options) -> None:

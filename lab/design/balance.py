@@ -290,14 +290,16 @@ def _local_dask(s: Search):
         yield
         return
     try:
-        from distributed import LocalCluster
+        import distributed  # noqa: F401
     except ImportError:
         raise LabError("--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or pip "
                        "install 'dask[distributed]')") from None
     from joblib import cpu_count
 
-    with LocalCluster(n_workers=s.jobs or cpu_count(), threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+    from lab.sim import cluster as dask
+
+    # the runner's own local cluster: on 127.0.0.1, a free HTTP port, Dask's log lines quiet
+    with dask.quiet_dask(), dask.local_cluster(s.jobs or cpu_count()) as cluster:
         s.scheduler = cluster.scheduler_address
         try:
             yield

@@ -253,7 +253,10 @@ def plan_inline(s, c, acts, wk, counting):
     g = _equal_groups(s, c, wk, g, hb, units, m, L.A_LEAD, 1, 4, twins, counting)
     if lim >= 10 and pres & (1 << L.INF):
         g = _add(wk, g, GR_INF, L.A_LEAD, 0, _popcount(units & c[L.C_M_STR + L.INF]) * twins)
-    if pres & (pres >> 1) & (pres >> 2) & 0x7FE:
+    # a run leads only strengths within the logistics limit (R4, R5): three consecutive ones
+    # below ``top`` make the run groups, so a lead group is never empty
+    low = pres & ((1 << (top + 1)) - 1) & 0x7FE
+    if low & (low >> 1) & (low >> 2):
         for length in range(3, 6):
             n = 1
             if counting:

@@ -16,22 +16,20 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from lab.bots.play import BotPlayer
-from lab.cards.pool import CardPool, load_army, load_pool
+from lab.cards.pool import CardPool, load_pool
 from lab.cards.vocab import KIND_LABELS
 from lab.engine.api import Action, Game, IllegalAction
 from lab.engine.text import KINDS, StepSyntaxError, parse_step, step_text
 from lab.errors import LabError, closest
-from lab.play.narrate import Line, Narrator
-from lab.play.options import (SESSION_KEYS, PlaySettings, bot_text, fresh_seed,
-                              parse_assignments, pick_vs)
-from lab.play.record import MatchRecord, start_position, write_scenarios
+from lab.play.match import Match
+from lab.play.narrate import Line
+from lab.play.options import SESSION_KEYS, PlaySettings, bot_text, parse_assignments
+from lab.play.record import MatchRecord, write_scenarios
 from lab.play.view import (SEAT_STYLE, FieldTrack, actions_view, board, decision_line,
                            graveyards_view)
 from lab.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, RuleSet
@@ -124,29 +122,19 @@ class PlaySession:
 
     # ---------------------------------------------------------------------- one match
     def play_match(self, st: PlaySettings) -> MatchRecord:
-        seed = st.seed if st.seed is not None else fresh_seed()
-        rules = st.rules
-        deck_a = load_army(st.army, self.pool)
-        deck_b = load_army(st.vs or pick_vs(deck_a, seed), self.pool)
-        game = Game(rules, deck_a, deck_b, seed=seed, log=True, pool=self.pool)
-        rec = MatchRecord(rules, st.preset, {"A": deck_a, "B": deck_b}, seed,
-                          {"A": "human", "B": "bot"}, bot_text(st.bot))
-        rec.begin(game)
+        m = Match(st, self.pool, HUMAN)
+        game, rec, bot, narrator, track = m.game, m.rec, m.bot, m.narrator, m.track
+        deck_a, deck_b = rec.decks["A"], rec.decks["B"]
         self.records.append(rec)
         self.game, self.transcript, self.matches = game, [], self.matches + 1
-        bot = BotPlayer(st.bot, np.random.default_rng([seed, 0xB07]))
-        narrator = Narrator(game, HUMAN)
-        track = FieldTrack()
         self.titles = {"A": f"{deck_a.name} ({deck_a.key}) — you",
                        "B": f"{deck_b.name} ({deck_b.key}) — bot {bot.spec.label}"}
-        self.header = f"{rules.id} · seed {seed}"
+        self.header = f"{rec.rules.id} · seed {rec.seed}"
         self.intro(rec, st)
         leave: Leave | None = None
         try:
             while not game.is_over:
-                if rec.start is None and game.leader_turn_due:
-                    rec.start, rec.first = start_position(game), game.to_move
-                legal = game.legal_actions()
+                legal = m.decision()
                 self.narrate(narrator.take())
                 seat = game.to_move
                 if seat == HUMAN:
@@ -154,11 +142,8 @@ class PlaySession:
                 else:
                     if bot.spec.kind == "search":
                         self.console.print(Text(f"{BOT} is thinking…", style="dim"))
-                    action = bot.choose(game)
-                    text = action.text
-                    game.step(action)
-                rec.add(seat, "human" if seat == HUMAN else "bot", text, game)
-                track.after(parse_step(text), game)
+                    text = m.bot_move()
+                m.record(seat, text)
             self.narrate(narrator.take())
         except _Quit:
             leave = Leave(0, "quit")

@@ -6,7 +6,8 @@ The modules, in data-path order: ``config`` (load and validate an experiment fil
 ``worker`` (play one chunk and write its records), ``records`` (the games/cards tables, atomic
 Parquet writes, chunk checksums, readers), ``manifest`` (manifest.json, versions, the folder
 check), ``lock`` (one run per results folder), ``runner`` (the order of a run, timings),
-``dispatch`` (loky workers or a Dask cluster), ``progress`` (status lines and the progress bar),
+``dispatch`` (loky workers or a Dask cluster), ``cluster`` (the Dask side: connecting, warming
+the workers, a lost worker or scheduler), ``progress`` (status lines and the progress bar),
 ``summary`` (the end-of-run tables) and ``replay`` (one recorded game again, with its log). The package knows no rule of the game: it hands contexts,
 seed words and bot specs to ``lab.bots.match`` and turns the arrays that come back into records.
 The runner reaches the game through ``lab.games`` (its plan, warm-up, chunk player and record

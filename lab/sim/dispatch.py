@@ -1,11 +1,10 @@
-"""Where the chunks are played: joblib's loky workers on this machine, or a Dask cluster through
-joblib's dask backend, with each chunk's receipt handed back as it finishes.
+"""Where the chunks are played: joblib's loky workers on this machine, or a Dask cluster
+(``lab.sim.cluster``), with each chunk's receipt handed back as it finishes.
 
-Owns the worker processes' conduct — a loky worker ignores Ctrl-C (the parent stops the run) and
-leaves as soon as its parent is gone; after an early stop, loky's own threads stay quiet — and
-the Dask side: reaching the scheduler before anything is written, warning about a one-thread
-cluster, and compiling the engine on every worker before the games start. It writes nothing
-itself (``lab.sim.worker`` writes each chunk) and knows no rule.
+Owns the loky worker processes' conduct — a worker ignores Ctrl-C (the parent stops the run) and
+leaves as soon as its parent is gone; after an early stop, loky's own threads stay quiet. The
+Dask side (connecting, warming the workers, watching the cluster) belongs to ``lab.sim.cluster``.
+It writes nothing itself (``lab.sim.worker`` writes each chunk) and knows no rule.
 """
 
 from __future__ import annotations
@@ -17,29 +16,27 @@ import threading
 import time
 from pathlib import Path
 
-from rich.console import Console
-from rich.text import Text
-
-from lab.errors import LabError
+from lab.sim import cluster
 from lab.sim.plan import Job
-from lab.sim.progress import engine_message, live_status, status
-from lab.sim.worker import play, play_chunk
+from lab.sim.worker import play_chunk
 
 
-def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str, play_one=play_chunk):
+def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str, play_one=play_chunk,
+           client=None, note=None):
     """Receipts of the chunks as they finish (in any order); ``play_one(job, out)`` plays and
-    writes a chunk (the game's ``play_chunk``, a module-level function the workers import)."""
-    from joblib import Parallel, delayed, parallel_config
+    writes a chunk (the game's ``play_chunk``, a module-level function the workers import). On
+    Dask, ``client`` is the cluster's client and ``note`` hears of lost workers; a lost
+    cluster raises ``lab.sim.cluster.ClusterLost``."""
+    if backend == "dask":
+        yield from cluster.play(client, todo, out, play_one, note)
+        return
+    from joblib import Parallel, delayed
 
     target = str(out.resolve())
     tasks = (delayed(play_one)(j, target) for j in todo)
     # a chunk is already a coarse task: joblib's auto-batching would only group chunks into
     # longer batches (a longer idle tail for the last worker, a jumpier progress bar)
     options = {"return_as": "generator_unordered", "batch_size": 1}
-    if backend == "dask":
-        with parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=-1, **options)(tasks)
-        return
     _quiet_resource_tracker()
     with _quiet_abort():
         yield from Parallel(n_jobs=n_jobs, backend="loky", pre_dispatch="4 * n_jobs",
@@ -119,59 +116,3 @@ def _quiet_abort():
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
-
-
-@contextlib.contextmanager
-def cluster(backend: str, scheduler: str | None, n_jobs: int, console: Console | None):
-    """The Dask client (None for loky): of the cluster at ``scheduler``, or of a local cluster of
-    ``n_jobs`` workers. Reached before anything is written, so a bad address leaves no trace."""
-    if backend != "dask":
-        yield None
-        return
-    from distributed import Client, LocalCluster
-
-    with contextlib.ExitStack() as stack:
-        if scheduler is None:
-            cluster = stack.enter_context(LocalCluster(n_workers=n_jobs, threads_per_worker=1,
-                                                       processes=True,
-                                                       dashboard_address=None))
-            address = cluster.scheduler_address
-        else:
-            address = scheduler
-        try:
-            with status(console, f"connecting to the Dask scheduler at {address}"):
-                client = stack.enter_context(Client(address, timeout="15s"))
-        except (OSError, TimeoutError, ValueError) as e:
-            raise LabError(f"--scheduler {address}: cannot reach a Dask scheduler ({e}); start "
-                           "one with `dask scheduler` and give its tcp://HOST:PORT") from None
-        threads = sum(client.nthreads().values())
-        if threads == 0:
-            raise LabError(f"--scheduler {address}: the Dask cluster has no worker; start "
-                           f"some with `dask worker {address} --nthreads 1` on each machine")
-        if threads == 1 and console is not None:
-            console.print(Text("warning: ", style="bold yellow") + Text(
-                f"the Dask cluster at {address} has one worker thread, so the run uses one "
-                f"core; start more workers (`dask worker {address} --nworkers N --nthreads 1`)"),
-                soft_wrap=True)
-        yield client
-
-
-def warm_dask(client, job: Job, console: Console | None, warm=None) -> None:
-    """Compile (or load) the engine on every Dask worker before the games start, with the
-    workers' state in the status line: a cold worker compiles for minutes, which a progress bar
-    stuck at 0% would not explain."""
-    from distributed import as_completed
-
-    workers = list(client.nthreads())
-    futures = [client.submit(warm or _warm, job, workers=[w], allow_other_workers=False,
-                             pure=False)
-               for w in workers]
-    what = engine_message().split(":")[0]
-    with live_status(console, f"{what} on the Dask workers: 0 of {len(workers)} ready") as say:
-        for k, f in enumerate(as_completed(futures), 1):
-            f.result()
-            say(f"{what} on the Dask workers: {k} of {len(workers)} ready")
-
-
-def _warm(job: Job) -> None:
-    play(job, games=1)

@@ -1,14 +1,15 @@
-"""Run an experiment: prepare the results folder, dispatch the chunks not yet written through
-joblib (loky on local cores, or a Dask cluster through joblib's dask backend), show progress and
-record timings in the manifest.
+"""Run an experiment: prepare the results folder, dispatch the chunks not yet written (joblib's
+loky on local cores, or a Dask cluster through ``lab.sim.cluster``), show progress and record
+timings in the manifest.
 
 Owns the order of a run — option and folder checks before anything is written, the folder lock,
 manifest, the check of chunks already written, compile warm-up (with a status line that counts
 the seconds, on the Dask workers too), dispatch, completion — and the interrupt contract: a chunk
-is either fully written or absent, so Ctrl-C (one line, exit 130; workers ignore SIGINT) or
-SIGKILL (workers leave when their parent dies) loses at most the chunks in flight and ``--resume``
-plays only what is missing or damaged. Workers write their own chunks (``lab.sim.worker``); this
-module never builds a record and knows no rule.
+is either fully written or absent, so Ctrl-C (one line, exit 130; workers ignore SIGINT), SIGKILL
+(workers leave when their parent dies) or a lost Dask cluster (one line naming the command that
+finishes the run, exit 2) loses at most the chunks in flight and ``--resume`` plays only what is
+missing or damaged. Workers write their own chunks (``lab.sim.worker``); this module never builds
+a record and knows no rule.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from rich.console import Console
 
 from lab.errors import LabError
-from lab.sim import dispatch, lock, manifest, progress, records
+from lab.sim import cluster, dispatch, lock, manifest, progress, records
 from lab.sim.config import Experiment
 from lab.sim.worker import Receipt
 
@@ -62,12 +63,14 @@ def default_out(exp: Experiment, games_option: bool = False) -> Path:
 def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = None,
         resume: bool = False, fresh: bool = False, backend: str = "loky",
         scheduler: str | None = None, console: Console | None = None,
-        announce=None) -> RunResult:
+        announce=None, verbose: bool = False, resume_command: str | None = None) -> RunResult:
     """Play every chunk of ``exp`` not yet in ``out``; ``console`` shows progress and notes.
 
     Every option and the folder are checked before anything is written, so a refused start
     leaves nothing behind (and ``announce()`` is called only once they pass); a complete folder
-    is left as it is (``already_complete``) unless ``fresh`` asks to play it again."""
+    is left as it is (``already_complete``) unless ``fresh`` asks to play it again. ``verbose``
+    lets Dask print its own log lines; ``resume_command`` is the command a stopped run names
+    to finish it (default: "the same command with --resume")."""
     announce = announce or (lambda: None)
     started = time.perf_counter()
     out = Path(out) if out is not None else default_out(exp)
@@ -84,18 +87,25 @@ def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = No
             chunk_id, problem = next(iter(bad.items()))
             raise LabError(f"--out {out}: {problem}; add --resume to replay "
                            f"{'it' if len(bad) == 1 else f'the {len(bad)} damaged chunks'}")
-    with dispatch.cluster(backend, scheduler, n_jobs, console) as client:
+    with _cluster(backend, scheduler, n_jobs, console, verbose) as client:
         _make_folder(out)
         with lock.hold(out, note=lambda m: progress.note(console, m)):
             # again under the lock: another run may have written the folder meanwhile
             folder = manifest.check_folder(out, exp, resume, fresh)
             announce()
             return _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client,
-                               console, started)
+                               console, started, resume_command)
+
+
+def _cluster(backend, scheduler, n_jobs, console, verbose):
+    """The Dask client (None for loky)."""
+    if backend != "dask":
+        return contextlib.nullcontext()
+    return cluster.connect(scheduler, n_jobs, console, verbose)
 
 
 def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, console,
-                started) -> RunResult:
+                started, resume_command=None) -> RunResult:
     from lab.games import get
 
     game = get(exp.game)  # the registered game: its plan, warm-up, chunk player and tables
@@ -131,12 +141,13 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
                 game.warm(todo[0])  # compile or load the kernels before workers start
             times["compile_s"] = time.perf_counter() - t
             if client is not None:
-                dispatch.warm_dask(client, todo[0], console, game.warm)
+                cluster.warm(client, todo[0], console, game.warm)
             t = time.perf_counter()
             saved = time.monotonic()
             with progress.games_bar(console, exp.total_games,
                                     exp.total_games - session["games"]) as adv:
-                for r in dispatch.chunks(todo, out, n_jobs, backend, game.play_chunk):
+                for r in dispatch.chunks(todo, out, n_jobs, backend, game.play_chunk, client,
+                                         cluster.note_to(console)):
                     receipts.append(r)
                     for chunk_id, written in r.files.items():
                         man["chunks"][chunk_id]["files"] = written
@@ -151,6 +162,14 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
         raise RunInterrupted(f"interrupted: {written} of {len(man['chunks'])} chunks are "
                              f"written in {out}; run the same command with --resume to "
                              "finish") from None
+    except cluster.ClusterLost as e:
+        with contextlib.suppress(OSError):
+            _close(man, out, session, receipts, times, started, "interrupted")
+        written = len(records.written_chunks(out))
+        finish = (f"finish the run with: {resume_command}" if resume_command else
+                  "run the same command with --resume to finish")
+        raise LabError(f"{e.what}; {written} of {len(man['chunks'])} chunks are written in "
+                       f"{out} and kept — {f'{e.fix} ' if e.fix else ''}{finish}") from None
     except OSError as e:
         with contextlib.suppress(OSError):
             _close(man, out, session, receipts, times, started, "failed")

@@ -73,8 +73,7 @@ class Session:
 
     # ------------------------------------------------------------------ one match
     def play_match(self) -> None:
-        seed = self.st.seed if self.st.seed is not None else secrets.randbits(63)
-        g = new_game(self.st.rules, seed_words(seed))
+        seed, g = new_match(self.st)
         me = g.seats[self.st.seat]
         self.console.print(Text(f"Rumble Nation — {self.st.rules.id}, seed {seed}: you are {me}, "
                                 f"bots ({self.st.bot.label}) play "
@@ -88,10 +87,7 @@ class Session:
                 self.show(g)
                 self.human(g, legal)
             else:
-                n = len(legal)
-                k = nb_bots.choose(g.s, g.c, g._acts, n, self.bot_row, self.b.wf, self.b.ts,
-                                   self.b.tot, self.b.pacts)
-                g.step(legal[int(k)])
+                bot_step(g, legal, self.bot_row, self.b)
             seen = self.narrate(g, seen, skip_own_roll=False, me=me)
         self.console.print(Text("war phase (RN4), in token order:", style="bold"))
         for line in g.war_lines():
@@ -156,6 +152,19 @@ class Session:
             except (IllegalAction, LabError) as e:
                 self.console.print(Text(f"not a legal decision: {e}", style="red"),
                                    soft_wrap=True)
+
+
+def new_match(st: Settings):
+    """(seed, game) of a new match: the settings' seed, or a fresh one."""
+    seed = st.seed if st.seed is not None else secrets.randbits(63)
+    return seed, new_game(st.rules, seed_words(seed))
+
+
+def bot_step(g, legal, bot_row, b: Buffers) -> None:
+    """The bot in the seat to move takes its decision among ``legal`` (the compiled policy of
+    the batch runs, drawing on the game's own bot stream) and the game steps."""
+    k = nb_bots.choose(g.s, g.c, g._acts, len(legal), bot_row, b.wf, b.ts, b.tot, b.pacts)
+    g.step(legal[int(k)])
 
 
 def settings(players: int | None, preset: str | None, toggles: dict, bot: str,
