@@ -1,7 +1,9 @@
 """lab balance: the statistics (cluster-robust means as statsmodels computes them, objective
-bounds, racing, Pareto fronts), the edit catalogue and its paste-ready TOML, and a small search —
-deterministic for a seed on any number of workers, its front non-dominated, confirmation on
-deals disjoint from screening, racing, resume after an interruption, one-line errors."""
+bounds, racing, Pareto fronts), the edit catalogue and its paste-ready TOML, the tiers and their
+correction of the surrogate, and a small two-tier search — deterministic for a seed on any
+number of workers, its front non-dominated on the selection deals, three disjoint sets of deals
+(screening, selection, fresh: every reported figure from the fresh ones), a proposal meeting
+the target only at every tier, racing, resume after an interruption, one-line errors."""
 
 from __future__ import annotations
 
@@ -35,9 +37,11 @@ armies = ["oda", "takeda", "houjou"]
 bots = "heuristic"
 """
 CARDS = ["殺し間", "赤備え", "兵糧攻め", "小田原城"]
+# the random bot stands in for a strong tier: the mechanics are the same, the games cheap
 SMALL = dict(cards=CARDS, max_edits=2, confirm_games=200, block=30, levels=2,
              new_per_round=4, promote_per_round=4, confirm_per_round=2, final_confirms=4,
-             units_per_round=30, beam=8)
+             units_per_round=30, beam=8, tiers=["heuristic", "random"], strong_games=60,
+             strong_block=10, strong_levels=2, finalists=3)
 BUDGET = 40_000  # games
 
 
@@ -222,37 +226,64 @@ def test_search_is_deterministic_for_a_seed_on_any_number_of_workers(small, sear
     assert comparable(other)["search"]["history"] != comparable(first)["search"]["history"]
 
 
-def test_front_is_non_dominated_and_every_proposal_is_confirmed(searched):
+def test_proposals_are_chosen_on_selection_deals_and_reported_on_fresh_ones(small, searched):
     _, result = searched
     props = result["proposals"]
-    pts = [(p["worst"], p["spread"], p["n_edits"]) for p in props]
-    for i, p in enumerate(pts):
+    assert props and result["tiers"] == ["heuristic-vs-heuristic", "random-vs-random"]
+    # the front is non-dominated on the figures it was chosen on: the selection deals
+    pts = [(max(o["worst"] for o in p["selection"].values()),
+            max(o["spread"] for o in p["selection"].values()), p["n_edits"]) for p in props]
+    for p in pts:
         assert not any(all(a <= b for a, b in zip(q, p)) and q != p for q in pts), p
+    assert len(props) <= small.settings.final_top
     for p in props:
-        assert p["confirm_games"]["per_army_min"] >= 200  # --confirm-games fresh games per army
-        for r in p["armies"]:
-            assert r["after_lo"] <= r["after"] <= r["after_hi"]
-            assert r["change"] == pytest.approx(r["after"] - r["before"], abs=1e-9)
-    ranks = [p["rank"] for p in props]
-    assert ranks == list(range(1, len(props) + 1))
-    meets = [p["meets_target"] for p in props]
-    assert meets == sorted(meets, reverse=True)  # proposals within the band come first
+        assert set(p["tiers"]) == set(result["tiers"])
+        first, strong = (p["tiers"][t] for t in result["tiers"])
+        assert first["games"]["per_army_min"] >= 200  # --confirm-games fresh games per army
+        assert strong["games"]["per_army_min"] >= 60  # --strong-games
+        for t in p["tiers"].values():
+            for r in t["armies"]:
+                assert r["after_lo"] <= r["after"] <= r["after_hi"]
+                assert r["change"] == pytest.approx(r["after"] - r["before"], abs=1e-9)
+        # the headline figures are the worst over the tiers, and the target is met only when
+        # it is met at every tier
+        assert p["worst"] == max(t["worst"] for t in p["tiers"].values())
+        assert p["spread"] == max(t["spread"] for t in p["tiers"].values())
+        assert p["meets_target"] == all(t["worst"] <= result["band"]
+                                        for t in p["tiers"].values())
+    assert [p["rank"] for p in props] == list(range(1, len(props) + 1))
 
 
-def test_confirmation_deals_are_disjoint_from_screening(searched):
+def test_three_disjoint_sets_of_deals_each_shared_by_every_tier(searched):
     out, result = searched
-    seeds = {"confirm": set(), "screen": set()}
-    words = {"confirm": set(), "screen": set()}
+    seeds: dict[str, set] = {"confirm": set(), "fresh": set(), "screen": set()}
+    words: dict[tuple, set] = {}
     for manifest in (out / balance_search.WORK).rglob("manifest.json"):
         data = json.loads(manifest.read_text())
-        kind = "confirm" if "-confirm" in data["config"]["name"] else "screen"
+        name = data["config"]["name"]
+        kind = "confirm" if "-confirm" in name else "fresh" if "-fresh" in name else "screen"
+        tier = "strong" if name.endswith("-t1") else "first"
         seeds[kind].add(data["config"]["seed"])
-        g = read_games(manifest.parent, columns=["seed_words"])
-        words[kind] |= {tuple(w[:8]) for w in g["seed_words"]}  # the two deal streams
-    assert seeds["confirm"] and seeds["screen"]
-    assert seeds["confirm"].isdisjoint(seeds["screen"])
-    assert words["confirm"] and words["confirm"].isdisjoint(words["screen"])
-    assert result["search"]["confirm_seed"] in seeds["confirm"]
+        g = read_games(manifest.parent, columns=["seed_words", "deal", "army_a", "army_b",
+                                                 "swapped"])
+        for w, deal, a, b, sw in zip(g["seed_words"], g["deal"], g["army_a"], g["army_b"],
+                                     g["swapped"]):
+            words.setdefault((kind, tier), set()).add((tuple(w[:8]), deal, a, b, sw))
+    assert all(seeds.values())
+    assert seeds["confirm"].isdisjoint(seeds["screen"] | seeds["fresh"])
+    assert seeds["fresh"].isdisjoint(seeds["screen"])
+    deal = {k: {w[0] for w in v} for k, v in words.items()}  # the two deal streams
+    for tier in ("first", "strong"):
+        assert deal[("fresh", tier)].isdisjoint(deal[("confirm", tier)] | deal[("screen",
+                                                                                tier)])
+        assert deal[("confirm", tier)].isdisjoint(deal[("screen", tier)])
+    # the strong tier plays the first deals of each set: paired with the first tier
+    for kind in ("confirm", "fresh", "screen"):
+        assert words[(kind, "strong")] <= words[(kind, "first")]
+    sets = result["deals"]
+    assert set(sets) == {"screening", "selection", "fresh"}
+    assert sets["fresh"]["tiers"]["heuristic-vs-heuristic"]["seed"] in seeds["fresh"]
+    assert sets["selection"]["tiers"]["random-vs-random"]["seed"] in seeds["confirm"]
 
 
 def test_racing_drops_a_hopeless_candidate_after_one_block(small, searched):
@@ -293,26 +324,56 @@ def test_resume_after_an_interruption_gives_the_same_result(small, searched, tmp
     assert comparable(resumed) == comparable(first)
 
 
-def test_a_second_tier_reconfirms_the_best_proposals_of_a_finished_search(config, searched,
-                                                                         tmp_path):
-    import shutil
+def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(small,
+                                                                             searched):
+    out, result = searched
+    state = json.loads((out / balance_search.STATE).read_text())
+    strong = [c for c in state["candidates"] if c["strong"][0] > 0]
+    assert any(c["moves"] for c in strong)  # edit sets, not only the decks as written
+    base = next(c for c in state["candidates"] if not c["moves"])
+    for c in strong:
+        # only fully screened sets, never more strong blocks than first-tier ones
+        assert c["level"] == small.settings.levels and c["strong"][0] <= c["level"]
+        assert base["strong"][0] >= c["strong"][0]
+    # random play moves the armies' rates towards 50%: the fitted shift of the decks as
+    # written says so, army by army, with the sign of (50% − heuristic rate)
+    shift = np.array(result["search"]["corrections"]["random-vs-random"])
+    first = np.array([r["rate"] for r in result["before"]["heuristic-vs-heuristic"]["armies"]])
+    far = np.abs(first - 0.5) > 0.1
+    assert far.any() and np.all(np.sign(shift[far]) == np.sign(0.5 - first[far]))
+    assert result["search"]["games"]["random-vs-random"]["screen"] > 0
 
-    out, first = searched
-    shutil.copytree(out, tmp_path / "b", ignore=shutil.ignore_patterns("work"))
-    plan = balance.plan(load_experiment(config), second_tier="random", second_games=60,
-                        **SMALL)
-    again = balance.run(plan, tmp_path / "b", games=BUDGET, jobs=2, resume=True)
-    assert again["second_tier"]["tier"] == "random-vs-random"
-    assert len(again["second_tier"]["before"]) == 3
-    top = again["proposals"][:plan.settings.second_top]
-    assert top and all(p["second"]["verdict"] in ("holds", "consistent", "does not hold")
-                       for p in top)
-    assert all("second" not in p for p in again["proposals"][plan.settings.second_top:])
-    assert again["search"]["games"]["second"] > 0
-    # the search itself is untouched: the same proposals, the same confirmed figures
-    strip = lambda r: [{k: v for k, v in p.items() if k != "second"}  # noqa: E731
-                       for p in r["proposals"]]
-    assert strip(again) == strip(first)
+
+def test_a_tier_correction_is_a_base_shift_plus_shrunken_edit_shifts():
+    from lab.design.balance_tiers import TierCorrection
+
+    rng = np.random.default_rng(1)
+    base, edit = np.array([0.05, -0.05, 0.0]), np.array([0.02, 0.0, -0.02])
+    rows = [((), base + rng.normal(0, 0.001, 3), 1e6)]
+    rows += [((7,), base + edit + rng.normal(0, 0.001, 3), 1e6) for _ in range(3)]
+    fit = TierCorrection.fit(rows, 3)
+    assert fit.base == pytest.approx(base, abs=0.002)
+    assert fit.of((7,)) == pytest.approx(base + edit, abs=0.002)
+    assert fit.of((3,)) == pytest.approx(fit.base)  # an edit never measured: the base shift
+    weak = TierCorrection.fit([(m, d, 50.0) for m, d, _ in rows], 3)  # few games: shrunk
+    assert np.abs(weak.edit[7]).max() < np.abs(fit.edit[7]).max()
+
+
+def test_default_tiers_add_the_search_tier_to_a_cheap_one(config, tmp_path):
+    exp = load_experiment(config)
+    labels = lambda ts: [t.label for t in ts]  # noqa: E731
+    assert labels(balance.pick_tiers(exp, None, None)) == ["heuristic-vs-heuristic",
+                                                           "search-vs-search"]
+    assert labels(balance.pick_tiers(exp, ["tuned,search"], None)) == [
+        "heuristic(persona=tuned)-vs-heuristic(persona=tuned)", "search-vs-search"]
+    assert labels(balance.pick_tiers(exp, None, "heuristic")) == ["heuristic-vs-heuristic"]
+    assert balance.weak_tiers_note(balance.pick_tiers(exp, None, "heuristic"))
+    assert balance.weak_tiers_note(balance.pick_tiers(exp, None, None)) is None
+    three = write_config(tmp_path, CONFIG.replace('bots = "heuristic"', 'tiers = [{ kind = '
+                                                  '"search", simulations = 50 }, "tuned"]'))
+    assert labels(balance.pick_tiers(load_experiment(three), None, None)) == [
+        "heuristic(persona=tuned)-vs-heuristic(persona=tuned)",
+        "search(simulations=50)-vs-search(simulations=50)"]  # the cheapest screens
 
 
 def test_a_dask_cluster_gives_the_same_search(small, searched, tmp_path):
@@ -371,6 +432,10 @@ def invoke(*args):
     (["--max-edits", "0"], "--max-edits 0 is not allowed"),
     (["--budget-minutes", "0"], "--budget-minutes 0.0 is not allowed"),
     (["--tier", "nosuchbot"], "--tier nosuchbot"),
+    (["--tiers", "tuned,nosuchbot"], "--tiers nosuchbot"),
+    (["--tiers", "tuned,tuned"], "named twice"),
+    (["--tiers", "tuned", "--tier", "tuned"], "not both"),
+    (["--strong-games", "3"], "--strong-games 3 is not allowed"),
     (["--cards", "鬼"], "--cards"),
     (["--confirm-games", "5"], "--confirm-games 5 is not allowed"),
     (["--value", "/nonexistent"], "value.parquet"),
@@ -388,22 +453,21 @@ def test_configs_balance_cannot_read_are_one_line(tmp_path):
     two = write_config(tmp_path, CONFIG + "[grid]\nhand_cap = [0, 7]\n", "two.toml")
     patched = write_config(tmp_path, CONFIG + '[[patch]]\nname = "p"\n[[patch.edit]]\n'
                                               'card = "赤備え"\nstrength = 8\n', "p.toml")
-    tiers = write_config(tmp_path, CONFIG.replace('bots = "heuristic"', 'tiers = ["random", '
-                                                  '"heuristic"]'), "t.toml")
-    for path, fragment in ((two, "one rule set"), (patched, "[[patch]]"),
-                           (tiers, "--tier TIER")):
+    for path, fragment in ((two, "one rule set"), (patched, "[[patch]]")):
         result = invoke("balance", str(path))
         assert result.exit_code == 2
         assert result.output.count("\n") == 1 and fragment in result.output, result.output
 
 
 def test_cli_runs_a_search_and_prints_json(config, tmp_path):
-    args = ["balance", str(config), "--cards", "殺し間,赤備え", "--max-edits", "1",
+    args = ["balance", str(config), "--tier", "heuristic", "--cards", "殺し間,赤備え",
+            "--max-edits", "1",
             "--budget-games", "4000", "--confirm-games", "120", "--out", str(tmp_path / "b")]
     result = invoke(*args, "--json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert doc["before"]["armies"] and doc["proposals"]
+    assert doc["before"]["heuristic-vs-heuristic"]["armies"] and doc["proposals"]
+    assert "no strong tier" in result.output  # the heuristic alone: one line says so
     assert all(p["n_edits"] == 1 for p in doc["proposals"])
     shown = invoke(*args, "--resume")  # the budget is spent: the same result, shown
     assert shown.exit_code == 0, shown.output
@@ -420,7 +484,12 @@ def test_the_result_file_and_the_report_blocks(config, searched, tmp_path):
     blocks = balance.section(back)
     assert blocks[0][0] == "para" and any(b[0] == "code" and "[[patch]]" in b[1]
                                           for b in blocks)
-    assert isinstance(pd.DataFrame(back["proposals"][0]["armies"]), pd.DataFrame)
+    table = pd.DataFrame(back["proposals"][0]["tiers"]["random-vs-random"]["armies"])
+    assert len(table) == 3 and {"before", "after", "change"} <= set(table.columns)
+    old = dict(back, format=1)  # a result of the one-tier search: refused in one line
+    (tmp_path / "balance.json").write_text(json.dumps(old))
+    with pytest.raises(LabError, match="earlier version"):
+        balance.read_result(tmp_path)
 
 
 def test_the_report_shows_the_proposals_with_their_toml(searched, tmp_path):
@@ -437,7 +506,8 @@ def test_the_report_shows_the_proposals_with_their_toml(searched, tmp_path):
     assert "## Balance proposals" in md
     first = result["proposals"][0]
     assert f"```toml\n{first['toml'].rstrip()}\n```" in md
-    assert first["armies"][0]["name"] in md
+    assert first["tiers"]["heuristic-vs-heuristic"]["armies"][0]["name"] in md
+    assert "at random-vs-random:" in md and "fresh deals — never used" in md
     page = build_report(folder, "html").read_text(encoding="utf-8")
     assert "Balance proposals" in page and "<pre><code>[[patch]]" in page
     plain = write_results(tmp_path / "plain", g, c, chunk_games=300)

@@ -396,7 +396,8 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     # lab balance launched from the page: its proposals and [[patch]] TOML show there
     r = client.post("/experiments/start", data={
         "kind": "balance", "config": "configs/small.toml", "cards": "赤備え,武田信玄",
-        "budget_games": "3000", "minutes": "", "confirm_games": "100", "out": "small/balance"},
+        "budget_games": "3000", "minutes": "", "confirm_games": "100", "out": "small/balance",
+        "tiers": "heuristic,random", "strong_games": "20"},  # random: a cheap second tier
         follow_redirects=False)
     assert r.status_code == 303, error_line(r.text)
     done = wait_job(client, r.headers["location"].rsplit("/", 1)[1])
@@ -412,6 +413,7 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     for p in result["proposals"][:5]:
         assert p["toml"] in shown  # pasteable as it is, with a copy button beside it
     assert result["proposals"] and "[[patch]]" in page and "data-copy" in page
+    assert result["tiers"] == ["heuristic-vs-heuristic", "random-vs-random"]
 
 
 def test_a_failed_run_is_one_line_and_the_page_goes_on(client, folders):

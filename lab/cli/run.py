@@ -413,10 +413,14 @@ def balance_command(
     budget_games: Annotated[int | None, typer.Option(
         "--budget-games", metavar="N",
         help="Stop after N games instead (the same proposals on any machine).")] = None,
+    tiers: Annotated[list[str] | None, typer.Option(
+        "--tiers", metavar="TIER[,TIER…]",
+        help="Bot tiers every army must be balanced at: the first screens, the others judge "
+             "(tier labels of the config or bots, e.g. tuned,search). Default: the config's "
+             "tier plus the search tier.")] = None,
     tier: Annotated[str | None, typer.Option(
-        "--tier", metavar="TIER", help="Bot tier to balance: a tier label of the config, a bot "
-                                       "(heuristic, search, …). Default: the config's tier.")
-    ] = None,
+        "--tier", metavar="TIER", help="Balance at this one tier only (a tier label of the "
+                                       "config or a bot).")] = None,
     cards: Annotated[list[str] | None, typer.Option(
         "--cards", metavar="CARD[,CARD…]",
         help="Only edit these cards (printed names or ids). Default: every card, or the cards "
@@ -427,12 +431,14 @@ def balance_command(
              "results/NAME/value when it exists).")] = None,
     confirm_games: Annotated[int, typer.Option(
         "--confirm-games", metavar="N",
-        help="Fresh games per army confirming a proposal.")] = 3000,
+        help="Games per army at the first tier on the selection deals and on the fresh deals "
+             "that every reported figure comes from.")] = 3000,
+    strong_games: Annotated[int, typer.Option(
+        "--strong-games", "--confirm-tier-games", metavar="N",
+        help="Fresh games per army at each strong tier (half as many select).")] = 320,
     confirm_tier: Annotated[str | None, typer.Option(
         "--confirm-tier", metavar="BOT",
-        help="Re-confirm the best proposals at this tier too (e.g. search).")] = None,
-    confirm_tier_games: Annotated[int, typer.Option(
-        "--confirm-tier-games", metavar="N", help="Games per army at --confirm-tier.")] = 400,
+        help="One more tier every army must be balanced at (as in --tiers).")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Search seed (default: the config's seed).")] = None,
     jobs: Annotated[int | None, typer.Option(
@@ -456,14 +462,15 @@ def balance_command(
         "--extra-cards", metavar="FILE", help=CARDS_HELP + " (--cards names the cards to edit "
                                                "here.)")] = None,
 ) -> None:
-    """Search card edits that bring every army's win rate to --target ± --band.
+    """Search card edits that bring every army's win rate to --target ± --band at every tier.
 
     Tries strength ±1/±2, ability amounts ±1 and abilities off, in sets of at most --max-edits,
-    on the config's armies (each pair in both seat orders, paired deals): screening on shared
-    deals with racing, then confirmation on fresh deals the search never used. Proposals are the
-    confirmed Pareto front of worst army distance, spread and number of edits, each with its
-    edits as [[patch]] TOML to paste into a config. Interrupt and `--resume` at will; the
-    result is balance.json in the search folder. See docs/balancing.md.
+    on the config's armies (each pair in both seat orders, paired deals): screening at the first
+    tier on shared deals with racing, the strong tiers (default: the search tier) measuring the
+    promising sets and correcting the search; the front is chosen on selection deals and every
+    reported figure is measured on fresh deals at every tier. Each proposal comes with its edits
+    as [[patch]] TOML to paste into a config. Interrupt and `--resume` at will; the result is
+    balance.json in the search folder. See docs/balancing.md.
     """
     import contextlib
     import json
@@ -474,16 +481,22 @@ def balance_command(
     exp = sim_config.load_experiment(config, cards=tuple(card_files or ()))
     _daitenka_only(exp, "balance")
     names = [n.strip() for c in cards or () for n in c.split(",") if n.strip()] or None
-    p = balance.plan(exp, tier=tier, target=target, band=band, max_edits=max_edits,
-                     cards=names, value=value_dir, confirm_games=confirm_games,
-                     second_tier=confirm_tier, second_games=confirm_tier_games, seed=seed)
+    p = balance.plan(exp, tiers=tiers, tier=tier, target=target, band=band,
+                     max_edits=max_edits, cards=names, value=value_dir,
+                     confirm_games=confirm_games, strong_games=strong_games,
+                     second_tier=confirm_tier, seed=seed)
     if minutes is None and budget_games is None:
         minutes = 30.0
     balance.check_options(minutes, budget_games, backend, scheduler)
     out_path = out_dir or balance.default_out(exp)
+    tiers_text = p.tiers[0].label + (f", judged at {', '.join(t.label for t in p.tiers)}"
+                                     if len(p.tiers) > 1 else "")
     err.print(f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
-              f"per proposal, {len(p.exp.armies)} armies at {p.exp.tiers[0].label} → {out_path}",
+              f"per proposal, {len(p.exp.armies)} armies screened at {tiers_text} → {out_path}",
               soft_wrap=True)
+    note = balance.weak_tiers_note(p.tiers)
+    if note:
+        err.print(note, soft_wrap=True)
     display = (balance.Display(err, exp.name, minutes, budget_games) if not as_json
                else None)
     with display or contextlib.nullcontext():

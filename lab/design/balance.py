@@ -1,15 +1,16 @@
-"""``lab balance``: search card edits that bring every army's win rate to the target, and report
-the proposals with the figures confirmed on fresh deals (docs/balancing.md).
+"""``lab balance``: search card edits that bring every army's win rate to the target at every bot
+tier, and report the proposals with the figures measured on fresh deals (docs/balancing.md).
 
-Owns the balance experiment of a config — its one rule set and one bot tier, each pair of its
-armies played in both seat orders on paired deals (mirror games say nothing about balance), the
-unchanged decks as written —, the options and their one-line errors, the edit catalogue's inputs
-(a ``lab value`` table of the same rule set and tier narrows it to the cards most responsible),
-and the result: the ranked proposals of the confirmed Pareto front (worst army distance from the
-target, spread, number of edits), each with its edits as paste-ready ``[[patch]]`` TOML, the
-before/after army table on the confirmation deals (win rate with its 95% interval clustered by
-deal, and the paired change), the games it rests on, and — when asked — the same at a second bot
-tier. The result is ``balance.json`` in the search folder; ``tables`` renders it for the terminal
+Owns the balance experiment of a config — its one rule set, each pair of its armies played in
+both seat orders on paired deals (mirror games say nothing about balance), the unchanged decks as
+written —, its tiers (the screening tier, then the strong tiers every proposal must also satisfy;
+by default the config's tier and the search tier), the options and their one-line errors, the
+edit catalogue's inputs (a ``lab value`` table of the same rule set and the screening tier
+narrows it to the cards most responsible), and the result: the proposals ranked on the
+selection deals, each measured on the fresh deals at every tier — worst army distance from the
+target, spread, the before/after army table (win rate with its 95% interval clustered by deal,
+and the paired change) —, with its edits as paste-ready ``[[patch]]`` TOML and the games it rests
+on. The result is ``balance.json`` in the search folder; ``tables`` renders it for the terminal
 and ``section`` for the report. The search itself is ``lab.design.balance_search``; the
 statistics ``lab.stats.balance``. It never reaches into the engine.
 """
@@ -30,21 +31,25 @@ from lab.sim.config import BASE_PATCH, Experiment, Tier
 from lab.stats.balance import game_mean, objectives
 
 from lab.design.balance_edits import catalogue, card_ids, patch_toml, responsible
-from lab.design.balance_search import (CONFIRM, SECOND, Budget, Search, Settings,
-                                       derive_seed)
+from lab.design.balance_search import Budget, Search, Settings, derive_seed
+from lab.design.balance_tiers import (fresh_block, screen_block, seed_label, select_block,
+                                      tier_cost)
 
 RESULT = "balance.json"
-DEFAULT_CONFIRM_GAMES = 3000  # fresh games per army confirming a proposal
-DEFAULT_SECOND_GAMES = 400  # games per army at the second tier
+FORMAT = 2  # balance.json: several tiers, selection and fresh deals
+DEFAULT_CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
+DEFAULT_STRONG_GAMES = 320  # games per army on a strong tier's fresh deals (half to select)
+DEFAULT_STRONG = "search"  # the strong tier added to a config's one cheap tier
+STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as strong
 
 
 @dataclass(frozen=True)
 class BalancePlan:
     config: Experiment  # the config as given
-    exp: Experiment  # the balance experiment: one rule set, one tier, pairs with seat swap
+    exp: Experiment  # the balance experiment: one rule set, the first tier, pairs with seat swap
     moves: tuple  # the edit catalogue
     settings: Settings
-    second: Tier | None
+    tiers: tuple[Tier, ...]  # the screening tier, then the strong tiers
     value_note: str  # where the catalogue's cards came from
 
     @property
@@ -52,14 +57,16 @@ class BalancePlan:
         return self.config.pool()
 
 
-def plan(config: Experiment, *, tier: str | None = None, target: float = 0.5,
-         band: float = 0.03, max_edits: int = 6, cards: list[str] | None = None,
-         value: str | Path | None = None, confirm_games: int = DEFAULT_CONFIRM_GAMES,
-         second_tier: str | None = None, second_games: int = DEFAULT_SECOND_GAMES,
-         seed: int | None = None, **search) -> BalancePlan:
-    """The balance search of ``config``. ``search``: Settings fields (block, levels, … — for
-    tests and benchmarks)."""
-    _check_numbers(target, band, max_edits, confirm_games, second_games)
+def plan(config: Experiment, *, tiers: list[str] | None = None, tier: str | None = None,
+         target: float = 0.5, band: float = 0.03, max_edits: int = 6,
+         cards: list[str] | None = None, value: str | Path | None = None,
+         confirm_games: int = DEFAULT_CONFIRM_GAMES, strong_games: int = DEFAULT_STRONG_GAMES,
+         second_tier: str | None = None, seed: int | None = None, **search) -> BalancePlan:
+    """The balance search of ``config``: screened at the first of ``tiers`` and judged at every
+    one (default: the config's tier, plus the search tier when that one is cheap; ``tier``:
+    that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it).
+    ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
+    _check_numbers(target, band, max_edits, confirm_games, strong_games)
     if config.patches != (BASE_PATCH,):
         raise LabError("lab balance starts from the decks as written; remove the [[patch]] "
                        "tables and [grid] patch (paste a proposal back in afterwards)",
@@ -68,8 +75,8 @@ def plan(config: Experiment, *, tier: str | None = None, target: float = 0.5,
         raise LabError(f"lab balance balances one rule set; this config has "
                        f"{len(config.variants)} ({', '.join(v.id for v in config.variants)}): "
                        "keep one preset and no [grid] toggle", source=config.source)
-    the_tier = pick_tier(config, tier, "--tier")
-    exp = _balance_experiment(config, the_tier)
+    chosen = pick_tiers(config, tiers, tier, second_tier)
+    exp = _balance_experiment(config, chosen[0])
     decks = {a.key: a.deck() for a in exp.armies}
     names = {a.key: a.name for a in exp.armies}
     keep, note = _ranking(config, exp, value)
@@ -82,17 +89,70 @@ def plan(config: Experiment, *, tier: str | None = None, target: float = 0.5,
     if not moves:
         raise LabError("no card edit to try: the cards named by --cards (or ranked by the value "
                        "table) have no strength or ability to change", source=config.source)
-    degree = min(sum(a in p for p in exp.matchups) for a in decks)
-    second = pick_tier(config, second_tier, "--confirm-tier") if second_tier else None
+    per_pair = 2 * min(sum(a in p for p in exp.matchups) for a in decks)  # games/army per deal
+    strong_fresh = math.ceil(strong_games / per_pair)
+    deals = dict(confirm_deals=math.ceil(confirm_games / per_pair),
+                 fresh_deals=math.ceil(confirm_games / per_pair),
+                 strong_fresh_deals=strong_fresh,
+                 strong_select_deals=max(1, math.ceil(strong_fresh / 2)))
     settings = Settings(target=target, band=band, max_edits=max_edits,
-                        seed=config.seed if seed is None else seed,
-                        confirm_deals=math.ceil(confirm_games / (2 * degree)),
-                        second_deals=math.ceil(second_games / (2 * degree)) if second else 0,
-                        **search)
-    return BalancePlan(config, exp, moves, settings, second, note)
+                        seed=config.seed if seed is None else seed, **(deals | search))
+    return BalancePlan(config, exp, moves, settings, chosen, note)
 
 
-def _check_numbers(target, band, max_edits, confirm_games, second_games) -> None:
+def pick_tiers(config: Experiment, tiers: list[str] | None, tier: str | None,
+               extra: str | None = None) -> tuple[Tier, ...]:
+    """The tiers of a search, the screening tier first: ``--tiers`` as given, ``--tier`` alone,
+    or by default the config's tiers cheapest first — one cheap tier gets the search tier
+    beside it, so that a proposal is judged by a strong player too."""
+    if tiers and tier:
+        raise LabError("give --tiers or --tier, not both (--tier T is --tiers T)")
+    if tiers:
+        labels = [x.strip() for t in tiers for x in _split(t) if x.strip()]
+        if not labels:
+            raise LabError("--tiers is empty; give e.g. --tiers tuned,search")
+        chosen = [pick_tier(config, x, "--tiers") for x in labels]
+    elif tier:
+        chosen = [pick_tier(config, tier, "--tier")]
+    else:
+        chosen = sorted(config.tiers, key=tier_cost)
+        if len(chosen) == 1 and tier_cost(chosen[0]) < STRONG_COST:
+            chosen.append(pick_tier(config, DEFAULT_STRONG, "--tiers"))
+    if extra:
+        chosen.append(pick_tier(config, extra, "--confirm-tier"))
+    labels = [t.label for t in chosen]
+    twice = sorted({x for x in labels if labels.count(x) > 1})
+    if twice:
+        raise LabError(f"the tier {', '.join(twice)} is named twice; list each tier once "
+                       "(--tiers tuned,search)")
+    return tuple(chosen)
+
+
+def _split(text: str) -> list[str]:
+    """Comma-separated tiers; a TOML inline table keeps its commas."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch == "{"
+        depth -= ch == "}"
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur]
+
+
+def weak_tiers_note(tiers) -> str | None:
+    """One line when no tier of a balance is a strong player: its conclusions may not hold for
+    stronger play (README, "Which bot tier")."""
+    if any(tier_cost(t) >= STRONG_COST for t in tiers):
+        return None
+    return (f"note: no strong tier in this balance ({', '.join(t.label for t in tiers)}): its "
+            "proposals may not hold for stronger play (README, \"Which bot tier\"); add one, "
+            "e.g. --tiers tuned,search")
+
+
+def _check_numbers(target, band, max_edits, confirm_games, strong_games) -> None:
     checks = [
         (0 < target < 1, f"--target {target} is not allowed; allowed values: a win rate "
                          "strictly between 0 and 1, e.g. 0.50"),
@@ -102,8 +162,8 @@ def _check_numbers(target, band, max_edits, confirm_games, second_games) -> None
          f"--max-edits {max_edits} is not allowed; allowed values: whole numbers 1–20"),
         (confirm_games >= 100, f"--confirm-games {confirm_games} is not allowed; allowed values: "
                                "whole numbers ≥ 100 (fresh games per army)"),
-        (second_games >= 10, f"--confirm-tier-games {second_games} is not allowed; allowed "
-                             "values: whole numbers ≥ 10"),
+        (strong_games >= 10, f"--strong-games {strong_games} is not allowed; allowed "
+                             "values: whole numbers ≥ 10 (fresh games per army)"),
     ]
     for ok, message in checks:
         if not ok:
@@ -198,7 +258,7 @@ def run(p: BalancePlan, out: str | Path, *, minutes: float | None = None,
     check_options(minutes, games, backend, scheduler)
     out = Path(out)
     lock.refuse_if_busy(out)
-    s = Search(p.exp, p.moves, p.settings, out, second=p.second, jobs=jobs, backend=backend,
+    s = Search(p.exp, p.moves, p.settings, out, tiers=p.tiers, jobs=jobs, backend=backend,
                scheduler=scheduler, keep_records=keep_records)
     found = s.load()
     if found and not resume:
@@ -214,7 +274,6 @@ def run(p: BalancePlan, out: str | Path, *, minutes: float | None = None,
         with lock.hold(out), _local_dask(s):  # one search writes a folder at a time
             s.on_status = progress
             s.search(Budget(minutes, games))
-            s.run_second()
             result = build_result(p, s)
             write_result(out, result)
     except KeyboardInterrupt:
@@ -285,84 +344,128 @@ def read_result(folder: str | Path) -> dict:
         raise LabError(f"no {RESULT} in {folder} or {folder / 'balance'}; `lab balance CONFIG` "
                        "writes it")
     try:
-        return json.loads(found[0].read_text(encoding="utf-8"))
+        result = json.loads(found[0].read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise LabError(f"cannot read the balance result: {e}", source=str(found[0])) from None
+    if not isinstance(result, dict) or result.get("format") != FORMAT:
+        raise LabError("this balance result was written by an earlier version of the lab (one "
+                       "tier, proposals reported on the deals that chose them); run `lab "
+                       "balance` again to get proposals measured on fresh deals at every tier",
+                       source=str(found[0]))
+    return result
 
 
 # ------------------------------------------------------------------------------------ result
 
 def build_result(p: BalancePlan, s: Search) -> dict:
-    """The JSON-ready result: settings, the unchanged decks on the confirmation deals, the
-    ranked proposals with their confirmed figures, the search's own figures."""
+    """The JSON-ready result: settings, the three sets of deals, the unchanged decks and the
+    ranked proposals at every tier on the fresh deals (chosen on the selection deals), the
+    search's own figures."""
     st = p.settings
     names = {a.key: a.name for a in p.exp.armies}
     armies = [a.key for a in p.exp.armies]
-    base = _rates(s, (), CONFIRM) if _played(s, (), CONFIRM) else None
+    labels = [t.label for t in s.tiers]
+    fresh = [fresh_block(t) for t in range(len(s.tiers))]
+    base = {label: _rates(s, (), b) for label, b in zip(labels, fresh) if _played(s, (), b)}
     proposals = []
-    ranked = s.ranked()
-    second_base = _rates(s, (), SECOND) if p.second is not None and _played(s, (), SECOND) \
-        else None
-    for rank, c in enumerate(ranked, 1):
+    for rank, c in enumerate(s.ranked(), 1):
+        if not all(_played(s, c.moves, b) for b in fresh):
+            break  # only the proposals measured on the fresh deals are reported
         moves = [p.moves[i] for i in c.moves]
         name = f"balance-{rank}"
-        after = _rates(s, c.moves, CONFIRM)
-        change = _changes(s, c.moves, CONFIRM)
-        o = objectives(after["mean"], after["lo"], after["hi"], st.target, len(moves))
-        reach = float(np.max(np.maximum(np.abs(after["lo"] - st.target),
-                                        np.abs(after["hi"] - st.target))))
+        per_tier = {label: _tier(s, c.moves, b, base[label], armies, names, st)
+                    for label, b in zip(labels, fresh)}
+        chosen = {label: _objectives(s, c.moves, select_block(t), st)
+                  for t, label in enumerate(labels)}
         scr = s.screened(c)[0]
-        rows = [{"army": a, "name": names[a],
-                 "before": base["mean"][i], "before_lo": base["lo"][i],
-                 "before_hi": base["hi"][i],
-                 "after": after["mean"][i], "after_lo": after["lo"][i],
-                 "after_hi": after["hi"][i], "change": change["mean"][i],
-                 "change_lo": change["lo"][i], "change_hi": change["hi"][i],
-                 "games": int(after["games"][i])} for i, a in enumerate(armies)]
         texts = "; ".join(m.text for m in moves)
         item = {
             "rank": rank, "name": name, "edits": [{"text": m.text, "key": m.key} for m in moves],
-            "n_edits": len(moves), "meets_target": o.worst <= st.band,
-            "worst": o.worst, "spread": o.spread, "worst_interval": reach,
-            "armies": rows,
-            "toml": patch_toml(moves, name, f"lab balance ({p.exp.tiers[0].label}): {texts}",
-                               p.pool),
-            "confirm_games": {"per_army_min": int(min(after["games"])),
-                              "total": _games(s, c.moves, CONFIRM)},
+            "n_edits": len(moves),
+            "meets_target": all(x["meets_target"] for x in per_tier.values()),
+            "worst": max(x["worst"] for x in per_tier.values()),
+            "spread": max(x["spread"] for x in per_tier.values()),
+            "worst_interval": max(x["worst_interval"] for x in per_tier.values()),
+            "tiers": per_tier,
+            "selection": chosen,
             "screened": {"worst": scr.worst, "spread": scr.spread, "blocks": c.level,
+                         "strong_blocks": dict(zip(labels[1:], c.strong)),
                          "games": _games(s, c.moves, *range(c.level))},
+            "toml": patch_toml(moves, name, f"lab balance ({', '.join(labels)}): {texts}",
+                               p.pool),
         }
-        if second_base is not None and _played(s, c.moves, SECOND):
-            item["second"] = _second(s, c.moves, second_base, armies, names, st)
         proposals.append(item)
-    before = None
-    if base is not None:
-        ob = objectives(base["mean"], base["lo"], base["hi"], st.target, 0)
-        before = {"worst": ob.worst, "spread": ob.spread,
-                  "armies": [{"army": a, "name": names[a], "rate": base["mean"][i],
-                              "lo": base["lo"][i], "hi": base["hi"][i],
-                              "games": int(base["games"][i])} for i, a in enumerate(armies)]}
+    before = {}
+    for label, r in base.items():
+        ob = objectives(r["mean"], r["lo"], r["hi"], st.target, 0)
+        before[label] = {"worst": ob.worst, "spread": ob.spread,
+                         "armies": _army_list(r, armies, names)}
     hist = s.history
+    games = {label: {kind: s.games[kind][t] for kind in s.games}
+             for t, label in enumerate(labels)}
     return _clean({
-        "config": p.config.source, "name": p.config.name, "variant": p.exp.variants[0].id,
-        "tier": p.exp.tiers[0].label, "target": st.target, "band": st.band,
-        "max_edits": st.max_edits, "seed": st.seed,
+        "format": FORMAT, "config": p.config.source, "name": p.config.name,
+        "variant": p.exp.variants[0].id, "tiers": labels, "tier": labels[0],
+        "target": st.target, "band": st.band, "max_edits": st.max_edits, "seed": st.seed,
         "armies": [{"army": a, "name": names[a]} for a in armies],
+        "deals": _deal_sets(s, labels),
         "before": before, "proposals": proposals,
-        "second_tier": None if p.second is None else {
-            "tier": p.second.label, "deals_per_pair": st.second_deals,
-            "before": None if second_base is None else _army_list(second_base, armies, names)},
         "search": {
             "stop": s.stop, "rounds": len(hist), "minutes": s.elapsed / 60,
             "candidates": len(s.evaluated()), "dropped": sum(c.dropped >= 0
                                                              for c in s.cands.values()),
-            "confirmed": sum(c.confirmed for c in s.cands.values()),
-            "games": dict(s.games), "edits_tried": len(p.moves), "edits_from": p.value_note,
-            "block_deals": st.block, "blocks": st.levels, "confirm_deals": st.confirm_deals,
-            "confirm_seed": derive_seed(st.seed, "confirm"),
+            "selected": sum(c.confirmed for c in s.cands.values()),
+            "finalists": sum(c.finalist for c in s.cands.values() if c.moves),
+            "games": games, "edits_tried": len(p.moves), "edits_from": p.value_note,
+            "corrections": {label: [float(x) for x in corr.base]
+                            for label, corr in zip(labels[1:], s.corrections())},
             "history": hist,
         },
     })
+
+
+def _deal_sets(s: Search, labels) -> dict:
+    """Which deals are which: per set, its seed and deals per pair at each tier."""
+    out = {}
+    for kind, block, what in (
+            ("screening", lambda t, k=0: screen_block(t, k),
+             "the search's racing and surrogate; blocks of deals, the strong tiers playing the "
+             "first deals of each"),
+            ("selection", select_block, "the Pareto front is chosen and ranked on these"),
+            ("fresh", fresh_block, "every reported figure; nothing is chosen on these")):
+        out[kind] = {"purpose": what, "tiers": {
+            label: {"seed": derive_seed(s.settings.seed, seed_label(block(t))),
+                    "deals_per_pair": s.deals(block(t))} for t, label in enumerate(labels)}}
+    out["screening"]["blocks"] = {labels[0]: s.settings.levels,
+                                  **{x: s.settings.strong_levels for x in labels[1:]}}
+    return out
+
+
+def _tier(s: Search, moves, block: int, base: dict, armies, names, st) -> dict:
+    """A proposal at one tier on the fresh deals: its objectives and the before/after table."""
+    after = _rates(s, moves, block)
+    change = _changes(s, moves, block)
+    o = objectives(after["mean"], after["lo"], after["hi"], st.target, len(moves))
+    reach = float(np.max(np.maximum(np.abs(after["lo"] - st.target),
+                                    np.abs(after["hi"] - st.target))))
+    rows = [{"army": a, "name": names[a],
+             "before": base["mean"][i], "before_lo": base["lo"][i], "before_hi": base["hi"][i],
+             "after": after["mean"][i], "after_lo": after["lo"][i], "after_hi": after["hi"][i],
+             "change": change["mean"][i], "change_lo": change["lo"][i],
+             "change_hi": change["hi"][i], "games": int(after["games"][i])}
+            for i, a in enumerate(armies)]
+    return {"meets_target": o.worst <= st.band, "worst": o.worst, "spread": o.spread,
+            "worst_interval": reach, "armies": rows,
+            "games": {"per_army_min": int(min(after["games"])),
+                      "total": _games(s, moves, block)}}
+
+
+def _objectives(s: Search, moves, block: int, st) -> dict | None:
+    if not _played(s, moves, block):
+        return None
+    r = _rates(s, moves, block)
+    o = objectives(r["mean"], r["lo"], r["hi"], st.target, len(moves))
+    return {"worst": o.worst, "spread": o.spread}
 
 
 def _played(s: Search, moves, block: int) -> bool:
@@ -419,22 +522,6 @@ def _army_list(r: dict, armies, names) -> list[dict]:
              "hi": r["hi"][i], "games": int(r["games"][i])} for i, a in enumerate(armies)]
 
 
-def _second(s: Search, moves, base: dict, armies, names, st: Settings) -> dict:
-    after = _rates(s, moves, SECOND)
-    change = _changes(s, moves, SECOND)
-    o = objectives(after["mean"], after["lo"], after["hi"], st.target, len(moves))
-    ob = objectives(base["mean"], base["lo"], base["hi"], st.target, 0)
-    lo, hi = st.target - st.band, st.target + st.band
-    touches = bool(np.all((after["hi"] >= lo) & (after["lo"] <= hi)))
-    holds = o.worst <= st.band
-    verdict = ("holds" if holds else "consistent" if touches else "does not hold")
-    return {"worst": o.worst, "spread": o.spread, "before_worst": ob.worst,
-            "before_spread": ob.spread, "verdict": verdict,
-            "armies": [dict(row, change=change["mean"][i], change_lo=change["lo"][i],
-                            change_hi=change["hi"][i])
-                       for i, row in enumerate(_army_list(after, armies, names))]}
-
-
 def _clean(x):
     """JSON-ready: numpy numbers as Python numbers, NaN as None."""
     if isinstance(x, dict):
@@ -460,99 +547,99 @@ def pct(x) -> str:
 
 def headline(result: dict) -> str:
     """One paragraph: what was searched and what came out."""
-    b = result["before"]
     tgt = f"{100 * result['target']:.0f}% ± {100 * result['band']:.0f}"
-    head = (f"{result['name']} ({result['variant']}, {result['tier']}): target {tgt} points, "
-            f"at most {result['max_edits']} edits.")
-    if b is not None:
+    tiers = result["tiers"]
+    head = (f"{result['name']} ({result['variant']}; screened at {tiers[0]}"
+            + (f", judged at {', '.join(tiers)}" if len(tiers) > 1 else "")
+            + f"): target {tgt} points at every tier, at most {result['max_edits']} edits.")
+    for label, b in result["before"].items():
         worst = max(b["armies"], key=lambda r: abs(r["rate"] - result["target"]))
-        head += (f" As written: worst army {worst['name']} at {pct(worst['rate'])}, spread "
-                 f"{100 * b['spread']:.1f} points.")
+        head += (f" As written at {label}: worst army {worst['name']} at {pct(worst['rate'])}, "
+                 f"spread {100 * b['spread']:.1f} points.")
     props = result["proposals"]
     meet = [p for p in props if p["meets_target"]]
+    where = "on fresh deals at every tier" if len(tiers) > 1 else "on fresh deals"
     if meet:
         p = meet[0]
-        head += (f" Best proposal: {p['n_edits']} edit(s), every army within the band "
-                 f"(worst {100 * p['worst']:.1f} points from the target, spread "
-                 f"{100 * p['spread']:.1f}), confirmed on fresh deals.")
+        head += (f" Proposal #{p['rank']}: {p['n_edits']} edit(s), every army within the band "
+                 f"{where} (worst {100 * p['worst']:.1f} points from the target, spread "
+                 f"{100 * p['spread']:.1f}).")
     elif props:
         p = props[0]
-        head += (f" No confirmed proposal brings every army into the band; the closest: "
-                 f"{p['n_edits']} edit(s), worst {100 * p['worst']:.1f} points from the target, "
-                 f"spread {100 * p['spread']:.1f}.")
+        head += (f" No proposal brings every army into the band {where}; the best "
+                 f"(#{p['rank']}): {p['n_edits']} edit(s), worst {100 * p['worst']:.1f} points "
+                 f"from the target, spread {100 * p['spread']:.1f}.")
     else:
-        head += " No proposal was confirmed within the budget."
+        head += " No proposal was selected within the budget."
     return head
 
 
 def search_line(result: dict) -> str:
     se = result["search"]
-    g = se["games"]
     stop = {"budget": "the budget was spent", "converged": "nothing was left to try"}.get(
         se["stop"], se["stop"] or "interrupted")
+    games = "; ".join(
+        f"{label}: {g['screen']:,} screening, {g['selection']:,} selection, {g['fresh']:,} "
+        "fresh" for label, g in se["games"].items())
     return (f"search: {se['rounds']} rounds in {se['minutes']:.1f} min, {se['candidates']:,} "
-            f"edit sets screened ({se['dropped']:,} dropped by racing, {se['confirmed']} "
-            f"confirmed), {se['edits_tried']} single edits from {se['edits_from']}; games: "
-            f"{g['screen']:,} screening, {g['confirm']:,} confirmation"
-            + (f", {g['second']:,} second tier" if g.get("second") else "")
-            + f"; stopped because {stop}")
+            f"edit sets screened ({se['dropped']:,} dropped by racing, {se['selected']} "
+            f"selected), {se['edits_tried']} single edits from {se['edits_from']}; games — "
+            f"{games}; stopped because {stop}")
 
 
 ARMY_COLUMNS = ["army", "before", "after", "change (points)", "games"]
+CAPTION = ("fresh deals — never used to screen or to choose the proposals; win rate (draw ½) "
+           "before and after the edits with 95% intervals clustered by deal; change paired on "
+           "the same games")
 
 
 def _span(lo, hi, fmt) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
-def army_rows(p: dict) -> list[list[str]]:
-    """The before/after table of a proposal (text cells: value and 95% interval)."""
+def army_rows(t: dict) -> list[list[str]]:
+    """The before/after table of a proposal at one tier (text cells: value and 95% interval)."""
     num = lambda x: "—" if x is None else f"{100 * x:.1f}"  # noqa: E731
     return [[r["name"], f"{pct(r['before'])} {_span(r['before_lo'], r['before_hi'], num)}",
              f"{pct(r['after'])} {_span(r['after_lo'], r['after_hi'], num)}",
              f"{pts(r['change'])} {_span(r['change_lo'], r['change_hi'], pts)}",
-             f"{r['games']:,}"] for r in p["armies"]]
+             f"{r['games']:,}"] for r in t["armies"]]
 
 
 def title(p: dict, result: dict) -> str:
-    verdict = ("every army within the band" if p["meets_target"] else
+    verdict = ("every army within the band at every tier" if p["meets_target"] else
                f"worst army {100 * p['worst']:.1f} points from the target")
+    sel = "; ".join(f"{label} worst {100 * o['worst']:.1f}, spread {100 * o['spread']:.1f}"
+                    for label, o in p["selection"].items() if o)
     return (f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
-            f"{100 * p['spread']:.1f} points; every 95% interval within "
-            f"{100 * p['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
-            f"({p['confirm_games']['per_army_min']:,} fresh games per army; screened on "
-            f"{p['screened']['games']:,} games)")
+            f"{100 * p['spread']:.1f} points (fresh deals; chosen on the selection deals: "
+            f"{sel})")
 
 
-def second_line(p: dict, result: dict) -> str | None:
-    sec = p.get("second")
-    if sec is None:
-        return None
-    tier = result["second_tier"]["tier"]
-    return (f"at {tier}: {sec['verdict']} — worst army {100 * sec['worst']:.1f} points from the "
-            f"target (as written {100 * sec['before_worst']:.1f}), spread "
-            f"{100 * sec['spread']:.1f} (as written {100 * sec['before_spread']:.1f})")
+def tier_title(label: str, t: dict, result: dict) -> str:
+    verdict = "every army within the band" if t["meets_target"] else (
+        f"worst army {100 * t['worst']:.1f} points from the target")
+    return (f"at {label}: {verdict}; spread {100 * t['spread']:.1f}; every 95% interval within "
+            f"{100 * t['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
+            f"({t['games']['per_army_min']:,} fresh games per army)")
 
 
 def tables(result: dict, top: int = 5):
-    """Rich renderables: per proposal its title, before/after table and TOML."""
+    """Rich renderables: per proposal its title, a before/after table per tier, its TOML."""
     from rich.table import Table
     from rich.text import Text
 
     out = []
     for p in result["proposals"][:top]:
-        t = Table(title=title(p, result), title_justify="left",
-                  caption="win rate (draw ½) on the confirmation deals — fresh deals the search "
-                          "never saw —, before and after the edits, with 95% intervals clustered "
-                          "by deal; change: paired on the same games", caption_justify="left")
-        for i, col in enumerate(ARMY_COLUMNS):
-            t.add_column(col, justify="left" if i == 0 else "right", no_wrap=True)
-        for row in army_rows(p):
-            t.add_row(*row)
-        out.append(t)
-        sec = second_line(p, result)
-        if sec:
-            out.append(sec)
+        out.append(Text(title(p, result), style="bold"))
+        for label, t in p["tiers"].items():
+            tab = Table(title=tier_title(label, t, result), title_justify="left",
+                        caption=CAPTION, caption_justify="left")
+            for i, col in enumerate(ARMY_COLUMNS):
+                tab.add_column(col, justify="left" if i == 0 else "right", no_wrap=True)
+            for row in army_rows(t):
+                tab.add_row(*row)
+            out.append(tab)
         out.append(Text(p["toml"]))
     return out
 
@@ -563,20 +650,16 @@ def section(result: dict, top: int = 5) -> list[tuple]:
     blocks: list[tuple] = [("para", headline(result)), ("para", search_line(result))]
     for p in result["proposals"][:top]:
         blocks.append(("title", title(p, result)))
-        blocks.append(("table", ARMY_COLUMNS, army_rows(p),
-                       "win rate (draw ½) on fresh confirmation deals; 95% intervals "
-                       "clustered by deal; change paired on the same games"))
-        sec = second_line(p, result)
-        if sec:
-            blocks.append(("para", sec))
+        for label, t in p["tiers"].items():
+            blocks.append(("para", tier_title(label, t, result)))
+            blocks.append(("table", ARMY_COLUMNS, army_rows(t), CAPTION))
         blocks.append(("code", p["toml"]))
     return blocks
 
 
-
 class Display:
     """The progress display of a search: a bar for the budget and the current best front
-    (screened, or confirmed ✓), redrawn after every runner call. Use as a context manager; the
+    (screened, or selected at every tier ✓), redrawn after every runner call. Use as a context manager; the
     instance is the search's ``progress`` callable."""
 
     def __init__(self, console, name: str, minutes: float | None, games: int | None):
@@ -606,7 +689,7 @@ class Display:
         bar.add_row(f"[bold]balance {self.name}", ProgressBar(total=total, completed=min(
             done, total), width=28), what, f"round {st.round} ({st.phase}), "
             f"{st.candidates:,} edit sets, {st.dropped:,} dropped")
-        front = Table(title="current best (✓ confirmed on fresh deals)", title_justify="left",
+        front = Table(title="current best over every tier (✓ on the selection deals)", title_justify="left",
                       box=None, padding=(0, 2))
         for col in ("edits", "worst", "spread", ""):
             front.add_column(col, justify="right")

@@ -1,28 +1,36 @@
-"""The search of ``lab balance``: rounds of screening on shared deal blocks, racing, a surrogate
-that proposes edit sets, and confirmation on fresh deals (docs/balancing.md).
+"""The search of ``lab balance``: rounds of screening on shared deal blocks at several bot tiers,
+racing, a surrogate that proposes edit sets, selection of the front, and the figures a designer
+reads measured on fresh deals (docs/balancing.md).
 
 Owns the search state and its rounds. The unit of play is one **pair** of armies (both seat
 orders of every deal) under the edits of a candidate that touch that pair — a candidate's games
 on a pair depend on nothing else, so a unit played once serves every candidate sharing those
-edits there — on one **block** of deals: screening block k (seed derived from the search seed),
-the confirmation deals (another derived seed, never used in screening) or the second-tier deals.
-Every candidate and the unchanged decks play the same deals and play words on a block (common
-random numbers). Units are played through the experiment runner (``lab.sim.runner``: joblib or
-Dask, a card patch per edit set, each on exactly the pairs it is needed on) and kept as the
-score of the pair's first army per game.
+edits there — on one **block** of deals at one tier (``lab.design.balance_tiers``): screening
+block k, the **selection** deals or the **fresh** deals, each from its own derived seed. Every
+candidate and the unchanged decks play the same deals and play words on a block (common random
+numbers), and every tier plays the same deals of a set (the strong tiers its first ones). Units
+are played through the experiment runner (``lab.sim.runner``: joblib or Dask, a card patch per
+edit set, each on exactly the pairs it is needed on) and kept as the score of the pair's first
+army per game.
 
-A round, decided only from what earlier rounds measured (so the sequence of rounds is the same
-for a seed, whatever the machine): confirm the screened Pareto front not yet confirmed; give one
-more screening block to the surviving candidates with the most optimistic bounds (racing: a
-candidate whose simultaneous optimistic bounds cannot beat the current front — an edit set with
-no more edits better on both worst distance and spread — is dropped and never played again);
-screen new edit sets proposed by a surrogate — the measured effect of each single edit on each
-pair, corrected by every measured combination of edits on that pair — from a beam search over
-edit sets and from swaps of one edit in the best sets; and screen single edits not yet
-screened, the edits of armies farthest from the target first. The state is written after
-every round (``state.json`` and one units file per round), so an interruption loses at most the
-round in flight and ``--resume`` replays it identically. It reads no value table and renders
-nothing (``lab.design.balance``).
+The first tier screens; the others (the strong tiers) are part of the objective: a candidate's
+worst distance and spread are the largest over the tiers. A round, decided only from what
+earlier rounds measured (so the sequence of rounds is the same for a seed, whatever the
+machine): select (play on the selection deals at the first tier) the screened Pareto front not
+yet selected; give one more screening block to the surviving candidates with the most optimistic
+bounds; give the strong tiers screening blocks of their own (a few deals per pair) for the
+fully screened candidates with the most optimistic bounds, as far as their share of the effort
+allows; screen new edit sets proposed by a surrogate — the measured effect of each single edit
+on each pair, corrected by every measured combination on that pair, and at each strong tier by
+a correction fitted on what that tier measured — and single edits not yet screened. Racing
+drops a candidate whose optimistic bounds over every tier cannot beat the front (a tier not yet
+measured counts with the surrogate's prediction ± a margin). When the budget is spent the
+front is selected at the first tier, its best candidates at every strong tier, and the best of
+those by their selection figures are measured on the fresh deals at every tier: those are the
+figures reported, never the ones they were chosen on. The state is written after every round
+(``state.json`` and one units file per round), so an interruption loses at most the round in
+flight and ``--resume`` replays it identically. It reads no value table and renders nothing
+(``lab.design.balance``).
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ import math
 import os
 import shutil
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -42,23 +50,26 @@ import pandas as pd
 
 from lab.cards.patch import Patch
 from lab.design.balance_edits import digest
+from lab.design.balance_tiers import (FRESH, SELECT, TierCorrection, fresh_block, kind_of,
+                                      screen_block, seed_label, select_block,
+                                      tier_cost, tier_of)
 from lab.errors import LabError
 from lab.sim.config import BASE_PATCH, Experiment, Tier, with_patches
 from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
 
-CONFIRM = -1  # block id of the confirmation deals
-SECOND = -2  # block id of the second-tier confirmation deals
+CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)
 STATE = "state.json"
 UNITS = "units"
 WORK = "work"
-FORMAT = 1
+FORMAT = 2
 _COLUMNS = ["patch", "army_a", "army_b", "deal", "swapped", "winner", "error"]
+KINDS = ("screen", SELECT, FRESH)
 
 
 class Unit(NamedTuple):
     """One pair under one edit set on one block: per deal, the first army's score sum and the
-    games counted; its mean score; the games themselves (seat order × deal) on confirmation
-    deals."""
+    games counted; its mean score; the games themselves (seat order × deal) on the selection
+    and fresh deals."""
 
     sums: np.ndarray
     counts: np.ndarray
@@ -68,41 +79,55 @@ class Unit(NamedTuple):
 
 @dataclass(frozen=True)
 class Settings:
-    """What decides a search's sequence of rounds (its fingerprint; the second tier aside)."""
+    """What decides a search's sequence of rounds (its fingerprint; the fresh deals aside)."""
 
     target: float = 0.5
     band: float = 0.03
     max_edits: int = 6
     seed: int = 0
-    block: int = 250  # deals per pair in one screening block
-    levels: int = 3  # screening blocks a candidate can get
-    confirm_deals: int = 188  # deals per pair on the confirmation deals
+    block: int = 250  # deals per pair in one screening block (first tier)
+    levels: int = 3  # screening blocks a candidate can get (first tier)
+    confirm_deals: int = 188  # deals per pair on the selection deals (first tier)
+    strong_block: int = 8  # deals per pair in one screening block of a strong tier
+    strong_levels: int = 3  # screening blocks a candidate can get at a strong tier
+    strong_select_deals: int = 10  # deals per pair on the selection deals of a strong tier
+    strong_share: float = 0.4  # share of the screening effort (in heuristic games) at strong tiers
+    strong_margin: float = 0.03  # ± around a strong tier's predicted figures while unmeasured
+    finalists: int = 6  # selected candidates re-selected at the strong tiers
     new_per_round: int = 30  # edit sets the surrogate proposes per round
     promote_per_round: int = 24
     confirm_per_round: int = 4
     final_confirms: int = 8
     units_per_round: int = 400  # new screening units of single edits and proposals per round
     beam: int = 48
-    second_deals: int = 0  # deals per pair at the second tier (0: no second tier)
-    second_top: int = 3  # proposals re-confirmed at the second tier
+    fresh_deals: int = 188  # deals per pair on the fresh deals (first tier)
+    strong_fresh_deals: int = 20  # deals per pair on the fresh deals of a strong tier
+    final_top: int = 3  # proposals measured on the fresh deals
 
-    def fingerprint(self, exp: Experiment, moves_digest: str) -> str:
-        # the second tier is not in it: it re-confirms a search's proposals and never changes
-        # the search, so it can be added (or changed) on --resume
-        search = {k: v for k, v in asdict(self).items() if not k.startswith("second")}
-        data = {"settings": search, "experiment": exp.fingerprint(), "moves": moves_digest}
+    def fingerprint(self, exp: Experiment, tiers, moves_digest: str) -> str:
+        # the fresh deals are not in it: they measure a search's proposals and never change the
+        # search, so their size can change on --resume
+        search = {k: v for k, v in asdict(self).items()
+                  if k not in ("fresh_deals", "strong_fresh_deals", "final_top")}
+        data = {"settings": search, "experiment": exp.fingerprint(), "moves": moves_digest,
+                "tiers": [t.label for t in tiers]}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 @dataclass
 class Cand:
-    """An edit set (move indices, sorted) and where it stands."""
+    """An edit set (move indices, sorted) and where it stands: screening blocks played at the
+    first tier (``level``) and at each strong tier (``strong``), selected at the first tier
+    (``confirmed``) and at the strong tiers (``finalist``), measured on the fresh deals."""
 
     moves: tuple[int, ...]
-    level: int = 0  # screening blocks played
+    level: int = 0
     dropped: int = -1  # the round racing dropped it in, -1 while alive
     confirmed: bool = False
     born: int = 0
+    strong: list[int] = field(default_factory=list)
+    finalist: bool = False
+    fresh: bool = False
 
     @property
     def key(self) -> str:
@@ -114,7 +139,7 @@ def rkey(moves) -> str:
 
 
 def derive_seed(seed: int, label: str) -> int:
-    """A 63-bit experiment seed for one block of a search (screening, confirmation)."""
+    """A 63-bit experiment seed for one set of deals of a search (screening, selection, fresh)."""
     digest = hashlib.blake2b(f"lab-balance:{seed}:{label}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little") & (2**63 - 1)
 
@@ -142,15 +167,27 @@ class Interrupted(LabError):
     exit_code = 130
 
 
+def combine(objs: list[Objectives]) -> Objectives:
+    """The objectives over several tiers: the largest worst distance and spread of any tier,
+    with bounds likewise."""
+    return Objectives(max(o.worst for o in objs), max(o.worst_lo for o in objs),
+                      max(o.worst_hi for o in objs), max(o.spread for o in objs),
+                      max(o.spread_lo for o in objs), max(o.spread_hi for o in objs),
+                      objs[0].edits)
+
+
 class Search:
     """One search, its state on disk in ``out``. ``exp``: the balance experiment (one rule set,
-    one tier, the pairs as matchups with seat swap); ``moves``: the edit catalogue."""
+    the first tier, the pairs as matchups with seat swap); ``moves``: the edit catalogue;
+    ``tiers``: the first (screening) tier, then the strong tiers."""
 
     def __init__(self, exp: Experiment, moves, settings: Settings, out: Path, *,
-                 second: Tier | None = None, jobs: int | None = None, backend: str = "loky",
-                 scheduler: str | None = None, keep_records: bool = False):
+                 tiers: tuple[Tier, ...] | None = None, jobs: int | None = None,
+                 backend: str = "loky", scheduler: str | None = None,
+                 keep_records: bool = False):
         self.exp, self.moves, self.settings, self.out = exp, tuple(moves), settings, Path(out)
-        self.second, self.jobs, self.backend, self.scheduler = second, jobs, backend, scheduler
+        self.tiers = tuple(tiers) if tiers else exp.tiers[:1]
+        self.jobs, self.backend, self.scheduler = jobs, backend, scheduler
         self.keep_records = keep_records
         self.pairs = exp.matchups
         self.armies = [a.key for a in exp.armies]
@@ -166,19 +203,27 @@ class Search:
                                for m in self.moves], dtype=bool).reshape(len(self.moves),
                                                                           len(self.pairs))
         self.conflict = _conflicts(self.moves)
-        self.fingerprint = settings.fingerprint(exp, digest(self.moves))
+        self.fingerprint = settings.fingerprint(exp, self.tiers, digest(self.moves))
+        self.cost = [tier_cost(t) for t in self.tiers]
         self.cands: dict[str, Cand] = {}
         self.units: dict[tuple[int, int, str], Unit] = {}
         self.round = 0
         self.elapsed = 0.0
-        self.games = {"screen": 0, "confirm": 0, "second": 0}
+        self.games = {k: [0] * len(self.tiers) for k in KINDS}
+        self.credit = [0.0] * (len(self.tiers) - 1)  # strong games each strong tier may play
+        self.pace = [[0.0, 0] for _ in self.tiers]  # [seconds, games] through the runner
         self.history: list[dict] = []
         self.stop: str | None = None
         self._started: float | None = None  # monotonic start of the round in flight
-        self._pending: dict[str, int] = {}  # games of the round in flight, counted when it ends
-        self._stats: dict[tuple[str, int], tuple[Objectives, object]] = {}
+        self._pending: list[tuple[str, int, int]] = []  # games of the round in flight
+        self._stats: dict[tuple, tuple[Objectives, object]] = {}
         self._confirmed: dict[tuple[str, int], object] = {}
+        self._corrections: tuple[int, list[TierCorrection]] | None = None
         self.on_status = None  # callable(Status), the progress display
+
+    @property
+    def strong_tiers(self) -> range:
+        return range(1, len(self.tiers))
 
     # ------------------------------------------------------------------------------ state
     def state_path(self) -> Path:
@@ -187,10 +232,12 @@ class Search:
     def save(self) -> None:
         data = {"format": FORMAT, "fingerprint": self.fingerprint, "round": self.round,
                 "elapsed_s": round(self.elapsed, 3), "games": self.games,
+                "credit": self.credit, "pace": self.pace,
                 "stop": self.stop, "history": self.history,
                 "candidates": [{"moves": list(c.moves), "level": c.level,
                                 "dropped": c.dropped, "confirmed": c.confirmed,
-                                "born": c.born} for c in self.cands.values()]}
+                                "born": c.born, "strong": c.strong, "finalist": c.finalist,
+                                "fresh": c.fresh} for c in self.cands.values()]}
         _write_json(self.state_path(), data)
 
     def load(self) -> bool:
@@ -204,32 +251,28 @@ class Search:
         except (OSError, ValueError) as e:
             raise LabError(f"cannot read the balance state ({e}); delete the folder or choose "
                            "another --out", source=str(path)) from None
-        if data.get("format") != FORMAT or data.get("fingerprint") != self.fingerprint:
-            raise LabError(f"{self.out} holds a balance search of another config, tier or "
+        if data.get("format") != FORMAT:
+            raise LabError(f"{self.out} holds a balance search of an earlier version of the lab "
+                           "(one tier, no fresh deals); choose another --out, or delete that "
+                           "folder", source=str(path))
+        if data.get("fingerprint") != self.fingerprint:
+            raise LabError(f"{self.out} holds a balance search of another config, tiers or "
                            "settings (target, band, max edits, seed, cards, value table); "
                            "choose another --out, or delete that folder",
                            source=str(path))
         self.round, self.elapsed = data["round"], data["elapsed_s"]
         self.games, self.stop = data["games"], data["stop"]
+        self.credit, self.pace = data["credit"], data["pace"]
         self.history = data["history"]
         self.cands = {}
         for c in data["candidates"]:
-            cand = Cand(tuple(c["moves"]), c["level"], c["dropped"], c["confirmed"], c["born"])
+            cand = Cand(tuple(c["moves"]), c["level"], c["dropped"], c["confirmed"], c["born"],
+                        list(c["strong"]), c["finalist"], c["fresh"])
             self.cands[cand.key] = cand
         for path in sorted((self.out / UNITS).glob("round-*.parquet")):
             if int(path.stem.split("-")[1]) < self.round:
                 self._add_units(pd.read_parquet(path))
-        second = self._second_path()
-        if second is not None and second.is_file():
-            self._add_units(pd.read_parquet(second))
         return True
-
-    def _second_path(self) -> Path | None:
-        """The second tier's units file: one per tier and deal count."""
-        if self.second is None:
-            return None
-        tag = hashlib.sha1(f"{self.second.label}|{self.settings.second_deals}".encode())
-        return self.out / UNITS / f"second-{tag.hexdigest()[:12]}.parquet"
 
     def clock(self) -> float:
         """Seconds the search has run, over every session (the round in flight included)."""
@@ -247,20 +290,22 @@ class Search:
         sums = np.where(ok, scores, 0.0).sum(axis=0)
         counts = ok.sum(axis=0).astype(np.float64)
         total = counts.sum()
-        # the games themselves are kept for the confirmation deals (paired tables)
+        # the games themselves are kept for the selection and fresh deals (paired tables)
         self.units[(block, pair, key)] = Unit(sums, counts, sums.sum() / total if total else
                                               np.nan, scores if block < 0 else None)
+        self._corrections = None
+
+    def _cand(self, moves) -> Cand:
+        return self.cands.setdefault(rkey(moves), Cand(
+            tuple(sorted(moves)), born=self.round, strong=[0] * (len(self.tiers) - 1)))
 
     # ------------------------------------------------------------------------------ queries
     def restrict(self, moves, pair: int) -> str:
         return rkey(i for i in moves if self.touch[i, pair])
 
-    def blocks(self, level: int) -> list[int]:
-        return list(range(level))
-
-    def army_data(self, moves, blocks):
+    def army_data(self, moves, blocks, deals: int | None = None):
         """Per army: (per-deal score sums, per-deal game counts) of the edit set ``moves`` on
-        ``blocks`` — every unit must be played."""
+        ``blocks`` (their first ``deals`` deals) — every unit must be played."""
         sums = [[] for _ in self.armies]
         counts = [[] for _ in self.armies]
         idx = {a: i for i, a in enumerate(self.armies)}
@@ -268,23 +313,50 @@ class Search:
             key = self.restrict(moves, j)
             for block in blocks:
                 s, n = self.units[(block, j, key)][:2]
+                s, n = s[:deals], n[:deals]
                 sums[idx[a]].append(s)
                 counts[idx[a]].append(n)
                 sums[idx[b]].append(n - s)
                 counts[idx[b]].append(n)
         return ([np.concatenate(x) for x in sums], [np.concatenate(x) for x in counts])
 
+    def _measured(self, moves, blocks, simultaneous: bool = True):
+        sums, counts = self.army_data(moves, blocks)
+        rates = cluster_mean(sums, counts, simultaneous=simultaneous)
+        return objectives(rates.mean, rates.lo, rates.hi, self.settings.target,
+                          len(moves)), rates
+
     def screened(self, cand: Cand):
         """(objectives with simultaneous bounds, rates) of a candidate on its screening
-        blocks."""
-        got = self._stats.get((cand.key, cand.level))
+        blocks at the first tier."""
+        got = self._stats.get((cand.key, 0, cand.level))
         if got is None:
-            sums, counts = self.army_data(cand.moves, self.blocks(cand.level))
-            rates = cluster_mean(sums, counts, simultaneous=True)
-            got = (objectives(rates.mean, rates.lo, rates.hi, self.settings.target,
-                              len(cand.moves)), rates)
-            self._stats[(cand.key, cand.level)] = got
+            got = self._measured(cand.moves, [screen_block(0, k) for k in range(cand.level)])
+            self._stats[(cand.key, 0, cand.level)] = got
         return got
+
+    def at_tier(self, cand: Cand, t: int) -> Objectives:
+        """A candidate's objectives at strong tier ``t``: measured on its screening blocks there,
+        or while it has none the surrogate's prediction ± the margin."""
+        level = cand.strong[t - 1]
+        if level:
+            got = self._stats.get((cand.key, t, level))
+            if got is None:
+                got = self._measured(cand.moves, [screen_block(t, k) for k in range(level)])
+                self._stats[(cand.key, t, level)] = got
+            return got[0]
+        rates = self.screened(cand)[1]
+        shift = self.corrections()[t - 1].of(cand.moves)
+        m = self.settings.strong_margin
+        return objectives(rates.mean + shift, rates.lo + shift - m, rates.hi + shift + m,
+                          self.settings.target, len(cand.moves))
+
+    def overall(self, cand: Cand) -> Objectives:
+        """A candidate's objectives over every tier (screening figures)."""
+        first = self.screened(cand)[0]
+        if len(self.tiers) == 1:
+            return first
+        return combine([first] + [self.at_tier(cand, t) for t in self.strong_tiers])
 
     def confirmed_rates(self, moves, block: int = CONFIRM):
         got = self._confirmed.get((rkey(moves), block))
@@ -293,46 +365,141 @@ class Search:
             got = self._confirmed[(rkey(moves), block)] = cluster_mean(sums, counts)
         return got
 
+    def selected(self, moves, blocks=None) -> Objectives:
+        """Objectives over every tier on the selection deals (or on ``blocks``)."""
+        blocks = blocks or [select_block(t) for t in range(len(self.tiers))]
+        objs = []
+        for b in blocks:
+            r = self.confirmed_rates(moves, b)
+            objs.append(objectives(r.mean, r.lo, r.hi, self.settings.target, len(moves)))
+        return combine(objs)
+
     def evaluated(self) -> list[Cand]:
         return [c for c in self.cands.values() if c.level >= 1]
 
     def front(self, cands) -> list[Cand]:
-        """The screened Pareto front (point estimates of worst distance, spread, edits)."""
+        """The screened Pareto front over every tier (point estimates of worst distance, spread,
+        edits)."""
         cands = list(cands)
         if not cands:
             return []
-        keep = pareto([self.screened(c)[0].key() for c in cands])
-        return sorted((cands[i] for i in keep), key=lambda c: (self.screened(c)[0].worst,
+        keep = pareto([self.overall(c).key() for c in cands])
+        return sorted((cands[i] for i in keep), key=lambda c: (self.overall(c).worst,
                                                                len(c.moves), c.key))
 
+    def _selected_blocks(self, c: Cand) -> list[int] | None:
+        """The selection deals a candidate has been measured on at every tier, else None."""
+        if not c.confirmed or (len(self.tiers) > 1 and not c.finalist):
+            return None
+        return [select_block(t) for t in range(len(self.tiers))]
+
     def confirmed_front(self) -> list[Cand]:
-        """The confirmed Pareto front (confirmed worst distance, spread, edits)."""
-        done = [c for c in self.cands.values() if c.confirmed]
+        """The Pareto front of the candidates selected at every tier, on their selection
+        figures (worst distance and spread over the tiers, edits)."""
+        done = [c for c in self.cands.values() if self._selected_blocks(c)]
         if not done:
             return []
-        points = []
-        for c in done:
-            r = self.confirmed_rates(c.moves)
-            o = objectives(r.mean, r.lo, r.hi, self.settings.target, len(c.moves))
-            points.append(o.key())
-        keep = pareto(points)
+        keep = pareto([self.selected(c.moves).key() for c in done])
         return [done[i] for i in keep]
+
+    # ------------------------------------------------------------------------------ tiers
+    def corrections(self) -> list[TierCorrection]:
+        """Per strong tier, its correction of the first tier's army rates (refitted whenever a
+        unit was added)."""
+        if self._corrections is None:
+            self._corrections = (0, [self._fit(t) for t in self.strong_tiers])
+        return self._corrections[1]
+
+    def _fit(self, t: int) -> TierCorrection:
+        rows = []
+        for c in sorted(self.cands.values(), key=lambda c: c.key):
+            levels = min(c.strong[t - 1], c.level)
+            if levels < 1:
+                continue
+            strong = [screen_block(t, k) for k in range(levels)]
+            first = [screen_block(0, k) for k in range(levels)]
+            deals = self.settings.strong_block
+            ys = self.army_data(c.moves, strong)
+            y0 = self.army_data(c.moves, first, deals)
+            rs, r0 = (np.array([s.sum() / n.sum() for s, n in zip(*y)]) for y in (ys, y0))
+            games = float(min(n.sum() for n in ys[1]))
+            rows.append((c.moves, rs - r0, games))
+        return TierCorrection.fit(rows, len(self.armies))
+
+    def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
+        """Strong-tier screening blocks for this round: the fully screened candidates with the
+        most optimistic bounds over every tier first, as far as each tier's credit goes (the
+        unchanged decks go first on every block)."""
+        s = self.settings
+        out: list[tuple[int, tuple[int, ...]]] = []
+        order = sorted(ready, key=lambda c: (self.overall(c).worst_lo, len(c.moves), c.key))
+        for t in self.strong_tiers:
+            credit = self.credit[t - 1]
+            base = self.cands[""].strong[t - 1]
+            planned: set = set()
+            for c in order:
+                level = c.strong[t - 1]
+                if not c.moves or level >= s.strong_levels or level >= c.level:
+                    continue
+                units = {(screen_block(t, level), j, self.restrict(c.moves, j))
+                         for j in range(len(self.pairs))}
+                if base <= level:
+                    units |= {(screen_block(t, level), j, "") for j in range(len(self.pairs))}
+                units -= set(self.units) | planned
+                cost = len(units) * 2 * s.strong_block
+                if cost > credit:
+                    break
+                credit -= cost
+                planned |= units
+                if base <= level:
+                    out.append((t, ()))
+                    base = level + 1
+                out.append((t, c.moves))
+        return out
+
+    def _earn(self, table: pd.DataFrame) -> None:
+        """Credit the strong tiers with their share of this round's first-tier screening."""
+        if len(self.tiers) == 1 or table.empty:
+            return
+        first = sum(int(np.sum(~np.isnan(np.asarray(x, dtype=float))))
+                    for b, x in zip(table["block"], table["scores"]) if b >= 0
+                    and tier_of(b) == 0)
+        share = self.settings.strong_share
+        spend = share / (1.0 - share) * first * self.cost[0] / len(self.strong_tiers)
+        for t in self.strong_tiers:
+            self.credit[t - 1] += spend / self.cost[t]
 
     # ------------------------------------------------------------------------------ surrogate
     def _deltas(self):
         """Per pair: {edit-set key: mean score change of the pair's first army against the
-        unchanged decks on the screening blocks both played}."""
+        unchanged decks on the first tier's screening blocks both played}."""
         units = sorted(self.units.items())  # a fixed order, however the units were loaded
         base = {}
         for (block, j, key), unit in units:
-            if block >= 0 and key == "":
+            if block >= 0 and tier_of(block) == 0 and key == "":
                 base[(block, j)] = unit.mean
         out: list[dict[str, list]] = [dict() for _ in self.pairs]
         for (block, j, key), unit in units:
             y = unit.mean
-            if block >= 0 and key and (block, j) in base:
+            if block >= 0 and tier_of(block) == 0 and key and (block, j) in base:
                 out[j].setdefault(key, []).append(y - base[(block, j)])
         return [{k: float(np.mean(v)) for k, v in d.items()} for d in out], base
+
+    def _rates(self, y: np.ndarray) -> np.ndarray:
+        """Army win rates from pair scores (the pair's first army), along the last axis."""
+        return (y @ self.incidence.T + self.offset) / self.degree
+
+    def _score(self, wr: np.ndarray, shifts) -> np.ndarray:
+        """What the surrogate minimises: the worst distance plus a tenth of the spread, each the
+        largest over the first tier (``wr``) and every strong tier (``wr`` + its shift)."""
+        target = self.settings.target
+        worst = np.abs(wr - target).max(axis=-1)
+        spread = wr.max(axis=-1) - wr.min(axis=-1)
+        for shift in shifts:
+            x = wr + shift
+            worst = np.maximum(worst, np.abs(x - target).max(axis=-1))
+            spread = np.maximum(spread, x.max(axis=-1) - x.min(axis=-1))
+        return worst + 0.1 * spread
 
     def propose(self, screened_singles: list[int], quota: int) -> list[tuple[int, ...]]:
         """Up to ``quota`` new edit sets (2 edits or more) the surrogate rates best, spread over
@@ -349,6 +516,7 @@ class Search:
             for j in np.flatnonzero(self.touch[i]):
                 single_d[r, j] = deltas[j].get(str(i), 0.0)
         pos = {int(i): r for r, i in enumerate(singles)}
+        corrs = self.corrections()
 
         def exact(moves) -> np.ndarray:
             y = y0.copy()
@@ -359,10 +527,14 @@ class Search:
                 y[j] += _predict(mine, deltas[j], single_d[:, j], pos)
             return y
 
-        def score(y) -> np.ndarray:
-            wr = (y @ self.incidence.T + self.offset) / self.degree
-            w = np.abs(wr - s.target).max(axis=-1)
-            return w + 0.1 * (wr.max(axis=-1) - wr.min(axis=-1))
+        def score(moves) -> float:
+            return float(self._score(self._rates(exact(moves)),
+                                     [c.of(moves) for c in corrs]))
+
+        def grown(y, moves, ok) -> np.ndarray:
+            """The approximate score of ``moves`` plus each single edit of ``ok``."""
+            return self._score(self._rates(y[None, :] + single_d[ok]),
+                               [c.of(moves)[None, :] + c.matrix(singles[ok]) for c in corrs])
 
         beam = [((), y0)]
         ranked_by_depth = []
@@ -373,8 +545,7 @@ class Search:
                     np.ones(len(singles), dtype=bool)
                 if not ok.any():
                     continue
-                approx = score(y[None, :] + single_d[ok])
-                for i, v in zip(singles[ok], approx):
+                for i, v in zip(singles[ok], grown(y, parent, ok)):
                     options.append((float(v), tuple(sorted(parent + (int(i),)))))
             best: dict[tuple, float] = {}
             for v, moves in sorted(options):
@@ -382,12 +553,12 @@ class Search:
                     best[moves] = v
                 if len(best) >= 4 * s.beam:
                     break
-            scored = sorted(((float(score(exact(m))), m) for m in best), key=lambda t: t)
+            scored = sorted(((score(m), m) for m in best), key=lambda t: t)
             beam = [(m, exact(m)) for _, m in scored[:s.beam]]
             ranked_by_depth.append([m for _, m in scored])
             if not beam:
                 break
-        swaps = self._swaps(singles, single_d, exact, score)
+        swaps = self._swaps(singles, single_d, exact, score, grown)
         picked: list[tuple[int, ...]] = []
 
         def take(ranked, n: int) -> None:
@@ -404,11 +575,11 @@ class Search:
             take(ranked, per_depth)
         return picked
 
-    def _swaps(self, singles, single_d, exact, score) -> list[tuple[int, ...]]:
+    def _swaps(self, singles, single_d, exact, score, grown) -> list[tuple[int, ...]]:
         """Edit sets one swap away from the best screened sets (one edit replaced by another):
         the beam only grows sets, and a set of --max-edits edits can improve only this way."""
         alive = [c for c in self.evaluated() if c.dropped < 0 and len(c.moves) >= 2]
-        anchors = sorted(alive, key=lambda c: (self.screened(c)[0].worst, c.key))[:4]
+        anchors = sorted(alive, key=lambda c: (self.overall(c).worst, c.key))[:4]
         options = []
         for c in anchors:
             y = exact(c.moves)
@@ -421,8 +592,7 @@ class Search:
                 ok &= singles != e
                 if not ok.any():
                     continue
-                approx = score(y[None, :] - single_d[col[e]] + single_d[ok])
-                for i, v in zip(singles[ok], approx):
+                for i, v in zip(singles[ok], grown(y - single_d[col[e]], rest, ok)):
                     options.append((float(v), tuple(sorted(rest + (int(i),)))))
         best: dict[tuple, float] = {}
         for v, moves in sorted(options):
@@ -430,12 +600,12 @@ class Search:
                 best[moves] = v
             if len(best) >= 4 * self.settings.beam:
                 break
-        return [m for _, m in sorted((float(score(exact(m))), m) for m in best)]
+        return [m for _, m in sorted((score(m), m) for m in best)]
 
     # ------------------------------------------------------------------------------ rounds
     def plan(self, final: bool) -> dict:
-        """The next round, from the measurements so far: {confirm, promote, new} lists of
-        edit sets."""
+        """The next round, from the measurements so far: {confirm, promote, new, strong} lists
+        of edit sets (strong: (tier, edit set))."""
         s = self.settings
         alive = [c for c in self.evaluated() if c.dropped < 0]
         top = [c for c in alive if c.level >= s.levels]
@@ -443,10 +613,11 @@ class Search:
         confirm = [c.moves for c in self.front(pool) if not c.confirmed]
         confirm = confirm[:s.final_confirms if final else s.confirm_per_round]
         if final:
-            return {"confirm": confirm, "promote": [], "new": []}
+            return _plan(confirm=confirm)
         waiting = sorted((c for c in alive if c.level < s.levels),
-                         key=lambda c: (self.screened(c)[0].worst_lo, len(c.moves), c.key))
+                         key=lambda c: (self.overall(c).worst_lo, len(c.moves), c.key))
         promote = [c.moves for c in waiting[:s.promote_per_round]]
+        strong = self._strong_plan(top)
         singles_done = [c.moves[0] for c in self.evaluated() if len(c.moves) == 1
                         and not self._noop(c.moves[0])]
         new = self.propose(sorted(singles_done), s.new_per_round)
@@ -462,7 +633,7 @@ class Search:
                 break
             singles.append((i,))
             units += int(self.touch[i].sum())
-        return {"confirm": confirm, "promote": promote, "new": new + singles}
+        return _plan(confirm=confirm, promote=promote, new=new + singles, strong=strong)
 
     def _count_units(self, promote, new) -> int:
         need = set()
@@ -492,20 +663,34 @@ class Search:
 
     def needed(self, plan: dict) -> list[tuple[int, int, str]]:
         """The units the round must play, in a fixed order."""
+        every = range(len(self.pairs))
         need = set()
+
+        def add(block, moves):
+            need.update((block, j, self.restrict(moves, j)) for j in every)
+
         for moves in plan["confirm"]:
-            need |= {(CONFIRM, j, self.restrict(moves, j)) for j in range(len(self.pairs))}
+            add(select_block(0), moves)
         for moves in plan["new"]:
-            need |= {(0, j, self.restrict(moves, j)) for j in range(len(self.pairs))}
+            add(screen_block(0, 0), moves)
         for moves in plan["promote"]:
-            lvl = self.cands[rkey(moves)].level
-            need |= {(b, j, self.restrict(moves, j)) for b in range(lvl + 1)
-                     for j in range(len(self.pairs))}
+            add(screen_block(0, self.cands[rkey(moves)].level), moves)
+        for t, moves in plan["strong"]:
+            cand = self.cands.get(rkey(moves))
+            add(screen_block(t, cand.strong[t - 1] if cand else 0), moves)
+        for moves in plan["finalists"]:
+            for t in self.strong_tiers:
+                add(select_block(t), moves)
+        for moves in plan["fresh"]:
+            for t in range(len(self.tiers)):
+                add(fresh_block(t), moves)
         return sorted(u for u in need if u not in self.units)
 
     def deals(self, block: int) -> int:
-        return {CONFIRM: self.settings.confirm_deals,
-                SECOND: self.settings.second_deals}.get(block, self.settings.block)
+        s, first = self.settings, tier_of(block) == 0
+        return {"screen": s.block if first else s.strong_block,
+                SELECT: s.confirm_deals if first else s.strong_select_deals,
+                FRESH: s.fresh_deals if first else s.strong_fresh_deals}[kind_of(block)]
 
     def calls(self, units) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:
         """Runner calls playing ``units``: (block, pairs, edit-set keys) such that every edit
@@ -530,12 +715,12 @@ class Search:
 
     def experiment(self, block: int, pairs, keys) -> Experiment:
         deals = self.deals(block)
-        tier = self.second if block == SECOND else self.exp.tiers[0]
-        label = {CONFIRM: "confirm", SECOND: "second"}.get(block, f"screen-{block}")
-        exp = replace(self.exp, name=f"{self.exp.name}-balance-{label}",
+        t = tier_of(block)
+        label = seed_label(block)
+        exp = replace(self.exp, name=f"{self.exp.name}-balance-{label}" + (f"-t{t}" if t else ""),
                       seed=derive_seed(self.settings.seed, label), games=deals,
                       chunk_size=deals, matchups=tuple(self.pairs[j] for j in pairs),
-                      tiers=(tier,))
+                      tiers=(self.tiers[t],))
         patches = [BASE_PATCH if k == "" else Patch(
             _patch_name(k), tuple(self.moves[int(i)].edit for i in k.split(",")))
             for k in keys]
@@ -552,13 +737,16 @@ class Search:
         for n, (block, pairs, keys) in enumerate(self.calls(units)):
             exp = self.experiment(block, pairs, keys)
             folder = work / f"call-{n:04d}"
+            started = time.monotonic()
             runner.run(exp, folder, jobs=self.jobs, resume=folder.exists(),
                        backend=self.backend, scheduler=self.scheduler, console=None)
             games = read_games(folder, columns=_COLUMNS)
+            t = tier_of(block)
+            self.pace[t][0] += time.monotonic() - started
+            self.pace[t][1] += len(games)
             names = {_patch_name(k) if k else "base": k for k in keys}
             rows += _unit_rows(games, names, block, self.pairs, pairs, self.deals(block))
-            kind = {CONFIRM: "confirm", SECOND: "second"}.get(block, "screen")
-            self._pending[kind] = self._pending.get(kind, 0) + len(games)
+            self._pending.append((kind_of(block), t, len(games)))
             self._status(phase)
         return pd.DataFrame(rows, columns=["block", "pair", "key", "scores"])
 
@@ -568,26 +756,30 @@ class Search:
         front = []
         for c in self.confirmed_front() or self.front(
                 [c for c in self.evaluated() if c.dropped < 0])[:8]:
-            if c.confirmed:
-                r = self.confirmed_rates(c.moves)
-                o = objectives(r.mean, r.lo, r.hi, self.settings.target, len(c.moves))
-            else:
-                o = self.screened(c)[0]
-            front.append((len(c.moves), o.worst, o.spread, c.confirmed))
-        games = sum(self.games.values()) + sum(self._pending.values())
+            selected = self._selected_blocks(c) is not None
+            o = self.selected(c.moves) if selected else self.overall(c)
+            front.append((len(c.moves), o.worst, o.spread, selected))
+        games = self.played() + sum(n for _, _, n in self._pending)
         self.on_status(Status(self.round, phase, games, self.clock(),
                               sorted(front)[:8], len(self.evaluated()),
                               sum(c.dropped >= 0 for c in self.cands.values())))
 
-    def run_round(self, final: bool = False) -> dict:
-        """Plan, play and record one round; returns its plan (empty lists: nothing to do)."""
+    def played(self) -> int:
+        return int(sum(sum(v) for v in self.games.values()))
+
+    def run_round(self, plan: dict | None = None, final: bool = False,
+                  phase: str | None = None) -> dict:
+        """Plan (unless given), play and record one round; returns its plan (empty lists:
+        nothing to do)."""
         self._started = time.monotonic()
-        if self.round == 0:
-            plan = {"confirm": [()], "promote": [], "new": [()]}
-        else:
-            plan = self.plan(final)
+        if plan is None:
+            if self.round == 0:
+                plan = _plan(confirm=[()], new=[()],
+                             strong=[(t, ()) for t in self.strong_tiers])
+            else:
+                plan = self.plan(final)
         units = self.needed(plan)
-        table = self._play_or_stop(units, "final confirmation" if final else "search")
+        table = self._play_or_stop(units, phase or ("final selection" if final else "search"))
         self._commit(table, plan, final)
         return plan
 
@@ -600,7 +792,7 @@ class Search:
             if isinstance(e, LabError) and getattr(e, "exit_code", 2) != 130:
                 raise
             self._tick()
-            self._pending = {}
+            self._pending = []
             self.save()
             raise self.interrupted() from None
 
@@ -611,9 +803,11 @@ class Search:
     def _count(self) -> None:
         """Add the games of the finished round (an interrupted round is replayed, and its games
         counted, once on --resume)."""
-        for kind, n in self._pending.items():
-            self.games[kind] += n
-        self._pending = {}
+        for kind, t, n in self._pending:
+            self.games[kind][t] += n
+            if kind == "screen" and t > 0:
+                self.credit[t - 1] -= n
+        self._pending = []
 
     def interrupted(self) -> Interrupted:
         return Interrupted(f"interrupted: the balance search in {self.out} keeps {self.round} "
@@ -624,35 +818,42 @@ class Search:
         for block, pair, key, scores in table.itertuples(index=False):
             self._store(block, pair, key, np.asarray(scores, dtype=np.float64).reshape(2, -1))
         for moves in plan["new"]:
-            cand = self.cands.setdefault(rkey(moves), Cand(tuple(sorted(moves)),
-                                                           born=self.round))
+            cand = self._cand(moves)
             cand.level = max(cand.level, 1)
         for moves in plan["promote"]:
             self.cands[rkey(moves)].level += 1
         for moves in plan["confirm"]:
-            self.cands[rkey(moves)].confirmed = True
+            self._cand(moves).confirmed = True
+        for t, moves in plan["strong"]:
+            self._cand(moves).strong[t - 1] += 1
+        for moves in plan["finalists"]:
+            self._cand(moves).finalist = True
+        for moves in plan["fresh"]:
+            self._cand(moves).fresh = True
         dropped = self._race()
         _write_parquet(table, self.out / UNITS / f"round-{self.round:05d}.parquet")
         best = self.front([c for c in self.evaluated() if c.dropped < 0])
         self._tick()
         self._count()
+        self._earn(table)
         self.history.append({
             "round": self.round, "final": final, "new": len(plan["new"]),
             "promoted": len(plan["promote"]), "confirmed": len(plan["confirm"]),
-            "dropped": dropped, "units": len(table), "games": int(sum(self.games.values())),
-            "elapsed_s": round(self.elapsed, 1),
-            "best_worst": round(self.screened(best[0])[0].worst, 4) if best else None})
+            "strong": len(plan["strong"]), "finalists": len(plan["finalists"]),
+            "fresh": len(plan["fresh"]), "dropped": dropped, "units": len(table),
+            "games": self.played(), "elapsed_s": round(self.elapsed, 1),
+            "best_worst": round(self.overall(best[0]).worst, 4) if best else None})
         self.round += 1
         self.save()
         if not self.keep_records:
             shutil.rmtree(self.out / WORK, ignore_errors=True)
 
     def _race(self) -> int:
-        """Drop the candidates whose optimistic bounds cannot beat the current front: the point
-        estimates of the edit sets screened on at least two blocks (and the pessimistic bounds
-        of every screened set). How many were dropped."""
+        """Drop the candidates whose optimistic bounds over every tier cannot beat the current
+        front: the point estimates of the edit sets screened on at least two blocks (and the
+        pessimistic bounds of every screened set). How many were dropped."""
         done = self.evaluated()
-        objs = [self.screened(c)[0] for c in done]
+        objs = [self.overall(c) for c in done]
         ref = objs + [replace(o, worst_hi=o.worst, spread_hi=o.spread)
                       for c, o in zip(done, objs) if c.level >= 2]
         ref = [ref[i] for i in pareto([(o.edits, o.worst_hi, o.spread_hi) for o in ref])]
@@ -665,9 +866,11 @@ class Search:
 
     # ------------------------------------------------------------------------------ driving
     def search(self, budget: Budget) -> str:
-        """Rounds until the budget is spent or nothing is left to do; the reason it stopped.
-        The budget counts every session of the search (``--resume`` goes on where it was)."""
+        """Rounds until the budget is spent or nothing is left to do, then the final selection
+        and the fresh deals; the reason it stopped. The budget counts every session of the
+        search (``--resume`` goes on where it was)."""
         if self.stop == "converged":
+            self.finish()
             return self.stop
         last = self._last_round()
         while True:
@@ -676,14 +879,47 @@ class Search:
                     self.run_round(final=True)
                 self.stop = "budget"
                 self.save()
+                self.finish()
                 return self.stop
+            self.stop = None  # searching further on --resume with a larger budget
             before = self.elapsed
             plan = self.run_round()
             last = self.elapsed - before
-            if self.round > 1 and not any(plan.values()):
+            if self.round > 1 and not any(plan[k] for k in ("confirm", "promote", "new",
+                                                            "strong")):
                 self.stop = "converged"
                 self.save()
+                self.finish()
                 return self.stop
+
+    def finish(self) -> None:
+        """Select the best selected candidates at every strong tier, then measure the best of
+        those by their selection figures — and the unchanged decks — on the fresh deals at
+        every tier. Nothing is chosen on the fresh deals."""
+        if len(self.tiers) > 1:
+            todo = [c.moves for c in self.finalists() if not c.finalist]
+            if todo:
+                self.run_round(_plan(finalists=todo), final=True, phase="strong selection")
+        todo = [c.moves for c in [self.cands[""]] + self.ranked()[:self.settings.final_top]
+                if not c.fresh]
+        if todo:
+            self.run_round(_plan(fresh=todo), final=True, phase="fresh deals")
+
+    def finalists(self) -> list[Cand]:
+        """The unchanged decks and the candidates selected at the first tier that go on to the
+        strong tiers' selection deals: the first tier's selected Pareto front, ranked by its
+        selection figures there and its figures so far at the strong tiers."""
+        done = [c for c in self.cands.values() if c.confirmed and c.moves]
+        if not done:
+            return [self.cands[""]]
+
+        def over(c: Cand) -> Objectives:
+            first = self.selected(c.moves, [select_block(0)])
+            return combine([first] + [self.at_tier(c, t) for t in self.strong_tiers])
+
+        keep = pareto([over(c).key() for c in done])
+        front = sorted((done[i] for i in keep), key=lambda c: self._rank_key(over(c), c))
+        return [self.cands[""]] + front[:self.settings.finalists]
 
     def _last_round(self) -> float:
         """Seconds the last search round took (0 before any): a resumed search decides as the
@@ -698,48 +934,43 @@ class Search:
         alive = [c for c in self.evaluated() if c.dropped < 0]
         return any(not c.confirmed for c in self.front(alive))
 
+    def end_seconds(self) -> float:
+        """About how long the final selection and the fresh deals take, at the pace each tier
+        has played so far."""
+        s, pairs = self.settings, 2 * len(self.pairs)
+        games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals)
+                 * pairs]
+        games += [((s.finalists + 1) * s.strong_select_deals
+                   + (s.final_top + 1) * s.strong_fresh_deals) * pairs
+                  for _ in self.strong_tiers]
+        pace = [sec / n if n else 0.0 for sec, n in self.pace]
+        return float(sum(g * p for g, p in zip(games, pace)))
+
     def _spent(self, budget: Budget, last_round: float) -> bool:
         """Whether to stop searching: the games budget is reached, or the next round (about as
-        long as the last) would end past the minutes budget."""
-        if budget.games is not None and sum(self.games.values()) >= budget.games:
+        long as the last) and the final measurements would end past the minutes budget."""
+        if budget.games is not None and self.played() >= budget.games:
             return True
-        return budget.minutes is not None and self.elapsed + last_round > 60 * budget.minutes
+        return budget.minutes is not None and \
+            self.elapsed + last_round + self.end_seconds() > 60 * budget.minutes
 
-    def run_second(self) -> None:
-        """Re-confirm the best proposals (and the unchanged decks) at the second tier."""
-        path = self._second_path()
-        if path is None:
-            return
-        sets = [()] + [c.moves for c in self.ranked()[:self.settings.second_top]]
-        units = sorted({(SECOND, j, self.restrict(m, j)) for m in sets
-                        for j in range(len(self.pairs))} - set(self.units))
-        if not units:
-            return
-        self._started = time.monotonic()
-        table = self._play_or_stop(units, "second tier")
-        self._tick()
-        self._count()
-        for block, pair, key, scores in table.itertuples(index=False):
-            self._store(block, pair, key, np.asarray(scores, dtype=np.float64).reshape(2, -1))
-        rows = [(b, j, k, self.units[(b, j, k)].scores.ravel().astype(np.float32))
-                for (b, j, k) in sorted(self.units) if b == SECOND]
-        _write_parquet(pd.DataFrame(rows, columns=["block", "pair", "key", "scores"]), path)
-        self.save()
-        if not self.keep_records:
-            shutil.rmtree(self.out / WORK, ignore_errors=True)
+    def _rank_key(self, o: Objectives, c: Cand):
+        """Best first: within the band at every tier (fewest edits first), then the others by
+        worst distance."""
+        meets = o.worst <= self.settings.band
+        return (not meets, len(c.moves) if meets else 0, o.worst, o.spread, c.key)
 
     def ranked(self) -> list[Cand]:
-        """The confirmed front, best first: edit sets whose every army is within the band
-        (fewest edits first), then the others by worst distance."""
-        s = self.settings
+        """The Pareto front on the selection deals (every tier), best first: edit sets whose
+        every army is within the band at every tier (fewest edits first), then the others by
+        worst distance."""
+        return sorted((c for c in self.confirmed_front() if c.moves),
+                      key=lambda c: self._rank_key(self.selected(c.moves), c))
 
-        def key(c: Cand):
-            r = self.confirmed_rates(c.moves)
-            o = objectives(r.mean, r.lo, r.hi, s.target, len(c.moves))
-            meets = o.worst <= s.band
-            return (not meets, len(c.moves) if meets else 0, o.worst, o.spread, c.key)
 
-        return sorted((c for c in self.confirmed_front() if c.moves), key=key)
+def _plan(**lists) -> dict:
+    return {k: list(lists.get(k, ())) for k in ("confirm", "promote", "new", "strong",
+                                                "finalists", "fresh")}
 
 
 def _predict(mine: list[int], measured: dict[str, float], single: np.ndarray,

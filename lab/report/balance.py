@@ -1,9 +1,10 @@
 """The report's "Balance proposals" section: the result of ``lab balance`` when the results
 folder holds one (``balance/balance.json``).
 
-Owns only the translation of ``lab.design.balance.section`` — the proposals ranked, each with its
-confirmed before/after army table and its [[patch]] TOML — into the report's blocks. The figures
-are the search's confirmed ones, read from its result file; nothing here computes a statistic.
+Owns only the translation of ``lab.design.balance.section`` — the proposals ranked on the
+selection deals, each with its before/after army table per tier on the fresh deals and its
+[[patch]] TOML — into the report's blocks. The figures are read from the search's result file;
+nothing here computes a statistic.
 """
 
 from __future__ import annotations
@@ -16,22 +17,28 @@ from lab.report.document import Code, Heading, Para, Table
 def find(results_dir) -> dict | None:
     """The balance result of a results folder, or None when it holds none."""
     from lab.design.balance import RESULT, read_result
+    from lab.errors import LabError
 
     folder = Path(results_dir)
     if not any(p.is_file() for p in (folder / "balance" / RESULT, folder / RESULT)):
         return None
-    return read_result(folder)
+    try:
+        return read_result(folder)
+    except LabError as e:  # an unreadable or outdated result: said in the section
+        return {"unreadable": str(e)}
 
 
 def balance_section(result: dict) -> list:
     from lab.design.balance import section
 
     blocks: list = [Heading("Balance proposals"),
-                    Para("From `lab balance`: card edits searched on screening deals, each "
-                         "proposal confirmed on fresh deals the search never used; only the "
-                         "confirmed figures are shown. Paste a proposal's [[patch]] table into "
-                         "the config and `lab run` it to see it in this report "
-                         "(docs/balancing.md).")]
+                    Para("From `lab balance`: card edits searched on screening deals, the best "
+                         "chosen on selection deals at every tier and measured on fresh deals "
+                         "that chose nothing; only the fresh figures are shown. Paste a "
+                         "proposal's [[patch]] table into the config and `lab run` it to see it "
+                         "in this report (docs/balancing.md).")]
+    if "unreadable" in result:
+        return blocks + [Para(result["unreadable"])]
     for kind, *rest in section(result):
         if kind == "para":
             blocks.append(Para(rest[0]))

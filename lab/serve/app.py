@@ -378,8 +378,10 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
                            minutes=_float(form.get("minutes"), "minutes", None),
                            budget_games=_int(form.get("budget_games"), "budget_games"),
                            confirm_games=_int(form.get("confirm_games"), "confirm_games")
-                           or 3000, cards=str(form.get("cards") or ""),
-                           tier=str(form.get("tier") or ""), resume=bool(form.get("resume")))
+                           or 3000, strong_games=_int(form.get("strong_games"),
+                                                      "strong_games") or 320,
+                           cards=str(form.get("cards") or ""),
+                           tiers=str(form.get("tiers") or ""), resume=bool(form.get("resume")))
         else:
             raise LabError(f"kind \"{kind}\" is not allowed; allowed values: run, value, "
                            "balance")

@@ -131,9 +131,11 @@ def _balance(spec: dict, status: Status) -> None:
     if minutes is None and games is None:
         minutes = 30.0
     cards = [c.strip() for c in str(spec.get("cards") or "").split(",") if c.strip()] or None
-    p = balance.plan(exp, tier=spec.get("tier") or None, band=spec.get("band", 0.03),
-                     max_edits=spec.get("max_edits", 6), cards=cards,
-                     confirm_games=spec.get("confirm_games", balance.DEFAULT_CONFIRM_GAMES))
+    p = balance.plan(exp, tiers=[spec["tiers"]] if spec.get("tiers") else None,
+                     band=spec.get("band", 0.03), max_edits=spec.get("max_edits", 6),
+                     cards=cards,
+                     confirm_games=spec.get("confirm_games", balance.DEFAULT_CONFIRM_GAMES),
+                     strong_games=spec.get("strong_games", balance.DEFAULT_STRONG_GAMES))
     balance.check_options(minutes, games)
 
     def progress(st) -> None:

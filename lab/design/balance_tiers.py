@@ -1,0 +1,128 @@
+"""The bot tiers of a ``lab balance`` search: which deals each tier plays, what a tier's game
+costs, and how the strong tiers' measurements correct the surrogate (docs/balancing.md).
+
+Owns the block codec — a block is one set of deals at one tier: screening block k, the
+**selection** deals (the Pareto front is chosen on them) or the **fresh** deals (every reported
+figure is measured on them, and nothing is chosen on them) —, the seed label of each set (every
+tier plays the same deals of a set, the strong tiers its first ones, so the tiers are paired), the
+relative cost of a bot's game (how many screening games a strong tier's game is worth when the
+search shares its effort between tiers), and ``TierCorrection``: a strong tier's army win rates
+predicted from the screening tier's as a base shift per army plus a shrunken shift per edit,
+fitted on the edit sets measured at both tiers on the same deals. It plays nothing and knows no
+card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+STRIDE = 1000  # blocks of one tier: screening 0..STRIDE-1
+SELECT, FRESH = "selection", "fresh"
+
+
+def screen_block(tier: int, level: int) -> int:
+    return tier * STRIDE + level
+
+
+def select_block(tier: int) -> int:
+    return -1 - STRIDE * tier
+
+
+def fresh_block(tier: int) -> int:
+    return -2 - STRIDE * tier
+
+
+def tier_of(block: int) -> int:
+    return block // STRIDE if block >= 0 else (-block - 1) // STRIDE
+
+
+def kind_of(block: int) -> str:
+    """"screen", SELECT or FRESH."""
+    if block >= 0:
+        return "screen"
+    return SELECT if (-block - 1) % STRIDE == 0 else FRESH
+
+
+def level_of(block: int) -> int:
+    return block % STRIDE
+
+
+def seed_label(block: int) -> str:
+    """The deals' seed label: the same at every tier (``confirm`` names the selection deals, as
+    the single-tier search always did)."""
+    kind = kind_of(block)
+    if kind == "screen":
+        return f"screen-{level_of(block)}"
+    return "confirm" if kind == SELECT else "fresh"
+
+
+def bot_cost(bot) -> float:
+    """A game of ``bot`` against itself in heuristic games (measured on 2 cores, docs/bots.md:
+    the heuristic ~6,000 games/s per core through the runner, search(400) ~7, the expert per
+    iteration about as dear as the search per simulation). A fixed table, so that how the search
+    shares its games between tiers never depends on the machine."""
+    kind = bot.kind
+    if kind == "random":
+        return 0.5
+    if kind == "heuristic":
+        return 1.0
+    if kind in ("search", "expert"):
+        return 2.0 * float(bot.values()["simulations"])
+    return 5.0  # a learned bot: a few heuristic games' worth
+
+
+def tier_cost(tier) -> float:
+    return max(bot_cost(tier.a), bot_cost(tier.b))
+
+
+@dataclass
+class TierCorrection:
+    """A strong tier's army win rates = the screening tier's + ``base`` + the ``edit`` shifts of
+    the set's edits. Fitted by ridge regression on the army rate differences (strong − screening,
+    on the same deals) of every edit set measured at both tiers, each weighted by its games; the
+    base shift is not shrunk, an edit's shift is shrunk towards 0 with a prior of ±``prior``."""
+
+    base: np.ndarray  # (armies,)
+    edit: dict[int, np.ndarray]  # move index → (armies,)
+
+    @classmethod
+    def zero(cls, armies: int) -> "TierCorrection":
+        return cls(np.zeros(armies), {})
+
+    @classmethod
+    def fit(cls, rows: list[tuple[tuple[int, ...], np.ndarray, float]], armies: int,
+            prior: float = 0.03) -> "TierCorrection":
+        """``rows``: (edit set, army rate differences, strong games per army)."""
+        if not rows:
+            return cls.zero(armies)
+        edits = sorted({i for moves, _, _ in rows for i in moves})
+        col = {e: k + 1 for k, e in enumerate(edits)}
+        x = np.zeros((len(rows), len(edits) + 1))
+        x[:, 0] = 1.0
+        for r, (moves, _, _) in enumerate(rows):
+            for i in moves:
+                x[r, col[i]] = 1.0
+        y = np.array([d for _, d, _ in rows])
+        w = np.array([n for _, _, n in rows], dtype=float)
+        # a game's score has variance ≤ 1/4: the penalty makes an edit's shift a deviation of
+        # about ±prior a priori
+        penalty = np.full(len(edits) + 1, 0.25 / prior**2)
+        penalty[0] = 0.0
+        a = x.T @ (w[:, None] * x) + np.diag(penalty)
+        beta = np.linalg.lstsq(a, x.T @ (w[:, None] * y), rcond=None)[0]
+        return cls(beta[0], {e: beta[col[e]] for e in edits})
+
+    def of(self, moves) -> np.ndarray:
+        out = self.base.copy()
+        for i in moves:
+            shift = self.edit.get(int(i))
+            if shift is not None:
+                out += shift
+        return out
+
+    def matrix(self, moves) -> np.ndarray:
+        """(len(moves), armies): each single edit's shift (0 where never measured)."""
+        n = len(self.base)
+        return np.array([self.edit.get(int(i), np.zeros(n)) for i in moves]).reshape(-1, n)
