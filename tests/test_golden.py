@@ -145,6 +145,18 @@ def test_a_changed_file_fails_with_decision_field_expected_and_got(tmp_path, nam
     assert "tests/golden/README.md" in text  # says where regenerating is explained
 
 
+def test_the_check_command_prints_the_first_difference_and_exits_1(tmp_path, capsys):
+    path = _mutated(tmp_path, R, _edit_in_decision(0, r"^  (areas\.0\.soldiers) = \{\}$",
+                                                    lambda m: f'  {m[1]} = {{"P2": 1}}'))
+    assert G.main(["--check", str(path)]) == 1
+    out = capsys.readouterr()
+    assert 'FAIL ' in out.out and ('decision 0, observation(P1).areas.0.soldiers: expected '
+                                   '{"P2": 1}, got {}') in out.out
+    assert "1 of 1 golden files differ" in out.err
+    assert G.main(["--check", str(tmp_path / "base_9p-s1.txt")]) == 2
+    assert "no such golden file" in capsys.readouterr().err
+
+
 def test_a_hand_edited_but_equivalent_file_is_refused_as_formatting(tmp_path):
     path = _mutated(tmp_path, D, lambda t: t.replace("\nlegal = [", "\nlegal =  [", 1))
     with pytest.raises(G.GoldenMismatch, match=r"line \d+, the same game written differently"):
@@ -230,7 +242,7 @@ def _check_without_jit(files: list[str]) -> str:
     out = subprocess.run([sys.executable, "-m", "_support.golden", "--check",
                           *[str(ROOT / "golden" / f"{f}.txt") for f in files]],
                          env=env, capture_output=True, text=True, cwd=ROOT, check=False)
-    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
     assert "numba JIT off" in out.stdout
     return out.stdout
 

@@ -454,7 +454,7 @@ def check(path: Path | str) -> Playthrough:
     """Replay a golden file step by step; raise ``GoldenMismatch`` at the first difference
     (decision number, field, expected and got) and ``GoldenLeak`` if a seat sees what is
     hidden from it. Returns the replayed game."""
-    path = Path(path)
+    path = Path(path).resolve()
     name = path.relative_to(GOLDEN_DIR.parent.parent) if path.is_relative_to(
         GOLDEN_DIR.parent.parent) else path
     text = path.read_text(encoding="utf-8")
@@ -520,10 +520,19 @@ def check(path: Path | str) -> Playthrough:
 def _expected_header(h: dict) -> dict:
     """The header the file's own game, preset, seed and armies give today (rules, seats,
     choice rule): a preset changed under the file is a difference before decision 0."""
+    from lab.errors import LabError
+    from lab.games import GAMES
+
+    missing = [k for k in ("game", "preset", "seed", "seats") if k not in h]
+    if missing:
+        raise GoldenMismatch(f"header: no {', '.join(missing)}")
+    if h["game"] not in GAMES:
+        raise GoldenMismatch(f"header: game {h['game']!r} is not registered; registered: "
+                             f"{', '.join(GAMES)}")
     try:
         return header(Case(h["game"], h["preset"], h["seed"], tuple(h.get("armies", ()))))
-    except KeyError as e:
-        raise GoldenMismatch(f"the header lacks {e}") from None
+    except LabError as e:
+        raise GoldenMismatch(f"header: {e}") from None
 
 
 # ------------------------------------------------------------------ command line
@@ -567,7 +576,12 @@ def main(argv=None) -> int:
     paths = [Path(f) for f in args.check] or files()
     if not paths:
         print(f"no golden files under {GOLDEN_DIR}", file=sys.stderr)
-        return 1
+        return 2
+    absent = [str(p) for p in paths if not p.is_file()]
+    if absent:
+        print(f"no such golden file: {', '.join(absent)} (they are under {GOLDEN_DIR})",
+              file=sys.stderr)
+        return 2
     import numba
 
     print(f"numba JIT {'off' if numba.config.DISABLE_JIT else 'on'}")
@@ -577,8 +591,10 @@ def main(argv=None) -> int:
             pt = check(path)
             print(f"ok {path.name}: {len(pt.decisions)} decisions")
         except (GoldenMismatch, GoldenLeak) as e:
-            print(f"FAIL {e}", file=sys.stderr)
+            print(f"FAIL {e}")
             bad += 1
+    if bad:
+        print(f"{bad} of {len(paths)} golden files differ", file=sys.stderr)
     return 1 if bad else 0
 
 
