@@ -7,8 +7,11 @@ format (tests/golden/README.md) and the replay that names the first difference. 
 games only through the registry (``lab.games.GAMES``: ``rules``, ``seats``, ``new_game``) and the
 game objects' public methods (``legal_actions``, ``step``, ``observation``, ``is_over``,
 ``winner``, ``summary``), never through a module path of an engine, so a refactor that moves an
-engine is checked by the same files. It must not hold a rule: what is legal and what a seat sees
-come from the games.
+engine is checked by the same files (only the no-peeking re-deal, tests/_support/hidden.py, reads
+state arrays, as the bots' no-peeking tests do). It must not hold a rule: what is legal and what a
+seat sees come from the games.
+
+From the repository root:
 
     python -m tests._support.golden --update   # rewrite every file (only for an intended rules change)
     python -m tests._support.golden --check    # replay every file; exit 1 with the first difference
@@ -261,9 +264,12 @@ def check_hidden(game_name: str, g, seat: str, index: int, seen: dict, rng, k: i
     if game_name == "daitenka":
         h = hidden.resample_hidden(g, index, rng)
         moved = not np.array_equal(h.s, g.s)
-    else:
+    elif game_name == "rumble_nation":
         h = hidden.resample_hidden_rn(g, rng)
         moved = True
+    else:
+        raise GoldenLeak(f"no re-deal of hidden information for game {game_name!r}: add one to "
+                         "tests/_support/hidden.py and name it here")
     again = flatten(observe(h, seat), f"observation({seat})")
     if again != seen:
         path = next(p for p in sorted(set(seen) | set(again), key=_path_key)
