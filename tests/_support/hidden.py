@@ -1,5 +1,6 @@
 """Positions from random games and a re-deal of everything one seat cannot see: the no-peeking
-checks of the bots (tests/test_bots.py) and of the RL environment (tests/test_env.py)."""
+checks of the bots (tests/test_bots.py), of the RL environment (tests/test_env.py) and of the
+golden playthroughs (tests/test_golden.py), for 大天下 and for Rumble Nation."""
 
 import numpy as np
 
@@ -59,3 +60,16 @@ def resample_hidden(g: Game, observer: int, rng) -> Game:
                 mask |= 1 << i
         s[b + PB_HAND_MASK] = mask
     return h
+
+
+def resample_hidden_rn(g, rng):
+    """A Rumble Nation game with what no seat can see re-drawn: the dice still to come and the
+    bots' stream. Everything else is public (the board, stocks, sword chips and the dice on the
+    table: RN1–RN3 hide nothing from the other players)."""
+    from lab.games.rumble_nation import nb_layout as RNL
+
+    s = g.s.copy()
+    words = rng.integers(1, 2**32, size=8, dtype=np.int64)
+    s[RNL.S_DICE_RNG:RNL.S_DICE_RNG + 4] = words[:4]
+    s[RNL.S_BOT_RNG:RNL.S_BOT_RNG + 4] = words[4:]
+    return type(g)(g.rules, g.c.copy(), s)
