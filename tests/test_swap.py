@@ -161,6 +161,7 @@ def test_cli_table(config, real_swap):
     assert r.exit_code == 0, r.output
     assert "武田" in r.stdout and "removing 赤備え (for 足軽7)" in r.stdout
     assert "unaffected" in r.stdout and "織田" in r.stdout
+    assert "random-vs-random: conclusions at this tier may not hold" in r.stderr
 
 
 def test_default_out(config):

@@ -250,6 +250,9 @@ def test_cli_json_resume_and_the_report_location(config, played, tmp_path, monke
     assert r.exit_code == 0, r.output
     rows = json.loads(r.stdout)
     assert [list(x) for x in rows][0] == VALUE_COLUMNS and len(rows) == len(table)
+    # random bots: one line on stderr says the conclusions may not hold for stronger play
+    [note] = [line for line in r.stderr.splitlines() if line.startswith("note:")]
+    assert "random-vs-random" in note and "may not hold for stronger play" in note
     monkeypatch.chdir(tmp_path)
     exp = load_experiment(config)
     assert str(value.default_out(exp)) == "results/valuetest/value"

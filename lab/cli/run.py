@@ -124,6 +124,15 @@ def _run_game(exp, out_path: Path, **options) -> None:
     out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
 
 
+def _tier_note(tiers) -> None:
+    """One line when a design command measures at a tier weaker than the README advises."""
+    from lab.design.tiers import weak_tier_note
+
+    note = weak_tier_note(tiers)
+    if note:
+        err.print(f"note: {note}", soft_wrap=True)
+
+
 def _daitenka_only(exp, command: str) -> None:
     if exp.game != "daitenka":
         raise LabError(f"lab {command} edits 大天下's cards; {exp.source} names game = "
@@ -243,6 +252,7 @@ def swap_command(
     err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
               f"{', '.join(f'{names[k]} (×{n})' for k, n in plan.copies.items())}; "
               f"2 arms × {exp.total_games:,} games → {out_path}", soft_wrap=True)
+    _tier_note(exp.tiers)
     swap.run(plan, out_path, jobs=jobs, resume=resume, console=None if as_json else err)
     rows = swap.effects(plan, out_path, min_games=min_games)
     armies = rows[rows["kind"] == "army"]
@@ -304,7 +314,8 @@ def value_command(
     tier: Annotated[list[str] | None, typer.Option(
         "--tier", metavar="TIER",
         help="Only this bot tier (its label, e.g. heuristic-vs-heuristic, or a bot playing "
-             "both seats, e.g. heuristic; repeatable). Default: every tier of the config.")
+             "both seats, e.g. tuned or heuristic; repeatable). Default: every tier of the "
+             "config.")
     ] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", metavar="N",
@@ -348,6 +359,7 @@ def value_command(
     err.print(f"{exp.name}: {len(plan.arms)} arm(s) for {plan.rows} value row(s) × "
               f"{len(run_exp.matchups)} matchup(s) × {len(run_exp.tiers)} tier(s) = "
               f"{run_exp.total_games:,} games → {out_path}", soft_wrap=True)
+    _tier_note(run_exp.tiers)
     if plan.skipped:
         warn(f"not valued (mirror games only): {', '.join(plan.skipped)}")
     result = value.run(plan, out_path, jobs=jobs, resume=resume, console=err)
