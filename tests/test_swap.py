@@ -210,3 +210,47 @@ def test_bad_swap_table(tmp_path):
     assert load_experiment(write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwith = '
                                         '"足軽7"\n', "ok.toml")).games == 6  # lab run reads it
 
+
+
+# ------------------------------------------------------------------- variants and tiers
+
+def test_a_swap_over_two_variants_is_read_in_each_never_pooled(tmp_path):
+    cfg = write_config(tmp_path, CONFIG.replace('armies = ["oda", "takeda", "uesugi"]',
+                                                'armies = ["takeda", "uesugi"]')
+                       + "\n[grid]\nwalls = [6, 7]\n")
+    p = swap.plan(load_experiment(cfg), "赤備え", "足軽7")
+    swap.run(p, tmp_path / "out", jobs=1)
+    rows = swap.effects(p, tmp_path / "out", min_games=1)
+    variants = [v.id for v in p.base.variants]
+    assert len(variants) == 2
+    # one army row per (variant, tier), each labelled; no pooled row and no unlabelled one
+    army = rows[rows["kind"] == "army"]
+    assert list(zip(army["variant"], army["tier"])) == [(v, "random-vs-random")
+                                                         for v in variants]
+    assert set(rows["kind"]) == {"army", "matchup"} and rows["variant"].notna().all()
+    assert (army["pairs"] == 2 * 6).all()  # uesugi × 2 seat orders × 6 deals, per variant
+    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--card", "赤備え", "--with", "足軽7",
+                                     "--out", str(tmp_path / "out"), "--resume",
+                                     "--min-games", "1"])
+    assert r.exit_code == 0, r.output
+    assert "removing 赤備え" not in r.stdout  # no headline over two variants
+    assert "no headline" in r.stdout and "never pooled" in r.stdout
+    # a summary row per variant × tier, then each group's table, its title naming both
+    assert "per variant and tier" in r.stdout
+    assert all(f"— {v}, random" in r.stdout for v in variants)
+    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--card", "赤備え", "--with", "足軽7",
+                                     "--out", str(tmp_path / "out"), "--resume", "--json"])
+    doc = json.loads(r.stdout)
+    assert [(a["variant"], a["tier"]) for a in doc["armies"]] == list(
+        zip(army["variant"], army["tier"]))
+    assert all("reading" not in a and {x["variant"] for x in a["rows"]} == {a["variant"]}
+               for a in doc["armies"])
+
+
+def test_one_variant_and_tier_names_them_and_keeps_its_headline(config, real_swap):
+    _, out = real_swap
+    r = CliRunner().invoke(cli.app, ["swap", str(config), "--card", "赤備え", "--with", "足軽7",
+                                     "--out", str(out), "--resume"])
+    assert r.exit_code == 0, r.output
+    assert "— second_edition, random" in r.stdout  # the table names both
+    assert "removing 赤備え (for 足軽7)" in r.stdout and "no headline" not in r.stdout

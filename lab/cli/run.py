@@ -232,13 +232,14 @@ def swap_command(
     """
     import json
 
+    from lab.design.tiers import display as display_tier
     from lab.sim import config as sim_config, swap
 
-    table = swap.read_table(config) or {}
+    defaults = swap.read_table(config) or {}
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     _daitenka_only(exp, "swap")
-    card = card or table.get("card")
-    with_ = with_ or table.get("with")
+    card = card or defaults.get("card")
+    with_ = with_ or defaults.get("with")
     if card is None:
         raise LabError("missing --card: name the card to take out (e.g. --card 赤備え --with "
                        "足軽7), or add a [swap] table to the config", source=str(config))
@@ -256,6 +257,8 @@ def swap_command(
     swap.run(plan, out_path, jobs=jobs, resume=resume, console=None if as_json else err)
     rows = swap.effects(plan, out_path, min_games=min_games)
     armies = rows[rows["kind"] == "army"]
+    groups = swap.groups(armies)
+    headline = len(groups) == 1  # one variant and tier: a headline; several: never pooled
     if as_json:
         def clean(r):
             return {k: (None if isinstance(v, float) and v != v else
@@ -265,33 +268,50 @@ def swap_command(
                "records": str(out_path), "patch": plan.patch.name,
                "unaffected": list(plan.unaffected), "armies": []}
         for r in armies.to_dict("records"):
-            sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")]
+            sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")
+                       & (rows["variant"] == r["variant"]) & (rows["tier"] == r["tier"])]
             doc["armies"].append({**clean(r), "name": names.get(r["army"], r["army"]),
                                   "copies": plan.copies[r["army"]],
-                                  "reading": swap.reading(plan, r, names),
+                                  **({"reading": swap.reading(plan, r, names)} if headline
+                                     else {}),
                                   "rows": [clean(x) for x in sub.to_dict("records")]})
         print(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
     pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
-    for r in armies.to_dict("records"):
-        army = r["army"]
-        t = Table(title=f"{names.get(army, army)} ({army}): {plan.card.name} ×"
-                        f"{plan.copies[army]} → {plan.replacement.name}",
-                  caption="win rate (draw ½) on paired deals; change in points, 95% paired "
-                          "interval; dim: thin")
+    tier_name = {t.label: display_tier(t) for t in exp.tiers}
+
+    def table(title: str, caption: str, part, label) -> Table:
+        t = Table(title=title, caption=caption)
         for col in ("", "pairs", "base", "swapped", "change", "interval"):
             t.add_column(col, justify="left" if not col else "right", no_wrap=bool(col))
-        sub = rows[rows["army"] == army]
-        for x in sub.to_dict("records"):
-            label = {"army": "all opponents", "matchup": f"vs {names.get(x['opponent'], x['opponent'])}"
-                     }.get(x["kind"], x["item"])
+        for x in part.to_dict("records"):
             style = "dim italic" if x["thin"] else ("bold" if x["kind"] == "army" else None)
-            t.add_row(label, f"{int(x['pairs']):,}", pct(x["base"]), pct(x["other"]),
+            t.add_row(label(x), f"{int(x['pairs']):,}", pct(x["base"]), pct(x["other"]),
                       pts(x["change"]), f"[{pts(x['change_lo'])}, {pts(x['change_hi'])}]",
                       style=style)
-        out.print(t)
-        out.print(swap.reading(plan, r, names), soft_wrap=True)
+        return t
+
+    caption = "win rate (draw ½) on paired deals; change in points, 95% paired interval; dim: thin"
+    for army in dict.fromkeys(armies["army"]):
+        head = (f"{names.get(army, army)} ({army}): {plan.card.name} ×{plan.copies[army]} → "
+                f"{plan.replacement.name}")
+        mine = rows[rows["army"] == army]
+        if not headline:  # one row per variant × tier, each labelled: nothing pooled
+            out.print(table(f"{head} — per variant and tier", caption + "; never pooled",
+                            mine[mine["kind"] == "army"],
+                            lambda x: f"{x['variant']} / {tier_name.get(x['tier'], x['tier'])}"))
+        for v, tier in groups:
+            part = mine[(mine["variant"] == v) & (mine["tier"] == tier)]
+            out.print(table(f"{head} — {v}, {tier_name.get(tier, tier)}", caption, part,
+                            lambda x: "all opponents" if x["kind"] == "army" else
+                            f"vs {names.get(x['opponent'], x['opponent'])}"))
+        if headline:
+            out.print(swap.reading(plan, armies[armies["army"] == army].iloc[0], names),
+                      soft_wrap=True)
+    if not headline:
+        out.print(f"no headline: the config plays {len(groups)} variant × tier groups and a "
+                  "swap's change is read in each, never pooled", soft_wrap=True)
     if plan.unaffected:
         out.print(f"unaffected (no {plan.card.name} in the deck; decks unchanged): "
                   f"{', '.join(names[k] for k in plan.unaffected)}", soft_wrap=True)

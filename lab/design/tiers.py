@@ -44,3 +44,9 @@ def names(tier) -> set[str]:
     if tier.a == tier.b:
         out |= {tier.a.label, tier.a.short}
     return out
+
+
+def display(tier) -> str:
+    """A tier's name for a narrow table: the short name of the bot playing both seats (tuned,
+    search(400)), else the two short names (heuristic-vs-random)."""
+    return tier.a.short if tier.a == tier.b else f"{tier.a.short}-vs-{tier.b.short}"

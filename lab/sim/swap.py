@@ -7,7 +7,8 @@ copy; ``lab swap`` runs the experiment with the patches ``base`` and that one (v
 (resumable with ``--resume``; ``lab report`` compares the two like any two variants). Both play
 the same deals: the same deck order position for position (only the swapped positions hold another
 card), the same first player, the same play-stream words; matchups without the card are played
-once and recorded for both. The analysis is ``lab.stats.paired.swap_effect`` per affected army.
+once and recorded for both. The analysis is ``lab.stats.paired.swap_effect`` per affected army
+in each rule variant and bot tier, never pooled over them.
 This module plays nothing itself and holds no statistics of its own.
 """
 
@@ -111,8 +112,15 @@ def arms(games: pd.DataFrame, p: SwapPlan) -> tuple[pd.DataFrame, pd.DataFrame]:
     return base, alt
 
 
+GROUP = ("variant", "tier")  # a swap's change is never pooled over these
+
+
 def effects(p: SwapPlan, out: str | Path, *, min_games: int | None = None) -> pd.DataFrame:
-    """``swap_effect`` for every affected army, concatenated (columns of swap_effect).
+    """``swap_effect`` for every affected army in each rule variant and bot tier of the config,
+    concatenated (columns of swap_effect, led by ``variant`` and ``tier``): one ``army`` row per
+    army × variant × tier, then its ``matchup`` rows. Variants and tiers are never pooled — a
+    change at the plain heuristic says nothing of the search's, and a pooled number would mix
+    them.
 
     An affected army with only mirror games gets no rows (it has nothing to compare against).
     """
@@ -122,27 +130,31 @@ def effects(p: SwapPlan, out: str | Path, *, min_games: int | None = None) -> pd
 
     base, alt = arms(load(out, cards=False).games, p)
     min_games = MIN_GAMES if min_games is None else min_games
-    split = [col for col, n in (("variant", len(p.base.variants)), ("tier", len(p.base.tiers)))
-             if n > 1]
     parts = []
     for army in p.affected:
         if not any(army in m and m[0] != m[1] for m in p.base.matchups):
             continue
-        parts.append(swap_effect(base, alt, army, min_games=min_games))
-        if split:  # the pooled change, then the change in each variant / bot tier
-            rows = swap_effect(base, alt, army, by=split, min_games=min_games)
-            rows = rows[rows["kind"] == "army"].copy()
-            rows["kind"] = "split"
-            rows["item"] = rows[split].astype(str).agg(" / ".join, axis=1)
-            parts.append(rows.drop(columns=split))
+        rows = swap_effect(base, alt, army, by=GROUP, min_games=min_games)
+        # each group's army row, then its matchups, in the order the config plays them
+        order = {c: {v: i for i, v in enumerate(pd.unique(base[c]))} for c in GROUP}
+        rows = rows.assign(_v=rows["variant"].map(order["variant"]),
+                           _t=rows["tier"].map(order["tier"]), _k=rows["kind"] != "army")
+        parts.append(rows.sort_values(["_v", "_t", "_k"], kind="stable").drop(
+            columns=["_v", "_t", "_k"]))
     if not parts:
         raise LabError("every army holding the card plays only mirror games; a swap test needs "
                        "opponents — add other armies to the config")
     return pd.concat(parts, ignore_index=True)
 
 
+def groups(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (variant, tier) groups of ``effects``' rows, in their order."""
+    return list(dict.fromkeys(zip(rows["variant"], rows["tier"])))
+
+
 def reading(p: SwapPlan, row, names: dict[str, str]) -> str:
-    """One line a designer reads: "removing 赤備え costs 武田 −3.1 points [−5.0, −1.2]"."""
+    """One line a designer reads: "removing 赤備え costs 武田 −3.1 points [−5.0, −1.2]" — the
+    headline of a swap measured in one variant and tier (``row``: its army row)."""
     name = names.get(row["army"], row["army"])
     pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
     span = f"{pts(row['change'])} points [{pts(row['change_lo'])}, {pts(row['change_hi'])}]"
