@@ -197,6 +197,12 @@ def swap_command(
         "--with", metavar="CARD",
         help="The card put in its place, copy for copy, e.g. 足軽7. Default: the config's "
              "[swap] with.")] = None,
+    army: Annotated[str | None, typer.Option(
+        "--army", "-a", metavar="ARMY",
+        help="Swap only this army's copies (a key, e.g. mouri, or a printed name, e.g. 毛利); "
+             "other armies keep theirs. Default: every army holding the card. The two differ "
+             "when opponents hold the card too (docs/value.md). Default folder gets -ARMY.")
+    ] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", metavar="N",
         help="Deals per cell instead of the file's `games` (default folder gets -gamesN).")
@@ -218,7 +224,8 @@ def swap_command(
 ) -> None:
     """Card-swap test: the causal value of a card. Plays the config twice on the same deals —
     as written (base) and with every copy of --card replaced by --with in every army that holds
-    it (alt) — and reports each affected army's win-rate change with a 95% paired interval.
+    it, or in --army's deck only (alt) — and reports each affected army's win-rate change with
+    a 95% paired interval, in each rule variant and bot tier (never pooled).
 
     The swap is a card patch (docs/value.md): both arms are variants of one results folder
     (`lab report` reads it). The replacement takes the card's place in the deck list, so a deal
@@ -247,7 +254,7 @@ def swap_command(
         raise LabError(f"missing --with: name the card that replaces {card} copy for copy "
                        f"(e.g. --with 足軽7), or add with = \"…\" to the config's [swap] table",
                        source=str(config))
-    plan = swap.plan(exp, card, with_)
+    plan = swap.plan(exp, card, with_, army=army or defaults.get("army"))
     out_path = out_dir or swap.default_out(plan, games_option=games is not None)
     names = {a.key: a.name for a in exp.armies}
     err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
@@ -266,7 +273,8 @@ def swap_command(
 
         doc = {"config": str(config), "card": plan.card.name, "with": plan.replacement.name,
                "records": str(out_path), "patch": plan.patch.name,
-               "unaffected": list(plan.unaffected), "armies": []}
+               "army": plan.army, "unaffected": list(plan.unaffected),
+               "kept": list(plan.kept), "armies": []}
         for r in armies.to_dict("records"):
             sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")
                        & (rows["variant"] == r["variant"]) & (rows["tier"] == r["tier"])]
@@ -312,9 +320,15 @@ def swap_command(
     if not headline:
         out.print(f"no headline: the config plays {len(groups)} variant × tier groups and a "
                   "swap's change is read in each, never pooled", soft_wrap=True)
-    if plan.unaffected:
+    if plan.kept:
+        keeps = "keeps its" if len(plan.kept) == 1 else "keep theirs:"
+        out.print(f"only {names[plan.army]}'s copies swapped; "
+                  f"{', '.join(names[k] for k in plan.kept)} {keeps} {plan.card.name} "
+                  "(without --army every holder's copies are swapped)", soft_wrap=True)
+    lacking = [names[k] for k in plan.unaffected if k not in plan.kept]
+    if lacking:
         out.print(f"unaffected (no {plan.card.name} in the deck; decks unchanged): "
-                  f"{', '.join(names[k] for k in plan.unaffected)}", soft_wrap=True)
+                  f"{', '.join(lacking)}", soft_wrap=True)
     missing = [names[k] for k in plan.affected if k not in set(armies["army"])]
     if missing:
         out.print(f"not compared (mirror games only): {', '.join(missing)}", soft_wrap=True)
