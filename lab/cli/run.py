@@ -321,7 +321,7 @@ def swap_command(
         out.print(f"no headline: the config plays {len(groups)} variant × tier groups and a "
                   "swap's change is read in each, never pooled", soft_wrap=True)
     if plan.kept:
-        keeps = "keeps its" if len(plan.kept) == 1 else "keep theirs:"
+        keeps = "keeps its" if len(plan.kept) == 1 else "keep their"
         out.print(f"only {names[plan.army]}'s copies swapped; "
                   f"{', '.join(names[k] for k in plan.kept)} {keeps} {plan.card.name} "
                   "(without --army every holder's copies are swapped)", soft_wrap=True)
