@@ -3,6 +3,7 @@ that use their table's test, the `lab value` table when the folder holds one, an
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import warnings
@@ -27,8 +28,9 @@ GLANCE = ["Armies out of band", "Cards that move their army (causal)",
           "What each variant moved (against base)", "Dead and rare abilities",
           "First-player advantage"]
 SECTIONS = ["At a glance", "Run", "Variants", "Variant changes", "What moved (base → walls6)",
-            "Armies", "Tier stability", "Opening-hand effect", "Cards (observational)",
-            "Cards under base / random-vs-random (observational)", "Dead and rare abilities"]
+            "Armies", "Tier stability", "Cards (observational)",
+            "Cards under base / random-vs-random (observational)",
+            "Opening-hand effect (not a cause)", "Dead and rare abilities"]
 TIERS = ["random-vs-random", "heuristic-vs-heuristic"]
 # first player, game length, change, ratings; per variant × tier: matchups, opening hand, IWD
 FIGURES = 4 + 3 * 4
@@ -93,6 +95,8 @@ def test_at_a_glance_is_the_first_section_and_every_section_follows(html_page, r
     assert p.headings[2:first_detail] == GLANCE
     for s in SECTIONS:
         assert s in p.headings, s
+    detail = p.headings[first_detail:]
+    assert [h for h in detail if h in SECTIONS] == SECTIONS[1:]  # in this order
     assert len(p.imgs) == FIGURES
     assert all(src.startswith("data:image/png;base64,") for src in p.imgs)  # self-contained
     assert not list(results.glob("report_files"))
@@ -103,10 +107,14 @@ def test_the_first_screen_says_how_sure_and_what_is_observational(html_page):
     glance = page.split('id="run"')[0]
     assert "clustered by deal" in glance and "causal" in glance
     assert re.search(r"<small>\[\d+\.\d%, \d+\.\d%\] n=[\d,]+</small>", glance)
-    # 8 deals: every card is thin, so no ranked list — a sentence says so instead
+    # no lab value table: the causes are not measured — the page says so and gives the command
+    # that measures them; the opening-hand effect is never offered as a cause
     cards = glance.split("Cards that move their army")[1].split("What each variant")[0]
-    assert "No card&#x27;s value differs from 0 after Benjamini–Hochberg under" in cards
-    assert "<table>" not in cards
+    assert "<table>" not in cards and "opening hand = " not in cards
+    assert ("Not measured under base / random-vs-random; base / heuristic-vs-heuristic; walls6 / "
+            "random-vs-random; walls6 / heuristic-vs-heuristic") in cards
+    assert "lab value CONFIG --out" in cards and "/value`" in cards
+    assert "are not causes" in cards
     assert "observational" in page.split('id="cards-observational"')[1][:3000]
     assert "winner − loser" in page  # the draw-on-win bias, measured
     # every table on the first screen says whether its numbers are causal or observational
@@ -337,6 +345,36 @@ def test_report_reads_both_layouts_alike(small, tmp_path):
     g, c = stats.load(small).games, stats.load(small).cards
     a = build_report(small, "md", out=tmp_path / "a")
     b = build_report(write_results(tmp_path / "b", g, c, layout="merged"), "md")
-    strip = lambda p: re.sub(r"Results: \S+", "", Path(p).read_text(encoding="utf-8"))  # noqa
+    strip = lambda p: re.sub(r"Results: \S+|--out \S+", "",  # noqa: E731  (the folders)
+                             Path(p).read_text(encoding="utf-8"))
     strip_title = lambda s: s.split("\n", 1)[1]  # noqa: E731
     assert strip_title(strip(a)) == strip_title(strip(b))
+
+
+def test_a_group_lab_value_did_not_measure_gets_the_command_for_its_tier(results, tmp_path):
+    """lab value covered the random tier only: the heuristic tier's causes are not measured,
+    and the page gives the command with that tier's short name and this folder's value/."""
+    folder = tmp_path / "partly"
+    shutil.copytree(results, folder)
+    man = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    man["config"] = {"source": "configs/my run.toml", "tiers": [
+        {"label": "random-vs-random", "a": {"kind": "random"}, "b": {"kind": "random"}},
+        {"label": "heuristic-vs-heuristic", "a": {"kind": "heuristic"},
+         "b": {"kind": "heuristic"}}]}
+    (folder / "manifest.json").write_text(json.dumps(man), encoding="utf-8")
+    (folder / "value").mkdir()
+    table = value_table(stats.load(results))
+    table[table.tier == "random-vs-random"].to_parquet(folder / "value" / "value.parquet")
+    text = build_report(folder, "md", min_games=40).read_text(encoding="utf-8")
+    cards = text.split("### Cards that move their army (causal)")[1].split("###")[0]
+    assert "| base | random-vs-random | 織田信長 |" in cards  # measured: ranked
+    assert "Not measured under base / heuristic-vs-heuristic; walls6 / heuristic-vs-heuristic" \
+        in cards
+    assert f"`lab value 'configs/my run.toml' --tier heuristic --out {folder}/value`" in cards
+    assert "heuristic-vs-heuristic | 足軽6" not in cards  # no opening-hand stand-in
+    armies = text.split("### Armies out of band")[1].split("###")[0]
+    rows = [ln for ln in armies.splitlines() if "-vs-" in ln]
+    heuristic = [ln for ln in rows if "| heuristic-vs-heuristic |" in ln]
+    assert heuristic and all(ln.endswith("| not measured: no lab value table (next table) |")
+                             for ln in heuristic)
+    assert not any("not measured" in ln for ln in rows if ln not in heuristic)

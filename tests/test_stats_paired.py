@@ -162,3 +162,42 @@ def test_thin_rows_are_shown_but_never_moved_and_intervals_stay_in_range():
     oda = stats.compare_variants(g, "v", "w")
     oda = oda[oda.kind == "army"].set_index("army").loc["oda"]
     assert oda["change"] == 1 and oda["change_hi"] == 1 and oda["thin"]
+
+
+def test_a_change_whose_pairs_all_tie_gets_a_conservative_interval_not_a_zero_width_one():
+    # 150 deals × 2 seat orders, the same winner under v and w in every pair: nothing differs
+    rows = []
+    for deal in range(150):
+        for swapped in (False, True):
+            a, b = ("takeda", "oda") if swapped else ("oda", "takeda")
+            for variant in ("v", "w"):
+                rows.append({"variant": variant, "army_a": a, "army_b": b, "deal": deal,
+                             "swapped": swapped, "winner": "A" if deal % 3 else "B"})
+    cmp = stats.compare_variants(games_frame(rows), "v", "w")
+    oda = cmp[(cmp.kind == "army") & (cmp.army == "oda")].iloc[0]
+    assert oda["change"] == 0 and oda["se"] == 0 and oda["p"] == 1 and not oda["moved"]
+    # the exact bound on the share of deals that could differ when 0 of 150 did, at 95%
+    # two-sided: (1 − u)^150 = 2.5%, about 3.7 / 150 (the rule of three: 3 / 150 one-sided)
+    u = 1 - 0.025 ** (1 / 150)
+    assert (oda["change_lo"], oda["change_hi"]) == (pytest.approx(-u), pytest.approx(u))
+    assert 0.02 < u < 3.7 / 150 + 1e-3
+    # the same in a card swap's analysis (swap_effect) and for the shares of the overall rows
+    g = games_frame(rows)
+    sw = stats.swap_effect(g[g.variant == "v"], g[g.variant == "w"].assign(variant="v"),
+                           "oda")
+    assert sw.iloc[0]["change_lo"] == pytest.approx(-u)
+    draws = cmp[cmp["item"] == "draw rate"].iloc[0]
+    assert draws["change_hi"] == pytest.approx(u) and draws["change_lo"] == pytest.approx(-u)
+
+
+def test_a_tie_interval_around_a_constant_nonzero_change_stays_in_range():
+    from lab.stats.clustered import tie_interval
+
+    t = tie_interval([0.0, 1.0, 0.5, 0.2], [0.0, 0.0, 0.0, 0.01], [20, 20, 1, 20])
+    u = 1 - 0.025 ** (1 / 20)
+    assert list(t["tied"]) == [True, True, True, False]
+    assert (t["lo"][1], t["hi"][1]) == (pytest.approx(1 - 2 * u), 1.0)
+    assert t["p"][1] == pytest.approx(2 * 0.5 ** 20)  # every deal moved up: the sign test
+    assert (t["lo"][2], t["hi"][2]) == (pytest.approx(0.5 - 0.975 * 1.5),
+                                        pytest.approx(0.5 + 0.975 * 0.5))  # one deal
+    assert np.isnan(t["lo"][3])  # a row with variation keeps its t interval

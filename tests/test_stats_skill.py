@@ -175,3 +175,67 @@ def test_tier_stability_compares_one_measure_across_tiers(two_tiers):
     row = ts.cards[(ts.cards.army == "oda") & (ts.cards.card == "織田信長")].iloc[0]
     assert row["measure@random-vs-random"] == row["measure@heuristic-vs-heuristic"] == (
         "above vanilla")
+
+
+def opening_records(low: tuple[float, float], high: tuple[float, float], n: int = 400):
+    """oda vs takeda, n deals at tiers "low" and "high"; 足軽7 is in oda's opening hand in the
+    even deals; oda wins a share ``w1`` of those and ``w0`` of the others at each tier."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for tier, (w1, w0) in (("low", low), ("high", high)):
+        half = n // 2
+        wins = {True: set(rng.permutation(half)[:round(w1 * half)]),
+                False: set(rng.permutation(half)[:round(w0 * half)])}
+        for d in range(n):
+            rows.append({"tier": tier, "deal": d, "bot_a": tier, "bot_b": tier,
+                         "winner": "A" if d // 2 in wins[d % 2 == 0] else "B"})
+    g = games_frame(rows)
+    c = cards_frame([{"game_id": gid, "opening": int(d % 2 == 0)}
+                     for gid, d in zip(g.game_id, g.deal)])
+    return stats.Records.from_frames(g, c)
+
+
+def test_a_card_is_listed_as_changing_with_skill_only_when_the_between_tier_test_passes():
+    # +12 points [+2, +22] at low (passes BH), −1 [−11, +9] at high: of opposite sign, yet the
+    # difference −13 points [−27.5, +1.5] does not pass the between-tier test — the pattern of
+    # 本願寺's 兵糧攻め (+11.3 [5.5, 17.1] vs −0.1 [−8.4, 8.2]) that the report listed
+    rec = opening_records((0.56, 0.44), (0.49, 0.50))
+    ts = stats.tier_stability(rec, order=["low", "high"], min_games=10)
+    row = ts.cards.iloc[0]
+    assert (row["sign@low"], row["sign@high"]) == ("+", "0") and row["value@high"] < 0
+    sp = stats.skill_split(rec, "opening_hand", order=["low", "high"], min_games=10)
+    assert not sp["skill_flag"].iloc[0]
+    assert not row["changes"] and ts.changes.empty
+    assert row["tier_q"] == pytest.approx(sp["skill_q"].iloc[0])
+    # +30 at low, −10 at high: the difference passes, the card is listed with it
+    ts = stats.tier_stability(opening_records((0.65, 0.35), (0.45, 0.55)), order=["low", "high"],
+                              min_games=10)
+    row = ts.cards.iloc[0]
+    assert row["changes"] and list(ts.changes["card"]) == ["足軽7"]
+    assert row["tier_diff"] == pytest.approx(-0.4) and row["tier_hi"] < 0
+    assert row["tier_pair"] == "low → high"
+
+
+def test_lab_value_changes_with_skill_are_tested_between_tiers():
+    rec = opening_records((0.5, 0.5), (0.5, 0.5))
+
+    def value(tier, v, se):
+        return {"variant": "v", "tier": tier, "army": "oda", "army_name": "織田",
+                "card_id": "ashigaru7", "card": "足軽7", "copies": 1,
+                "contrast": "ability_off", "replacement": "", "value": v, "lo": v - 2 * se,
+                "hi": v + 2 * se, "se": se, "p": 0.001 if abs(v) > 2 * se else 0.5,
+                "q": 0.001 if abs(v) > 2 * se else 0.5, "games": 800, "deals": 400,
+                "base_rate": 0.5}
+
+    # firm at low, of the other sign at high, but the difference is within its error
+    table = pd.DataFrame([value("low", 0.05, 0.02), value("high", -0.01, 0.03)])
+    ts = stats.tier_stability(rec, order=["low", "high"], value=table, min_games=10)
+    row = ts.cards.iloc[0]
+    assert row["measure@low"] == "ability off" and row["sign@low"] == "+"
+    se = np.hypot(0.02, 0.03)
+    assert row["tier_diff"] == pytest.approx(-0.06)
+    assert row["tier_p"] == pytest.approx(2 * sps.t.sf(0.06 / se, 399))
+    assert not row["changes"]
+    table = pd.DataFrame([value("low", 0.08, 0.015), value("high", -0.05, 0.02)])
+    row = stats.tier_stability(rec, order=["low", "high"], value=table, min_games=10).cards.iloc[0]
+    assert row["changes"] and row["tier_q"] < 0.05

@@ -161,6 +161,7 @@ def test_cli_table(config, real_swap):
     assert r.exit_code == 0, r.output
     assert "武田" in r.stdout and "removing 赤備え (for 足軽7)" in r.stdout
     assert "unaffected" in r.stdout and "織田" in r.stdout
+    assert "random-vs-random: conclusions at this tier may not hold" in r.stderr
 
 
 def test_default_out(config):
@@ -209,3 +210,113 @@ def test_bad_swap_table(tmp_path):
     assert load_experiment(write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwith = '
                                         '"足軽7"\n', "ok.toml")).games == 6  # lab run reads it
 
+
+
+# ------------------------------------------------------------------- variants and tiers
+
+def test_a_swap_over_two_variants_is_read_in_each_never_pooled(tmp_path):
+    cfg = write_config(tmp_path, CONFIG.replace('armies = ["oda", "takeda", "uesugi"]',
+                                                'armies = ["takeda", "uesugi"]')
+                       + "\n[grid]\nwalls = [6, 7]\n")
+    p = swap.plan(load_experiment(cfg), "赤備え", "足軽7")
+    swap.run(p, tmp_path / "out", jobs=1)
+    rows = swap.effects(p, tmp_path / "out", min_games=1)
+    variants = [v.id for v in p.base.variants]
+    assert len(variants) == 2
+    # one army row per (variant, tier), each labelled; no pooled row and no unlabelled one
+    army = rows[rows["kind"] == "army"]
+    assert list(zip(army["variant"], army["tier"])) == [(v, "random-vs-random")
+                                                         for v in variants]
+    assert set(rows["kind"]) == {"army", "matchup"} and rows["variant"].notna().all()
+    assert (army["pairs"] == 2 * 6).all()  # uesugi × 2 seat orders × 6 deals, per variant
+    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--card", "赤備え", "--with", "足軽7",
+                                     "--out", str(tmp_path / "out"), "--resume",
+                                     "--min-games", "1"])
+    assert r.exit_code == 0, r.output
+    assert "removing 赤備え" not in r.stdout  # no headline over two variants
+    assert "no headline" in r.stdout and "never pooled" in r.stdout
+    # a summary row per variant × tier, then each group's table, its title naming both
+    assert "per variant and tier" in r.stdout
+    assert all(f"— {v}, random" in r.stdout for v in variants)
+    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--card", "赤備え", "--with", "足軽7",
+                                     "--out", str(tmp_path / "out"), "--resume", "--json"])
+    doc = json.loads(r.stdout)
+    assert [(a["variant"], a["tier"]) for a in doc["armies"]] == list(
+        zip(army["variant"], army["tier"]))
+    assert all("reading" not in a and {x["variant"] for x in a["rows"]} == {a["variant"]}
+               for a in doc["armies"])
+
+
+def test_one_variant_and_tier_names_them_and_keeps_its_headline(config, real_swap):
+    _, out = real_swap
+    r = CliRunner().invoke(cli.app, ["swap", str(config), "--card", "赤備え", "--with", "足軽7",
+                                     "--out", str(out), "--resume"])
+    assert r.exit_code == 0, r.output
+    assert "— second_edition, random" in r.stdout  # the table names both
+    assert "removing 赤備え (for 足軽7)" in r.stdout and "no headline" not in r.stdout
+
+
+# ------------------------------------------------------------------------------ --army
+
+def test_army_swaps_only_that_armys_copies_and_equals_its_lab_value(config, tmp_path):
+    """奇襲 is held by 織田 and 武田. --army takeda replaces 武田's copies only (織田 keeps its
+    own), which is lab value's above-vanilla arm for 武田's 奇襲: the same games, so the same
+    number with the opposite sign (swap: swapped − base; value: as is − swapped)."""
+    from lab.design import value
+
+    exp = load_experiment(config)
+    p = swap.plan(exp, "奇襲", "足軽4", army="武田")
+    assert p.army == "takeda" and p.copies == {"takeda": 1}
+    assert p.kept == ("oda",) and p.unaffected == ("oda", "uesugi")
+    assert [e.army for e in p.patch.edits] == ["takeda"]
+    assert str(swap.default_out(p)).endswith("swaptest-swap-奇襲-足軽4-takeda")
+    whole = swap.plan(exp, "奇襲", "足軽4")
+    assert whole.copies == {"oda": 1, "takeda": 1} and whole.kept == ()
+    swap.run(p, tmp_path / "army", jobs=1)
+    swap.run(whole, tmp_path / "whole", jobs=1)
+
+    def oda_holds_kishuu_in_the_swapped_arm(out, plan):
+        games, cards = records(out)
+        alt = games[games["patch"] == plan.patch.name]
+        c = cards[cards["game_id"].isin(alt["game_id"]) & (cards["army"] == "oda")]
+        return "奇襲" in set(c["card"])
+
+    assert oda_holds_kishuu_in_the_swapped_arm(tmp_path / "army", p)
+    assert not oda_holds_kishuu_in_the_swapped_arm(tmp_path / "whole", whole)
+
+    rows = swap.effects(p, tmp_path / "army", min_games=1)
+    assert set(rows["army"]) == {"takeda"}
+    sw = rows[rows["kind"] == "army"].iloc[0]
+    vp = value.plan(exp, cards=["奇襲"])
+    value.run(vp, tmp_path / "value", jobs=1)
+    table = value.compute(vp, tmp_path / "value")
+    v = table[(table["army"] == "takeda") & (table["contrast"] == "above_vanilla")].iloc[0]
+    assert v["replacement"] == "足軽4" and v["games"] == sw["pairs"]
+    assert v["value"] == pytest.approx(-sw["change"])
+    assert (v["lo"], v["hi"]) == (pytest.approx(-sw["change_hi"]), pytest.approx(-sw["change_lo"]))
+    assert "from 武田's deck only" in swap.reading(p, sw, {"takeda": "武田"})
+
+
+def test_army_errors_are_one_line(config):
+    exp = load_experiment(config)
+    with pytest.raises(LabError, match=r"--army \"mori\" is not an army of .*armies: oda, "
+                                       r"takeda, uesugi"):
+        swap.plan(exp, "奇襲", "足軽4", army="mori")
+    with pytest.raises(LabError, match=r"--army uesugi: its deck holds no 奇襲 \(armies holding "
+                                       r"it: oda, takeda\)"):
+        swap.plan(exp, "奇襲", "足軽4", army="uesugi")
+
+
+def test_cli_army_option_and_swap_table(config, tmp_path):
+    cfg = write_config(tmp_path, CONFIG + '\n[swap]\ncard = "奇襲"\nwith = "足軽4"\n'
+                                          'army = "takeda"\n')
+    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--out", str(tmp_path / "o"),
+                                     "--min-games", "1"])
+    assert r.exit_code == 0, r.output
+    assert "only 武田's copies swapped; 織田 keeps its 奇襲" in r.stdout
+    assert "unaffected (no 奇襲 in the deck; decks unchanged): 上杉" in r.stdout
+    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--army", "oda", "--out",
+                                     str(tmp_path / "o2"), "--json", "--min-games", "1"])
+    doc = json.loads(r.stdout)
+    assert doc["army"] == "oda" and doc["kept"] == ["takeda"]
+    assert [a["army"] for a in doc["armies"]] == ["oda"]

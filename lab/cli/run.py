@@ -151,6 +151,15 @@ def _run_game(exp, out_path: Path, **options) -> None:
     out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
 
 
+def _tier_note(tiers) -> None:
+    """One line when a design command measures at a tier weaker than the README advises."""
+    from lab.design.tiers import weak_tier_note
+
+    note = weak_tier_note(tiers)
+    if note:
+        err.print(f"note: {note}", soft_wrap=True)
+
+
 def _daitenka_only(exp, command: str) -> None:
     if exp.game != "daitenka":
         raise LabError(f"lab {command} edits 大天下's cards; {exp.source} names game = "
@@ -215,6 +224,12 @@ def swap_command(
         "--with", metavar="CARD",
         help="The card put in its place, copy for copy, e.g. 足軽7. Default: the config's "
              "[swap] with.")] = None,
+    army: Annotated[str | None, typer.Option(
+        "--army", "-a", metavar="ARMY",
+        help="Swap only this army's copies (a key, e.g. mouri, or a printed name, e.g. 毛利); "
+             "other armies keep theirs. Default: every army holding the card. The two differ "
+             "when opponents hold the card too (docs/value.md). Default folder gets -ARMY.")
+    ] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", metavar="N",
         help="Deals per cell instead of the file's `games` (default folder gets -gamesN).")
@@ -236,7 +251,8 @@ def swap_command(
 ) -> None:
     """Card-swap test: the causal value of a card. Plays the config twice on the same deals —
     as written (base) and with every copy of --card replaced by --with in every army that holds
-    it (alt) — and reports each affected army's win-rate change with a 95% paired interval.
+    it, or in --army's deck only (alt) — and reports each affected army's win-rate change with
+    a 95% paired interval, in each rule variant and bot tier (never pooled).
 
     The swap is a card patch (docs/value.md): both arms are variants of one results folder
     (`lab report` reads it). The replacement takes the card's place in the deck list, so a deal
@@ -250,13 +266,14 @@ def swap_command(
     """
     import json
 
+    from lab.design.tiers import display as display_tier
     from lab.sim import config as sim_config, swap
 
-    table = swap.read_table(config) or {}
+    defaults = swap.read_table(config) or {}
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     _daitenka_only(exp, "swap")
-    card = card or table.get("card")
-    with_ = with_ or table.get("with")
+    card = card or defaults.get("card")
+    with_ = with_ or defaults.get("with")
     if card is None:
         raise LabError("missing --card: name the card to take out (e.g. --card 赤備え --with "
                        "足軽7), or add a [swap] table to the config", source=str(config))
@@ -264,15 +281,18 @@ def swap_command(
         raise LabError(f"missing --with: name the card that replaces {card} copy for copy "
                        f"(e.g. --with 足軽7), or add with = \"…\" to the config's [swap] table",
                        source=str(config))
-    plan = swap.plan(exp, card, with_)
+    plan = swap.plan(exp, card, with_, army=army or defaults.get("army"))
     out_path = out_dir or swap.default_out(plan, games_option=games is not None)
     names = {a.key: a.name for a in exp.armies}
     err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
               f"{', '.join(f'{names[k]} (×{n})' for k, n in plan.copies.items())}; "
               f"2 arms × {exp.total_games:,} games → {out_path}", soft_wrap=True)
+    _tier_note(exp.tiers)
     swap.run(plan, out_path, jobs=jobs, resume=resume, console=None if as_json else err)
     rows = swap.effects(plan, out_path, min_games=min_games)
     armies = rows[rows["kind"] == "army"]
+    groups = swap.groups(armies)
+    headline = len(groups) == 1  # one variant and tier: a headline; several: never pooled
     if as_json:
         def clean(r):
             return {k: (None if isinstance(v, float) and v != v else
@@ -280,38 +300,62 @@ def swap_command(
 
         doc = {"config": str(config), "card": plan.card.name, "with": plan.replacement.name,
                "records": str(out_path), "patch": plan.patch.name,
-               "unaffected": list(plan.unaffected), "armies": []}
+               "army": plan.army, "unaffected": list(plan.unaffected),
+               "kept": list(plan.kept), "armies": []}
         for r in armies.to_dict("records"):
-            sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")]
+            sub = rows[(rows["army"] == r["army"]) & (rows["kind"] != "army")
+                       & (rows["variant"] == r["variant"]) & (rows["tier"] == r["tier"])]
             doc["armies"].append({**clean(r), "name": names.get(r["army"], r["army"]),
                                   "copies": plan.copies[r["army"]],
-                                  "reading": swap.reading(plan, r, names),
+                                  **({"reading": swap.reading(plan, r, names)} if headline
+                                     else {}),
                                   "rows": [clean(x) for x in sub.to_dict("records")]})
         print(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
     pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
-    for r in armies.to_dict("records"):
-        army = r["army"]
-        t = Table(title=f"{names.get(army, army)} ({army}): {plan.card.name} ×"
-                        f"{plan.copies[army]} → {plan.replacement.name}",
-                  caption="win rate (draw ½) on paired deals; change in points, 95% paired "
-                          "interval; dim: thin")
+    tier_name = {t.label: display_tier(t) for t in exp.tiers}
+
+    def table(title: str, caption: str, part, label) -> Table:
+        t = Table(title=title, caption=caption)
         for col in ("", "pairs", "base", "swapped", "change", "interval"):
             t.add_column(col, justify="left" if not col else "right", no_wrap=bool(col))
-        sub = rows[rows["army"] == army]
-        for x in sub.to_dict("records"):
-            label = {"army": "all opponents", "matchup": f"vs {names.get(x['opponent'], x['opponent'])}"
-                     }.get(x["kind"], x["item"])
+        for x in part.to_dict("records"):
             style = "dim italic" if x["thin"] else ("bold" if x["kind"] == "army" else None)
-            t.add_row(label, f"{int(x['pairs']):,}", pct(x["base"]), pct(x["other"]),
+            t.add_row(label(x), f"{int(x['pairs']):,}", pct(x["base"]), pct(x["other"]),
                       pts(x["change"]), f"[{pts(x['change_lo'])}, {pts(x['change_hi'])}]",
                       style=style)
-        out.print(t)
-        out.print(swap.reading(plan, r, names), soft_wrap=True)
-    if plan.unaffected:
+        return t
+
+    caption = "win rate (draw ½) on paired deals; change in points, 95% paired interval; dim: thin"
+    for army in dict.fromkeys(armies["army"]):
+        head = (f"{names.get(army, army)} ({army}): {plan.card.name} ×{plan.copies[army]} → "
+                f"{plan.replacement.name}")
+        mine = rows[rows["army"] == army]
+        if not headline:  # one row per variant × tier, each labelled: nothing pooled
+            out.print(table(f"{head} — per variant and tier", caption + "; never pooled",
+                            mine[mine["kind"] == "army"],
+                            lambda x: f"{x['variant']} / {tier_name.get(x['tier'], x['tier'])}"))
+        for v, tier in groups:
+            part = mine[(mine["variant"] == v) & (mine["tier"] == tier)]
+            out.print(table(f"{head} — {v}, {tier_name.get(tier, tier)}", caption, part,
+                            lambda x: "all opponents" if x["kind"] == "army" else
+                            f"vs {names.get(x['opponent'], x['opponent'])}"))
+        if headline:
+            out.print(swap.reading(plan, armies[armies["army"] == army].iloc[0], names),
+                      soft_wrap=True)
+    if not headline:
+        out.print(f"no headline: the config plays {len(groups)} variant × tier groups and a "
+                  "swap's change is read in each, never pooled", soft_wrap=True)
+    if plan.kept:
+        keeps = "keeps its" if len(plan.kept) == 1 else "keep their"
+        out.print(f"only {names[plan.army]}'s copies swapped; "
+                  f"{', '.join(names[k] for k in plan.kept)} {keeps} {plan.card.name} "
+                  "(without --army every holder's copies are swapped)", soft_wrap=True)
+    lacking = [names[k] for k in plan.unaffected if k not in plan.kept]
+    if lacking:
         out.print(f"unaffected (no {plan.card.name} in the deck; decks unchanged): "
-                  f"{', '.join(names[k] for k in plan.unaffected)}", soft_wrap=True)
+                  f"{', '.join(lacking)}", soft_wrap=True)
     missing = [names[k] for k in plan.affected if k not in set(armies["army"])]
     if missing:
         out.print(f"not compared (mirror games only): {', '.join(missing)}", soft_wrap=True)
@@ -331,7 +375,8 @@ def value_command(
     tier: Annotated[list[str] | None, typer.Option(
         "--tier", metavar="TIER",
         help="Only this bot tier (its label, e.g. heuristic-vs-heuristic, or a bot playing "
-             "both seats, e.g. heuristic; repeatable). Default: every tier of the config.")
+             "both seats, e.g. tuned or heuristic; repeatable). Default: every tier of the "
+             "config.")
     ] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", metavar="N",
@@ -375,6 +420,7 @@ def value_command(
     err.print(f"{exp.name}: {len(plan.arms)} arm(s) for {plan.rows} value row(s) × "
               f"{len(run_exp.matchups)} matchup(s) × {len(run_exp.tiers)} tier(s) = "
               f"{run_exp.total_games:,} games → {out_path}", soft_wrap=True)
+    _tier_note(run_exp.tiers)
     if plan.skipped:
         warn(f"not valued (mirror games only): {', '.join(plan.skipped)}")
     result = value.run(plan, out_path, jobs=jobs, resume=resume, console=err)

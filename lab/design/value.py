@@ -31,6 +31,7 @@ from lab.cards.patch import Patch, ability_off, replace_card
 from lab.cards.pool import Card, Deck
 from lab.cards.vocab import INF, Kind
 from lab.errors import LabError, closest
+from lab.design.tiers import names as tier_names
 from lab.sim.config import BASE_PATCH, Experiment, with_patches
 from lab.stats.intervals import ALPHA
 from lab.stats.value import ARM_COLUMNS, CONTRASTS, GAME_COLUMNS, value_table, write_value
@@ -157,8 +158,10 @@ def _tiers(exp: Experiment, labels: list[str] | None):
     if not labels:
         return exp.tiers
     by_label = {t.label: t for t in exp.tiers}
-    # a bot's own label names the tier in which it plays both seats
-    by_label |= {t.a.label: t for t in exp.tiers if t.a == t.b and t.a.label not in by_label}
+    # a bot's own label or short name (tuned, search(400)) names the tier in which it plays
+    # both seats
+    for t in exp.tiers:
+        by_label |= {name: t for name in tier_names(t) if name not in by_label}
     out = []
     for label in labels:
         if label not in by_label:

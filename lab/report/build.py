@@ -5,8 +5,9 @@ designer reads: "At a glance" first (``glance``: armies out of band, the cards t
 each variant moved, dead abilities, first-player advantage — per variant and tier), then the run,
 variants, variant changes on paired deals, armies, tier stability (two tiers or more), card value
 from ``lab value`` (when the folder holds ``value.parquet`` or ``value/value.parquet``), the
-balance proposals of ``lab balance`` (when it holds ``balance/balance.json``), the opening-hand
-effect, the observational card metrics and dead abilities (``sections``, ``cards``)
+balance proposals of ``lab balance`` (when it holds ``balance/balance.json``), the observational
+card metrics with the opening-hand effect (labelled: not a cause) and dead abilities
+(``sections``, ``cards``)
 — rendered as one self-contained HTML file or a Markdown twin with PNG figures beside it
 (``document``). Reports only read records (through ``lab.stats``); nothing here simulates or
 computes a statistic of its own.
@@ -56,8 +57,7 @@ def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None =
     proposals = balance.find(results_dir)
     if proposals is not None:
         blocks += balance.balance_section(proposals)
-    blocks += cards.opening_hand(ctx)
-    blocks += cards.observational(ctx)
+    blocks += cards.observational(ctx)  # the opening-hand effect closes it: not a cause
     blocks += cards.abilities(ctx)
 
     page = _out_path(Path(results_dir), out, fmt)

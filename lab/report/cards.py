@@ -1,8 +1,9 @@
 """The report's card sections: causal card value first, the observational metrics after.
 
 Owns: the blocks of "Card value (lab value)" — when the results folder holds ``lab value``'s
-table — "Opening-hand effect" (causal: the shuffle decides the opening hand), "Cards
-(observational)" (the 17lands metrics, with the draw-on-win bias measured beside them) and "Dead
+table, the only causes the report names — "Cards (observational)" (the 17lands metrics, with
+the draw-on-win bias measured beside them, closed by the opening-hand effect: randomised by the
+shuffle, yet what it measures is when holding a card helps, not what the card causes) and "Dead
 and rare abilities": forest plots whose colours are the tables' tests, flagged tables, and the
 full tables folded away. A section whose test passes nothing says so instead of ranking. It
 computes no statistic of its own.
@@ -76,34 +77,45 @@ def _oh_rows(ctx: Context, t: pd.DataFrame) -> list:
             for _, r in t.iterrows()]
 
 
+OPENING_HEADING = "Opening-hand effect (not a cause)"
+
+
 def opening_hand(ctx: Context) -> list:
+    """A subsection of "Cards (observational)": what starting with a card in hand goes with —
+    never read as what the card causes (that is lab value, At a glance and Card value)."""
     oh = ctx.opening_hand
-    blocks = [Heading("Opening-hand effect"),
-              Para("Causal: the shuffle decides which cards start in hand, before any play. "
-                   "Effect = the army's score (win 1, draw ½) in games with ≥ 1 copy of the card "
-                   "in its opening hand − in games without, compared within each matchup "
-                   "(opponent), mirror games left out; interval clustered by deal (a deal gives "
-                   "the army the same hand in both seat orders); bold: Benjamini–Hochberg at 5% "
-                   "across the cards of one variant × tier. It measures a card held from the "
-                   "start, not a card drawn later.")]
+    blocks = [Heading(OPENING_HEADING, 3),
+              Para("Not a cause: the shuffle decides which cards start in hand, so games with "
+                   "and without a card in the opening hand are comparable — but in the games "
+                   "without it the card is still in the deck, drawn later or not at all, so "
+                   "the effect says when holding the card helps, not what the card is worth to "
+                   "its army (lab value answers that, by playing the same deals with the card "
+                   "changed; the report names causes from it alone). Effect = the army's score "
+                   "(win 1, draw ½) in games with ≥ 1 copy of the card in its opening hand − in "
+                   "games without, compared within each matchup (opponent), mirror games left "
+                   "out; interval clustered by deal (a deal gives the army the same hand in both "
+                   "seat orders); bold: Benjamini–Hochberg at 5% across the cards of one "
+                   "variant × tier.")]
     if (oh["design"] == UP_TO_MULLIGAN).any():
         blocks.append(Para("Mulligan variants (legacy rules, R3.4): a hand without a unit of "
                            "strength ≤ 3 may be redrawn once and the records keep only the kept "
                            "hand, so there the comparison is randomised only up to that rule — "
                            "rows say 'randomised up to the mulligan'."))
     for v, t, part in ctx.groups(oh):
-        blocks.append(Heading(f"Opening hand under {ctx.variant(v)} / {t}", 3))
+        blocks.append(Heading(f"Opening hand under {ctx.variant(v)} / {t} (not a cause)", 4))
         blocks.append(fig(slug("opening-hand", v, t), F.forest_figure(
-            part, ctx.names, f"開幕手札の効果 — opening-hand effect ({ctx.variant(v)} / {t})",
+            part, ctx.names, f"開幕手札の効果 — opening-hand effect ({ctx.variant(v)} / {t}; "
+                             "not a cause)",
             value="effect", flag="flag", base=None,
             xlabel="score with − without in opening hand, points"),
-            f"Opening-hand effect per card under {ctx.variant(v)}, {t}: 95% intervals clustered "
-            "by deal; blue / red: passes Benjamini–Hochberg (above / below 0, as in the table); "
-            "grey: thin."))
+            f"Opening-hand effect per card under {ctx.variant(v)}, {t} (when holding the card "
+            "helps — not a cause): 95% intervals clustered by deal; blue / red: passes "
+            "Benjamini–Hochberg (above / below 0, as in the table); grey: thin."))
         hits = part[part["flag"]].sort_values("effect", ascending=False)
         if len(hits):
             blocks.append(Table(OH_COLUMNS, _oh_rows(ctx, hits),
-                                f"{len(hits)} card(s) pass Benjamini–Hochberg"))
+                                f"observational reading (not a cause): {len(hits)} card(s) pass "
+                                "Benjamini–Hochberg"))
         else:
             blocks.append(Para(f"No card's opening-hand effect differs from 0 after "
                                f"Benjamini–Hochberg under {ctx.variant(v)} / {t} "
@@ -143,8 +155,9 @@ def observational(ctx: Context) -> list:
                    "more of its deck than the loser (measured below) and 'drawn' largely means "
                    "'already winning'. That is why every army's IWD baseline sits well above "
                    "zero. A card is flagged (bold) when its GIH win rate or IWD differs from "
-                   "its army's baseline after Benjamini–Hochberg; read the opening-hand effect "
-                   "or lab value for what a card causes.")]
+                   "its army's baseline after Benjamini–Hochberg; read lab value (Card value, "
+                   "At a glance) for what a card causes. The opening-hand effect closes this "
+                   "section.")]
     blocks.append(Table(
         ["variant", "tier", "decisive games", "winner's deck draws", "loser's deck draws",
          "winner − loser"],
@@ -174,7 +187,7 @@ def observational(ctx: Context) -> list:
         full = part.sort_values(["army", "iwd"], ascending=[True, False])
         blocks.append(Details(f"all {len(full)} cards", [Table(CARD_COLUMNS,
                                                                _card_rows(ctx, full))]))
-    return blocks
+    return blocks + opening_hand(ctx)
 
 
 # ---------------------------------------------------------------------------------- abilities

@@ -94,7 +94,35 @@ class Context:
 
     @cached_property
     def card_value(self):
-        return stats.card_value(self.rec, self.value, oh=self.opening_hand, **self._kw())
+        """``lab value``'s rows only: the causes the report names (``attrs["uncovered"]``: the
+        groups it has no table for)."""
+        return stats.card_value(self.rec, self.value, oh=self.opening_hand, opening=False,
+                                **self._kw())
+
+    @cached_property
+    def value_command(self) -> str:
+        """The ``lab value`` command that writes the table this folder lacks."""
+        import shlex
+
+        from lab.bots.match import parse_bot
+
+        man = self.rec.manifest
+        config = man.get("config") if isinstance(man.get("config"), dict) else {}
+        source = config.get("source") or "CONFIG"
+        missing = {t for _, t in self.card_value.attrs.get("uncovered", [])}
+        tiers = []
+        for t in config.get("tiers") or []:
+            if isinstance(t, dict) and t.get("label") in missing:
+                try:
+                    a, b = parse_bot(t.get("a")), parse_bot(t.get("b"))
+                    tiers.append(a.short if a == b else t["label"])
+                except LabError:  # a manifest of another version: its label still names it
+                    tiers.append(t["label"])
+        all_tiers = len(tiers) == len(config.get("tiers") or [])
+        folder = self.rec.path / "value" if self.rec.path else "RESULTS/value"
+        args = ["lab", "value", source, *(x for t in ([] if all_tiers else tiers)
+                                          for x in ("--tier", t)), "--out", folder]
+        return " ".join(shlex.quote(str(a)) for a in args)
 
     @cached_property
     def card_table(self):

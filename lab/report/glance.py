@@ -2,8 +2,9 @@
 
 Owns the blocks that answer "which armies are out of band, which cards cause it, and how sure are
 we" per variant and bot tier: armies outside the 45–55% band with their intervals; the cards with
-the largest causal value up and down (``lab value`` where the folder holds it, else the
-opening-hand effect) that pass Benjamini–Hochberg, with the army each one moves; what each variant
+the largest causal value up and down (``lab value``'s table; without it, a sentence saying so and
+the command that writes it — never the opening-hand effect, which is no cause) that pass
+Benjamini–Hochberg, with the army each one moves; what each variant
 moved against the reference (paired deals, BH); dead and rare abilities (one row per ability,
 variants and tiers as columns); the first-player advantage. Every number is labelled causal or
 observational; a list whose test passes nothing is replaced by a sentence saying so. It computes
@@ -27,8 +28,11 @@ PUSHING = 5  # cards named beside an out-of-band army
 
 
 def _pushing(ctx: Context, variant: str, tier: str, army: str, above: bool) -> str:
-    """The army's flagged cards whose causal value points the way its win rate deviates."""
+    """The army's flagged cards whose causal value (``lab value``) points the way its win rate
+    deviates."""
     cv = ctx.card_value
+    if (variant, tier) in cv.attrs.get("uncovered", []):
+        return "not measured: no lab value table (next table)"
     hits = cv[(cv["variant"] == variant) & (cv["tier"] == tier) & (cv["army"] == army)
               & cv["flag"] & ((cv["value"] > 0) if above else (cv["value"] < 0))]
     if hits.empty:
@@ -84,18 +88,18 @@ def _cards(ctx: Context) -> list:
     cv = ctx.card_value
     blocks = [Heading("Cards that move their army (causal)", 3)]
     measures = sorted(set(cv["measure"]))
-    blocks.append(Para(
-        "Per variant and tier, up to ten cards with the largest value up and ten down among "
-        "those that pass Benjamini–Hochberg at 5%. Value: "
-        + "; ".join({
-            "opening hand": "opening hand = the army's score with the card in its opening "
-                            "hand − without (randomised by the shuffle; points)",
-            "above vanilla": "above vanilla = the army's win rate with the card − with vanilla "
-                             "cards in its place (lab value; points)",
-            "ability off": "ability off = the army's win rate with the card − with its ability "
-                           "switched off (lab value; points)"}[m] for m in measures)
-        + ". The army column gives its win rate and band in the same variant and tier: a card "
-          "that helps an army above the band, or hurts one below it, is a candidate cause."))
+    if measures:
+        blocks.append(Para(
+            "Per variant and tier, from lab value: up to ten cards with the largest value up and "
+            "ten down among those that pass Benjamini–Hochberg at 5%. Value: "
+            + "; ".join({
+                "above vanilla": "above vanilla = the army's win rate with the card − with "
+                                 "vanilla cards in its place (lab value; points)",
+                "ability off": "ability off = the army's win rate with the card − with its "
+                               "ability switched off (lab value; points)"}[m] for m in measures)
+            + ". The army column gives its win rate and band in the same variant and tier: a "
+              "card that helps an army above the band, or hurts one below it, is a candidate "
+              "cause."))
     rows, quiet = [], []
     for v, t, part in ctx.groups(cv):
         hits = part[part["flag"]]
@@ -116,17 +120,28 @@ def _cards(ctx: Context) -> list:
     if rows:
         blocks.append(Table(["variant", "tier", "card", "army (win rate, band)", "measure",
                              "value (pts)", "BH q", "also"], rows,
-                            "causal; intervals clustered by deal"))
+                            "causal (lab value: the same deals with the card changed); "
+                            "intervals clustered by deal"))
     if quiet:
         blocks.append(Para("No card's value differs from 0 after Benjamini–Hochberg under: "
-                           + "; ".join(quiet) + ". Details: Opening-hand effect"
-                           + (" and Card value" if ctx.value is not None else "") + "."))
+                           + "; ".join(quiet) + ". Details: Card value."))
+    uncovered = [f"{ctx.variant(v)} / {t}" for v, t in cv.attrs.get("uncovered", [])]
+    if uncovered:
+        patched = (" (lab value measures the decks as written: run it on the config without "
+                   "its [[patch]] tables)" if ctx.patches else "")
+        blocks.append(Para(
+            f"Not measured under {'; '.join(uncovered)}: which cards cause an army's win rate "
+            "takes lab value — the same deals played with each card changed — and this folder "
+            f"holds no lab value table for {'it' if len(uncovered) == 1 else 'them'}. Run "
+            f"`{ctx.value_command}`{patched}, then this report again. The opening-hand "
+            "effects (Cards, observational) are not causes: they say when holding a card "
+            "helps, not what it is worth to its army."))
     partial = [f"{ctx.variant(v)} / {t}: {n} of {total} cards"
                for (v, t), (n, total) in cv.attrs.get("coverage", {}).items() if n < total]
     if partial:
         blocks.append(Para("lab value measured only some of the cards with an ability ("
-                           + "; ".join(partial) + "); the others are ranked by their "
-                           "opening-hand effect in the Opening-hand effect section."))
+                           + "; ".join(partial) + "); the others have no causal value here "
+                           "(run lab value without --cards to measure them)."))
     return blocks
 
 

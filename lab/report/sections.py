@@ -24,8 +24,8 @@ HOW_TO_READ = (
     "under several variants or tiers) are clustered by deal. Cells counting fewer than {m} games "
     "are greyed (in Markdown: italic with †) and never flagged. Bold marks what passes "
     "Benjamini–Hochberg at a 5% false-discovery rate. Causal numbers come from a randomised or "
-    "paired design (the opening hand, paired deals, lab value); observational ones are labelled "
-    "so. Numbers are per variant and bot tier; a pooled number says it is pooled. Win rates "
+    "paired design (paired deals, lab value); observational ones are labelled so, and the "
+    "cards that cause an army's win rate are named from lab value alone. Numbers are per variant and bot tier; a pooled number says it is pooled. Win rates "
     "count decisive games; a draw scores ½ in paired changes and card effects. Definitions: "
     "docs/stats.md.")
 
@@ -275,29 +275,46 @@ def tier_stability(ctx: Context) -> list:
                          for _, r in corr.iterrows()],
                         "rank correlation between tiers of army win rates and of card values "
                         "(1: the same order at both tiers)"))
+    def between(r) -> Cell:
+        if not r["tier_pair"]:
+            return Cell("—")
+        return Cell.change(r["tier_diff"], r["tier_lo"], r["tier_hi"],
+                          note=f"{r['tier_pair']}, q={r['tier_q']:.3g}",
+                          strong=bool(r["tier_q"] < ctx.alpha))
+
     def card_rows(t):
         return [[ctx.variant(r["variant"]), ctx.army(r["army"]), r["card"]]
                 + [Cell.change(r[f"value@{t}"], r[f"lo@{t}"], r[f"hi@{t}"],
                                note=r[f"sign@{t}"], thin=bool(r[f"thin@{t}"])) for t in order]
-                + [r[f"measure@{weak}"], "sign changes" if r["changes"] else ""]
+                + [between(r), r[f"measure@{weak}"], "sign changes" if r["changes"] else ""]
                 for _, r in ctx.ordered(t).iterrows()]
 
-    card_cols = ["variant", "army", "card", *[f"value @ {t} (pts)" for t in order], "measure",
-                 "conclusion"]
+    card_cols = ["variant", "army", "card", *[f"value @ {t} (pts)" for t in order],
+                 "between tiers (pts)", "measure", "conclusion"]
+    measures = ("card value per tier: lab value where the folder holds it for every tier, else "
+                "the opening-hand effect (what starting with the card in hand adds — not what "
+                "the card is worth to its army)")
     cards = ts.cards[ts.cards["changes"]]
     blocks.append(Heading("Cards whose conclusion changes with skill", 3))
+    rule = ("its value passes Benjamini–Hochberg (+ or −) at one tier, is of the opposite sign "
+            "at another, and the difference between those two tiers passes its own test "
+            "(Benjamini–Hochberg over every card and pair of tiers; opening-hand effects "
+            "clustered by deal across both tiers, lab value's from its per-tier errors)")
     if len(cards):
         blocks.append(Table(card_cols, card_rows(cards),
-                            "causal card value per tier; a card is listed when its value "
-                            "passes Benjamini–Hochberg (+ or −) at one tier and is of the "
-                            "opposite sign at another"))
+                            f"{measures}; a card is listed when {rule}"))
     else:
-        blocks.append(Para("No card's value changes sign between tiers (passing "
-                           "Benjamini–Hochberg at one tier, of the opposite sign at another)."))
+        flips = int(ts.cards["sign_flips"].sum())
+        blocks.append(Para("No card's value changes sign between tiers with a difference that "
+                           f"passes the between-tier test (a card is listed when {rule})."
+                           + (f" {flips} card(s) change sign by their point values, but "
+                              "their difference between tiers does not pass: read them as "
+                              "noise." if flips else "")))
     blocks.append(Details(f"every card's value per tier ({len(ts.cards)} cards)",
                           [Table(card_cols, card_rows(ts.cards),
-                                 "causal card value per tier: + / − it passes "
-                                 "Benjamini–Hochberg above / below 0, 0 it does not")]))
+                                 f"{measures}: + / − it passes Benjamini–Hochberg above / "
+                                 "below 0, 0 it does not; between tiers: the difference and "
+                                 "its test")]))
     sp = stats.skill_split(ctx.rec, "opening_hand", order=order, min_games=m, alpha=ctx.alpha)
     hits = ctx.ordered(sp[sp["skill_flag"]])
     blocks.append(Heading("Opening-hand effects that change with skill", 3))
@@ -311,8 +328,8 @@ def tier_stability(ctx: Context) -> list:
              + [Cell.change(r["skill_sensitivity"], r["skill_sensitivity_lo"],
                             r["skill_sensitivity_hi"], strong=True)]
              for _, r in hits.iterrows()],
-            "causal; the change between tiers passes Benjamini–Hochberg at 5% (clustered by "
-            "deal)"))
+            "opening-hand effects (when holding a card helps — not a cause); the change "
+            "between tiers passes Benjamini–Hochberg at 5% (clustered by deal)"))
     else:
         tested = int((~sp["thin"]).sum())
         blocks.append(Para(f"No card's opening-hand effect changes between {weak} and "

@@ -100,6 +100,8 @@ class SwapTable(Table):
 
     card: Text = field(example="card = \"<card name>\"", allowed="a card name")
     with_: Text = field(alias="with", example="with = \"<card name>\"", allowed="a card name")
+    army: Optional[Text] = field(None, example="army = \"<army key or name>\"",
+                                 allowed="an army of the config holding the card")
 
 
 class ExperimentFile(Table):

@@ -1,13 +1,14 @@
 """The card-swap test (``lab swap``): the same deals with and without a card — a card patch.
 
 Owns the swap's patch and the reading of its result. A swap is the patch (``lab.cards.patch``)
-that, in every army holding the card, replaces each copy by the other card in place and copy for
-copy; ``lab swap`` runs the experiment with the patches ``base`` and that one (variant ids
+that, in every army holding the card (or, with ``--army``, in that army only), replaces each copy
+by the other card in place and copy for copy; ``lab swap`` runs the experiment with the patches ``base`` and that one (variant ids
 ``RULES`` and ``RULES@CARD→WITH``) into one ordinary results folder through ``lab.sim.runner``
 (resumable with ``--resume``; ``lab report`` compares the two like any two variants). Both play
 the same deals: the same deck order position for position (only the swapped positions hold another
 card), the same first player, the same play-stream words; matchups without the card are played
-once and recorded for both. The analysis is ``lab.stats.paired.swap_effect`` per affected army.
+once and recorded for both. The analysis is ``lab.stats.paired.swap_effect`` per affected army
+in each rule variant and bot tier, never pooled over them.
 This module plays nothing itself and holds no statistics of its own.
 """
 
@@ -21,7 +22,7 @@ import pandas as pd
 
 from lab.cards.patch import BASE, Patch, replace_card
 from lab.cards.pool import Card
-from lab.errors import LabError, read_toml
+from lab.errors import LabError, closest, read_toml
 from lab.schema.base import check
 from lab.schema.experiment import SwapTable
 from lab.sim.config import BASE_PATCH, Experiment, with_patches
@@ -36,7 +37,9 @@ class SwapPlan:
     exp: Experiment  # the config playing the patches base and ``patch``
     patch: Patch
     copies: dict[str, int]  # affected army key → copies replaced
-    unaffected: tuple[str, ...]  # armies of the run without the card (decks unchanged)
+    unaffected: tuple[str, ...]  # armies of the run whose decks are unchanged
+    army: str | None = None  # --army: only this army's copies are swapped
+    kept: tuple[str, ...] = ()  # with --army: other armies that hold the card and keep it
 
     @property
     def affected(self) -> tuple[str, ...]:
@@ -44,7 +47,7 @@ class SwapPlan:
 
 
 def read_table(config: str | Path) -> dict | None:
-    """The config's ``[swap]`` table as {"card", "with"} (None when it has none)."""
+    """The config's ``[swap]`` table as {"card", "with", "army"} (None when it has none)."""
     try:
         data = read_toml(config)
     except LabError:
@@ -52,13 +55,17 @@ def read_table(config: str | Path) -> dict | None:
     if data.get("swap") is None:
         return None
     table = check(SwapTable, data["swap"], str(config), where="[swap]")
-    return {"card": table.card, "with": table.with_}
+    return {"card": table.card, "with": table.with_, "army": table.army}
 
 
-def plan(exp: Experiment, card: str, replacement: str) -> SwapPlan:
-    """The swap of ``card`` for ``replacement`` in every army of ``exp`` that holds it.
-    One-line errors: an unknown card (with suggestions), no army holding the card, a
-    swapped deck that breaks the deck rules, a config that already has patches."""
+def plan(exp: Experiment, card: str, replacement: str, army: str | None = None) -> SwapPlan:
+    """The swap of ``card`` for ``replacement`` in every army of ``exp`` that holds it — or,
+    with ``army`` (a key or printed name), in that army's deck only: the others keep their
+    copies, so the change is what the card is worth to that army against opponents as they
+    are (``lab value``'s question), not what removing it from the game does.
+    One-line errors: an unknown card (with suggestions), no army holding the card, an army not
+    in the config or not holding the card, a swapped deck that breaks the deck rules, a config
+    that already has patches."""
     if exp.patches != (BASE_PATCH,):
         raise LabError(f"{exp.source} already varies card patches ([[patch]] / [grid] patch); "
                        "lab swap compares the unpatched decks — add the swap as one more "
@@ -66,22 +73,39 @@ def plan(exp: Experiment, card: str, replacement: str) -> SwapPlan:
     pool = exp.pool()
     old = pool.get(card, source="--card")
     new = pool.get(replacement, source="--with")
-    copies, unaffected = {}, []
-    for army in exp.armies:
-        n = sum(k for c, k in army.deck().entries if c.index == old.index)
-        if n:
-            copies[army.key] = n
-        else:
-            unaffected.append(army.key)
-    if not copies:
+    held = {a.key: sum(k for c, k in a.deck().entries if c.index == old.index)
+            for a in exp.armies}
+    if not any(held.values()):
         raise LabError(f"--card {old.name}: no army of {exp.source} holds it (armies: "
                        f"{', '.join(a.key for a in exp.armies)}); pick a card one of them "
                        "holds (`lab decks ARMY` lists a deck)")
-    patch = Patch(f"{_slug(old.name)}→{_slug(new.name)}",
+    only = _army(exp, army, old, held) if army is not None else None
+    copies = {k: n for k, n in held.items() if n and only in (None, k)}
+    unaffected = tuple(k for k in held if k not in copies)
+    kept = tuple(k for k in unaffected if held[k])
+    name = f"{_slug(old.name)}→{_slug(new.name)}"
+    patch = Patch(f"{only}:{name}" if only else name,
                   tuple(replace_card(a, old.id, new.id, pool=pool) for a in copies),
                   f"{old.name} → {new.name} in {', '.join(copies)}")
     return SwapPlan(old, new, exp, with_patches(exp, (BASE_PATCH, patch)), patch, copies,
-                    tuple(unaffected))
+                    unaffected, only, kept)
+
+
+def _army(exp: Experiment, name: str, card: Card, held: dict[str, int]) -> str:
+    """The key of ``--army`` (a key or printed name) among the config's armies, holding the
+    card."""
+    keys = {a.key: a.key for a in exp.armies} | {a.name: a.key for a in exp.armies}
+    if name not in keys:
+        hint = closest(name, keys)
+        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        raise LabError(f"--army \"{name}\" is not an army of {exp.source}; {did}armies: "
+                       f"{', '.join(a.key for a in exp.armies)}")
+    key = keys[name]
+    if not held[key]:
+        holders = ", ".join(k for k, n in held.items() if n)
+        raise LabError(f"--army {name}: its deck holds no {card.name} (armies holding it: "
+                       f"{holders})")
+    return key
 
 
 def _slug(text: str) -> str:
@@ -89,8 +113,10 @@ def _slug(text: str) -> str:
 
 
 def default_out(p: SwapPlan, games_option: bool = False) -> Path:
-    """results/NAME-swap-CARD-WITH (…-gamesN with --games, like ``lab run``)."""
+    """results/NAME-swap-CARD-WITH (…-ARMY with --army; …-gamesN with --games, like
+    ``lab run``)."""
     name = f"{p.base.name}-swap-{_slug(p.card.name)}-{_slug(p.replacement.name)}"
+    name += f"-{p.army}" if p.army else ""
     return Path("results") / (f"{name}-games{p.base.games}" if games_option else name)
 
 
@@ -111,8 +137,15 @@ def arms(games: pd.DataFrame, p: SwapPlan) -> tuple[pd.DataFrame, pd.DataFrame]:
     return base, alt
 
 
+GROUP = ("variant", "tier")  # a swap's change is never pooled over these
+
+
 def effects(p: SwapPlan, out: str | Path, *, min_games: int | None = None) -> pd.DataFrame:
-    """``swap_effect`` for every affected army, concatenated (columns of swap_effect).
+    """``swap_effect`` for every affected army in each rule variant and bot tier of the config,
+    concatenated (columns of swap_effect, led by ``variant`` and ``tier``): one ``army`` row per
+    army × variant × tier, then its ``matchup`` rows. Variants and tiers are never pooled — a
+    change at the plain heuristic says nothing of the search's, and a pooled number would mix
+    them.
 
     An affected army with only mirror games gets no rows (it has nothing to compare against).
     """
@@ -122,31 +155,39 @@ def effects(p: SwapPlan, out: str | Path, *, min_games: int | None = None) -> pd
 
     base, alt = arms(load(out, cards=False).games, p)
     min_games = MIN_GAMES if min_games is None else min_games
-    split = [col for col, n in (("variant", len(p.base.variants)), ("tier", len(p.base.tiers)))
-             if n > 1]
     parts = []
     for army in p.affected:
         if not any(army in m and m[0] != m[1] for m in p.base.matchups):
             continue
-        parts.append(swap_effect(base, alt, army, min_games=min_games))
-        if split:  # the pooled change, then the change in each variant / bot tier
-            rows = swap_effect(base, alt, army, by=split, min_games=min_games)
-            rows = rows[rows["kind"] == "army"].copy()
-            rows["kind"] = "split"
-            rows["item"] = rows[split].astype(str).agg(" / ".join, axis=1)
-            parts.append(rows.drop(columns=split))
+        rows = swap_effect(base, alt, army, by=GROUP, min_games=min_games)
+        # each group's army row, then its matchups, in the order the config plays them
+        order = {c: {v: i for i, v in enumerate(pd.unique(base[c]))} for c in GROUP}
+        rows = rows.assign(_v=rows["variant"].map(order["variant"]),
+                           _t=rows["tier"].map(order["tier"]), _k=rows["kind"] != "army")
+        parts.append(rows.sort_values(["_v", "_t", "_k"], kind="stable").drop(
+            columns=["_v", "_t", "_k"]))
     if not parts:
         raise LabError("every army holding the card plays only mirror games; a swap test needs "
                        "opponents — add other armies to the config")
     return pd.concat(parts, ignore_index=True)
 
 
+def groups(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (variant, tier) groups of ``effects``' rows, in their order."""
+    return list(dict.fromkeys(zip(rows["variant"], rows["tier"])))
+
+
 def reading(p: SwapPlan, row, names: dict[str, str]) -> str:
-    """One line a designer reads: "removing 赤備え costs 武田 −3.1 points [−5.0, −1.2]"."""
+    """One line a designer reads: "removing 赤備え costs 武田 −3.1 points [−5.0, −1.2]" — the
+    headline of a swap measured in one variant and tier (``row``: its army row)."""
     name = names.get(row["army"], row["army"])
     pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
     span = f"{pts(row['change'])} points [{pts(row['change_lo'])}, {pts(row['change_hi'])}]"
     head = f"removing {p.card.name} (for {p.replacement.name})"
+    if p.army:
+        head += f" from {name}'s deck only"
+    elif len(p.copies) > 1:
+        head += " from every deck holding it"
     if row["change_hi"] < 0:
         line = f"{head} costs {name} {span}"
     elif row["change_lo"] > 0:

@@ -162,17 +162,21 @@ CARD_VALUE_COLUMNS = ["variant", "tier", "army", "card", "measure", "value", "lo
 
 
 def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = MIN_GAMES,
-               alpha: float = ALPHA, oh: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The causal value of each card per variant × tier, one measure per group, ranked.
+               alpha: float = ALPHA, oh: pd.DataFrame | None = None,
+               opening: bool = True) -> pd.DataFrame:
+    """The value of each card per variant × tier, one measure per group, ranked.
 
     Where ``value`` (``read_value``) covers a variant × tier, its ``above_vanilla`` rows (else
     ``ability_off``) are used — the change in the army's win rate from the card itself;
-    elsewhere the opening-hand effect (``oh``, computed when not given) — the change in the
-    army's score when the card is in the opening hand. ``measure`` says which; ``flag`` = q <
-    alpha on a non-thin row; ``detail`` is the other contrast or the opening share, for display.
-    Sorted by variant, tier and value, largest first. ``attrs["coverage"]``: for each group
-    ``lab value`` covers, (cards it measured, cards of the run with an ability) — a run with
-    ``--cards`` measures some; the report says so rather than mix two measures in one ranking.
+    elsewhere, with ``opening``, the opening-hand effect (``oh``, computed when not given) —
+    the change in the army's score when the card starts in hand, which says when holding the
+    card helps, not what the card is worth to its army. ``opening=False`` keeps ``lab value``'s
+    rows only: the causes the report names. ``measure`` says which; ``flag`` = q < alpha on a
+    non-thin row; ``detail`` is the other contrast or the opening share, for display. Sorted by
+    variant, tier and value, largest first. ``attrs["coverage"]``: for each group ``lab value``
+    covers, (cards it measured, cards of the run with an ability) — a run with ``--cards``
+    measures some; the report says so rather than mix two measures in one ranking.
+    ``attrs["uncovered"]``: the (variant, tier) groups of the run ``lab value`` does not cover.
     """
     rec = as_records(records)
     parts, covered = [], set()
@@ -205,7 +209,8 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
             measured = value[(value["variant"] == v) & (value["tier"] == t)]
             coverage[(v, t)] = (measured[["army", "card"]].drop_duplicates().shape[0],
                                 int(part["card"].isin(with_ability).sum()))
-    if len(rest):
+    uncovered = list(dict.fromkeys((v, t) for v, t in zip(rest["variant"], rest["tier"])))
+    if len(rest) and opening:
         rows = rest.rename(columns={"effect": "value", "effect_lo": "lo", "effect_hi": "hi"})
         rows = rows[["variant", "tier", "army", "card", "value", "lo", "hi", "q", "games",
                      "thin", "flag"]].copy()
@@ -214,9 +219,11 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
                           for s in rest["opening_share"]]
         parts.append(rows)
     if not parts:
-        return pd.DataFrame(columns=CARD_VALUE_COLUMNS)
-    out = pd.concat(parts, ignore_index=True)[CARD_VALUE_COLUMNS]
-    out = out.sort_values(["variant", "tier", "value"], ascending=[True, True, False],
-                          kind="stable").reset_index(drop=True)
+        out = pd.DataFrame(columns=CARD_VALUE_COLUMNS)
+    else:
+        out = pd.concat(parts, ignore_index=True)[CARD_VALUE_COLUMNS]
+        out = out.sort_values(["variant", "tier", "value"], ascending=[True, True, False],
+                              kind="stable").reset_index(drop=True)
     out.attrs["coverage"] = coverage
+    out.attrs["uncovered"] = uncovered
     return out

@@ -10,8 +10,10 @@ CR1 sandwich for OLS with ``cov_type="cluster"``: (G/(G−1))·((N−1)/(N−K))
 computed for thousands of groups at once with ``numpy.bincount`` instead of one model fit per
 group (tests/test_stats_clustered.py pins it to statsmodels). Intervals use Student's t with
 G − 1 degrees of freedom (statsmodels' ``use_t=True`` for clustered errors); a proportion's
-interval is Wilson's on the effective number of games (n / design effect). It reads no records
-and knows no game beyond the deal key.
+interval is Wilson's on the effective number of games (n / design effect). A paired contrast
+whose deals all show the same difference (every pair tied: the sandwich says SE = 0) gets the
+conservative interval of ``tie_interval`` rather than a zero-width one. It reads no records and
+knows no game beyond the deal key.
 """
 
 from __future__ import annotations
@@ -105,6 +107,31 @@ def estimate_columns(name: str, est, se, clusters, n, alpha: float = ALPHA) -> d
             f"{name}_n": np.asarray(n, dtype=np.int64), f"{name}_se": se,
             f"{name}_clusters": np.asarray(clusters, dtype=np.int64),
             f"{name}_p": t_pvalue(est, se, df)}
+
+
+def tie_interval(est, se, clusters, alpha: float = ALPHA, bounds=(-1.0, 1.0)) -> dict:
+    """The interval of a paired contrast whose deals show no variation, in place of a zero-width
+    one: ``{"lo", "hi", "p", "tied"}`` per group (``tied``: the rows it replaces).
+
+    When every deal of a group has the same mean difference c (SE 0 on G ≥ 1 deals — e.g. a
+    change that altered no game's outcome), the sample says only that none of G deals differed
+    from c. The exact (Clopper–Pearson) upper bound on the share of deals that could differ,
+    0 of G at the two-sided level ``alpha``, is u = 1 − (alpha/2)^(1/G) ≈ 3.7/G at 95% (the
+    "rule of three" is its one-sided form, 3/G); such a deal's difference lies within
+    ``bounds`` (a score or a share: [−1, 1]), so the mean lies in [c − u·(c − low),
+    c + u·(high − c)]. p: 1 when c = 0; else the sign test of G deals all moved one way,
+    min(1, 2·0.5^G). Rows with SE > 0, NaN or no deal are returned as NaN with ``tied`` False.
+    """
+    est, se, g = (np.asarray(x, dtype=float) for x in (est, se, clusters))
+    low, high = bounds
+    tied = (se == 0) & (g >= 1) & np.isfinite(est)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        u = np.where(tied, 1 - (alpha / 2) ** (1 / np.where(g >= 1, g, 1)), np.nan)
+        lo = np.where(tied, est - u * (est - low), np.nan)
+        hi = np.where(tied, est + u * (high - est), np.nan)
+        sign = np.minimum(1.0, 2 * 0.5 ** np.where(g >= 1, g, 1))
+    p = np.where(tied, np.where(est == 0, 1.0, sign), np.nan)
+    return {"lo": lo, "hi": hi, "p": p, "tied": tied}
 
 
 def rate_columns(name: str, p, se, n, alpha: float = ALPHA) -> dict:

@@ -19,7 +19,8 @@ its error is clustered by deal (``lab.stats.clustered``): the two seat orders of
 table pooled over tiers, the deal under each tier — are one cluster, not independent pairs. The
 interval is Student's t on (deals − 1) degrees of freedom, which is the paired t interval when
 every deal contributes one pair. Intervals of shares are clipped to [−1, 1] (a t interval on a few
-pairs can overshoot); rows with fewer than ``min_games`` pairs are ``thin`` — shown, greyed, never
+pairs can overshoot); a change of a score or share whose deals all tie (SE 0: the change altered
+no outcome) gets ``tie_interval``'s conservative bounds instead of a zero-width interval; rows with fewer than ``min_games`` pairs are ``thin`` — shown, greyed, never
 tested or flagged. ``reference_variant`` picks the variant the others are compared with (the
 report and the notebooks share it). Tables are per tier unless ``by`` says otherwise (the default
 ``by=("tier",)``; ``by=None`` pools tiers and says so in its ``tier`` column). Reads records only;
@@ -32,7 +33,8 @@ import numpy as np
 import pandas as pd
 
 from lab.errors import LabError
-from lab.stats.clustered import CLUSTER, deal_clusters, estimate_columns, grouped_mean
+from lab.stats.clustered import (CLUSTER, deal_clusters, estimate_columns, grouped_mean,
+                                 tie_interval)
 from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
 from lab.stats.views import group_codes, group_columns, label_pooled
@@ -129,6 +131,11 @@ def _summarise(frame: pd.DataFrame, group: list[str], kind: str, alpha: float,
     out["base"] = np.bincount(codes, frame["s0"].to_numpy(float), minlength=ng) / n
     out["other"] = np.bincount(codes, frame["s1"].to_numpy(float), minlength=ng) / n
     cols = estimate_columns("change", est["mean"], est["se"], est["clusters"], est["n"], alpha)
+    if kind != "length":  # a score or a share: where every deal ties, a bounded interval
+        tie = tie_interval(est["mean"], est["se"], est["clusters"], alpha)
+        for c in ("lo", "hi", "p"):
+            name = f"change_{c}"
+            cols[name] = np.where(tie["tied"], tie[c], cols[name])
     for c in ("change", "change_lo", "change_hi", "change_se"):
         out[c.replace("change_se", "se")] = cols[c]
     out["p"] = cols["change_p"]

@@ -29,7 +29,7 @@ from scipy import stats as sps
 
 from lab.errors import LabError
 from lab.stats.armies import BAND, band_of, army_table
-from lab.stats.causal import card_value, opening_hand_effect
+from lab.stats.causal import CONTRASTS, OPENING, card_value, opening_hand_effect
 from lab.stats.clustered import (CLUSTER, diff_influence, estimate_columns, grouped_diff,
                                  influence_se)
 from lab.stats.intervals import ALPHA, MIN_GAMES, bh
@@ -230,9 +230,12 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     conclusion is the sign of its ``lab value`` (when ``value`` covers every tier of the
     variant; a variant it covers in part falls back, whole, to the opening hand) or
     opening-hand effect where that passes BH in its family ("+" or "−"), else "0"; it *changes*
-    when the card is "+" at one tier and "−" at another, or "+"/"−" at one and of the opposite
-    sign (though not passing) at another. Thin rows are shown, never counted as a change — so a
-    change is never a multiple-comparison accident of one tier's raw interval.
+    when the card is "+"/"−" at one tier and of the opposite sign at another *and* the
+    difference between those two tiers passes its own test (``_tier_tests``: BH over every card
+    × pair of tiers; columns ``tier_pair``, ``tier_diff``, ``tier_lo``, ``tier_hi``,
+    ``tier_p``, ``tier_q``; ``sign_flips`` marks the flips before that test). Thin rows are
+    shown, never counted as a change — so a change is never a multiple-comparison accident of
+    one tier's raw interval, nor two intervals that overlap.
     """
     rec = as_records(records)
     order = _order(rec, order)
@@ -259,7 +262,7 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
         if f"value@{t}" in cards:
             cards[f"sign@{t}"] = card_sign(cards[f"value@{t}"], cards[f"flag@{t}"])
             cards[f"thin@{t}"] = cards[f"thin@{t}"].fillna(True).astype(bool)
-    cards["changes"] = _sign_changes(cards, order)
+    cards = _tier_tests(rec, cards, value, order, keys, alpha)
 
     corr = []
     for variant, part in armies.groupby("variant", sort=False):
@@ -281,18 +284,102 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     return TierStability(order, armies, cards, pd.DataFrame(corr), changes)
 
 
+def _pairs(cards: pd.DataFrame, order: list[str]) -> list[tuple[str, str]]:
+    return [(t1, t2) for i, t1 in enumerate(order) for t2 in order[i + 1:]
+            if f"value@{t1}" in cards and f"value@{t2}" in cards]
+
+
+def _sign_flip(cards: pd.DataFrame, t1: str, t2: str) -> np.ndarray:
+    """Firm ("+" or "−") at one of the two tiers and of the opposite sign at the other, neither
+    thin."""
+    s1, s2 = cards[f"sign@{t1}"], cards[f"sign@{t2}"]
+    v1, v2 = cards[f"value@{t1}"], cards[f"value@{t2}"]
+    firm = (s1 != "0") | (s2 != "0")
+    opposite = np.sign(v1) * np.sign(v2) < 0
+    usable = ~(cards[f"thin@{t1}"] | cards[f"thin@{t2}"])
+    return (firm & opposite & usable).to_numpy()
+
+
 def _sign_changes(cards: pd.DataFrame, order: list[str]) -> np.ndarray:
+    """Rows whose sign flips between some two tiers (``_sign_flip``), before any test of the
+    difference."""
     out = np.zeros(len(cards), dtype=bool)
-    for i, t1 in enumerate(order):
-        for t2 in order[i + 1:]:
-            if f"value@{t1}" not in cards or f"value@{t2}" not in cards:
-                continue
-            s1, s2 = cards[f"sign@{t1}"], cards[f"sign@{t2}"]
-            v1, v2 = cards[f"value@{t1}"], cards[f"value@{t2}"]
-            firm = ((s1 != "0") | (s2 != "0"))
-            opposite = np.sign(v1) * np.sign(v2) < 0
-            usable = ~(cards[f"thin@{t1}"] | cards[f"thin@{t2}"])
-            out |= (firm & opposite & usable).to_numpy()
+    for t1, t2 in _pairs(cards, order):
+        out |= _sign_flip(cards, t1, t2)
+    return out
+
+
+TIER_TEST = ["tier_pair", "tier_diff", "tier_lo", "tier_hi", "tier_p", "tier_q"]
+
+
+def _tier_tests(rec, cards: pd.DataFrame, value: pd.DataFrame | None, order: list[str],
+                keys: list[str], alpha: float) -> pd.DataFrame:
+    """The between-tier test of each card's value, and ``changes``: a sign flip between two
+    tiers (``_sign_flip``) whose difference passes Benjamini–Hochberg over every card × tier
+    pair tested in the table.
+
+    The difference (later − earlier tier) is estimated as the values were: the opening-hand
+    effect's from the records on the deals both tiers played (the fully interacted regression of
+    ``skill_split``, clustered by deal); ``lab value``'s from its table — value and SE per tier,
+    the two taken as independent (the table holds no covariance; measured on a two-tier value
+    run, this SE was 0.99–1.16 times the exact one clustered across both tiers: docs/stats.md),
+    t on the smaller number of deals − 1. Columns ``TIER_TEST``: the pair of tiers whose test is shown
+    (the sign flip with the smallest p, else the weakest and strongest tier), the difference,
+    its interval, p and q."""
+    item = [*keys, "army", "card"]
+    tests, rows = [], None
+    lookup = None
+    if value is not None and len(value):
+        lookup = value.set_index(["variant", "tier", "army", "card", "contrast"])[["se", "deals"]]
+    for t1, t2 in _pairs(cards, order):
+        m1, m2 = cards[f"measure@{t1}"], cards[f"measure@{t2}"]
+        usable = (~(cards[f"thin@{t1}"] | cards[f"thin@{t2}"]) & (m1 == m2)
+                  & cards[f"value@{t1}"].notna() & cards[f"value@{t2}"].notna())
+        flip = _sign_flip(cards, t1, t2)
+        oh = usable & (m1 == OPENING)
+        if oh.any():
+            if rows is None:
+                rows = card_rows(rec.require_cards(), rec.games, [*keys, "tier"])
+                rows = rows[~rows["mirror"]]
+            d = _tier_difference(rows, item, "score", t1, t2, "opponent", alpha)
+            hit = cards.loc[oh, item].reset_index().merge(d, on=item, how="left")
+            tests.append(pd.DataFrame({
+                "row": hit["index"], "tier_pair": f"{t1} → {t2}",
+                "tier_diff": hit["skill_sensitivity"], "tier_lo": hit["skill_sensitivity_lo"],
+                "tier_hi": hit["skill_sensitivity_hi"], "tier_p": hit["skill_sensitivity_p"],
+                "flip": flip[hit["index"].to_numpy()]}))
+        lv = usable & (m1 != OPENING)
+        if lv.any() and lookup is not None:
+            part = cards.loc[lv]
+            contrast = part[f"measure@{t1}"].map({v: k for k, v in CONTRASTS.items()})
+            got = [[lookup.loc[(v, t, a, c, k)] for t in (t1, t2)]
+                   for v, a, c, k in zip(part["variant"], part["army"], part["card"], contrast)]
+            se = np.hypot([g[0]["se"] for g in got], [g[1]["se"] for g in got])
+            deals = np.minimum([g[0]["deals"] for g in got], [g[1]["deals"] for g in got])
+            diff = (part[f"value@{t2}"] - part[f"value@{t1}"]).to_numpy(float)
+            cols = estimate_columns("d", diff, se, deals, deals, alpha)
+            tests.append(pd.DataFrame({
+                "row": part.index, "tier_pair": f"{t1} → {t2}", "tier_diff": diff,
+                "tier_lo": cols["d_lo"], "tier_hi": cols["d_hi"], "tier_p": cols["d_p"],
+                "flip": flip[lv.to_numpy()]}))
+    out = cards.copy()
+    out["sign_flips"] = _sign_changes(cards, order)  # by the point values, before any test
+    for c in TIER_TEST:
+        out[c] = "" if c == "tier_pair" else np.nan
+    out["changes"] = False
+    if not tests:
+        return out
+    t = pd.concat(tests, ignore_index=True)
+    t["tier_q"], t["passes"] = bh(t["tier_p"], alpha)
+    changed = t.loc[t["flip"] & t["passes"], "row"].unique()
+    out.loc[changed, "changes"] = True
+    # the test shown: a sign flip's (smallest p first), else the widest pair of tiers
+    widest = t["tier_pair"] == f"{order[0]} → {order[-1]}"
+    t = t.assign(_f=~t["flip"], _w=~widest, _p=t["tier_p"].fillna(2.0)).sort_values(
+        ["_f", "_w", "_p"], kind="stable").drop_duplicates("row")
+    shown = t.set_index("row")
+    for c in TIER_TEST:
+        out.loc[shown.index, c] = shown[c]
     return out
 
 

@@ -12,8 +12,9 @@ with the base game of the same deal and seat order (same deck orders, same play 
 (score: win 1, draw ½, loss 0 — the win rate when no game is drawn), averaged over the army's
 games against the other armies (mirror games are not part of a value run). The interval is the
 cluster-robust one of statsmodels' OLS on a constant, clustered by deal (the two seat orders of a
-deal, like base and arm, are one cluster), with t quantiles on clusters − 1 degrees of freedom;
-``q`` is Benjamini–Hochberg (statsmodels ``multipletests``) across the cards of one variant ×
+deal, like base and arm, are one cluster), with t quantiles on clusters − 1 degrees of freedom
+(an arm whose pairs all tie — it changed no outcome — gets the conservative interval of
+``lab.stats.clustered.tie_interval``, never a zero-width one); ``q`` is Benjamini–Hochberg (statsmodels ``multipletests``) across the cards of one variant ×
 tier × contrast. A pair in which either game hit an engine limit (``error``) is left out. It
 reads records handed to it, never simulates, and knows no rule.
 """
@@ -26,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from lab.errors import LabError
+from lab.stats.clustered import tie_interval
 from lab.stats.intervals import ALPHA
 
 FILE = "value.parquet"
@@ -96,12 +98,14 @@ def _clustered(part: pd.DataFrame, alpha: float) -> dict:
     n, k = len(d), int(part["cluster"].nunique())
     row = {"value": float(d.mean()) if n else np.nan, "games": n, "deals": k,
            "base_rate": float(part["s_base"].mean()) if n else np.nan}
-    if k < 2 or not np.any(d != d[0]):
-        # constant differences (e.g. the arm changes no game): no sampling variation to show
-        same = bool(n) and not np.any(d != d[0])
-        return row | {"lo": row["value"] if same else np.nan,
-                      "hi": row["value"] if same else np.nan, "se": 0.0 if same else np.nan,
-                      "p": (1.0 if row["value"] == 0 else 0.0) if same and k >= 2 else np.nan}
+    if n and not np.any(d != d[0]):
+        # every pair tied (e.g. the arm changed no game's outcome): no sampling variation to
+        # estimate a standard error from — the conservative bounds of the changed deals instead
+        tie = tie_interval([row["value"]], [0.0], [k], alpha)
+        return row | {"lo": float(tie["lo"][0]), "hi": float(tie["hi"][0]), "se": 0.0,
+                      "p": float(tie["p"][0])}
+    if k < 2:
+        return row | {"lo": np.nan, "hi": np.nan, "se": np.nan, "p": np.nan}
     fit = sm.OLS(d, np.ones(n)).fit(cov_type="cluster", cov_kwds={"groups": part["cluster"]},
                                     use_t=True)
     lo, hi = fit.conf_int(alpha)[0]

@@ -1,0 +1,52 @@
+"""Which bot tier a design answer was measured at, and the advice a command gives about it.
+
+Owns the one-line note that ``lab value``, ``lab swap`` and ``lab balance`` print when they measure
+at a tier weaker than the one the README advises for balance work ("Which bot tier for balance
+work": the armies' order under the plain heuristic agrees with the search's far less than the
+tuned heuristic's does, so a conclusion drawn there may not hold for stronger play), and the
+short names by which a designer picks a tier (``tuned``, ``heuristic``, ``search(400)``). It
+only reads bot specs: it plays nothing and prints nothing itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lab.bots.match import BotSpec
+
+ADVICE = 'the README\'s "Which bot tier for balance work" table'
+PLAIN = "balanced"  # the heuristic's default persona: the "plain heuristic" of the README
+
+
+def weak(bot: BotSpec) -> bool:
+    """The random bot, or the plain heuristic (its default persona, no parameter changed)."""
+    if bot.kind == "random":
+        return True
+    return bot.kind == "heuristic" and dict(bot.params) in ({}, {"persona": PLAIN})
+
+
+def weak_tier_note(tiers: Iterable) -> str | None:
+    """The line to print when any of ``tiers`` (``lab.sim.config.Tier``) seats a weak bot
+    (``weak``), else None — for every design command that measures at a config's tiers."""
+    labels = [t.label for t in tiers if weak(t.a) or weak(t.b)]
+    if not labels:
+        return None
+    names = ", ".join(labels)
+    return (f"{names}: conclusions at {'this tier' if len(labels) == 1 else 'these tiers'} may "
+            f"not hold for stronger play — {ADVICE} advises tuned (bots = \"tuned\"), "
+            "confirmed at the search tier")
+
+
+def names(tier) -> set[str]:
+    """The names a designer may give a tier by: its label, and — when one bot plays both seats —
+    that bot's label and short name (heuristic, tuned, search(400))."""
+    out = {tier.label}
+    if tier.a == tier.b:
+        out |= {tier.a.label, tier.a.short}
+    return out
+
+
+def display(tier) -> str:
+    """A tier's name for a narrow table: the short name of the bot playing both seats (tuned,
+    search(400)), else the two short names (heuristic-vs-random)."""
+    return tier.a.short if tier.a == tier.b else f"{tier.a.short}-vs-{tier.b.short}"
