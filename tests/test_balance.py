@@ -21,6 +21,7 @@ from _support.sim_cases import write_config
 from lab.cards.patch import Patch, parse_patch
 from lab.design import balance, balance_search
 from lab.design.balance_edits import catalogue, edit_table, patch_toml
+from lab.design.tiers import balance_note
 from lab.errors import LabError
 from lab.sim import runner as sim_runner
 from lab.sim.config import load_experiment, with_patches
@@ -367,8 +368,10 @@ def test_default_tiers_add_the_search_tier_to_a_cheap_one(config, tmp_path):
     assert labels(balance.pick_tiers(exp, ["tuned,search"], None)) == [
         "heuristic(persona=tuned)-vs-heuristic(persona=tuned)", "search-vs-search"]
     assert labels(balance.pick_tiers(exp, None, "heuristic")) == ["heuristic-vs-heuristic"]
-    assert balance.weak_tiers_note(balance.pick_tiers(exp, None, "heuristic"))
-    assert balance.weak_tiers_note(balance.pick_tiers(exp, None, None)) is None
+    note = lambda ts: balance_note(ts, balance.STRONG_COST)  # noqa: E731
+    assert "may not hold" in note(balance.pick_tiers(exp, None, "heuristic"))
+    assert "no strong tier" in note(balance.pick_tiers(exp, None, "tuned"))
+    assert note(balance.pick_tiers(exp, None, None)) is None  # the search tier judges
     three = write_config(tmp_path, CONFIG.replace('bots = "heuristic"', 'tiers = [{ kind = '
                                                   '"search", simulations = 50 }, "tuned"]'))
     assert labels(balance.pick_tiers(load_experiment(three), None, None)) == [
@@ -467,7 +470,7 @@ def test_cli_runs_a_search_and_prints_json(config, tmp_path):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["before"]["heuristic-vs-heuristic"]["armies"] and doc["proposals"]
-    assert "no strong tier" in result.output  # the heuristic alone: one line says so
+    assert "may not hold for stronger play" in result.output  # the heuristic alone: one line
     assert all(p["n_edits"] == 1 for p in doc["proposals"])
     shown = invoke(*args, "--resume")  # the budget is spent: the same result, shown
     assert shown.exit_code == 0, shown.output

@@ -151,11 +151,12 @@ def _run_game(exp, out_path: Path, **options) -> None:
     out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
 
 
-def _tier_note(tiers) -> None:
-    """One line when a design command measures at a tier weaker than the README advises."""
-    from lab.design.tiers import weak_tier_note
+def _tier_note(tiers, strong_cost: float | None = None) -> None:
+    """One line when a design command measures at a tier weaker than the README advises (for a
+    balance, ``strong_cost``: when no strong tier judges it)."""
+    from lab.design.tiers import balance_note, weak_tier_note
 
-    note = weak_tier_note(tiers)
+    note = weak_tier_note(tiers) if strong_cost is None else balance_note(tiers, strong_cost)
     if note:
         err.print(f"note: {note}", soft_wrap=True)
 
@@ -540,9 +541,7 @@ def balance_command(
     err.print(f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
               f"per proposal, {len(p.exp.armies)} armies screened at {tiers_text} → {out_path}",
               soft_wrap=True)
-    note = balance.weak_tiers_note(p.tiers)
-    if note:
-        err.print(note, soft_wrap=True)
+    _tier_note(p.tiers, balance.STRONG_COST)
     display = (balance.Display(err, exp.name, minutes, budget_games) if not as_json
                else None)
     with display or contextlib.nullcontext():

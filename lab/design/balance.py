@@ -142,16 +142,6 @@ def _split(text: str) -> list[str]:
     return out + [cur]
 
 
-def weak_tiers_note(tiers) -> str | None:
-    """One line when no tier of a balance is a strong player: its conclusions may not hold for
-    stronger play (README, "Which bot tier")."""
-    if any(tier_cost(t) >= STRONG_COST for t in tiers):
-        return None
-    return (f"note: no strong tier in this balance ({', '.join(t.label for t in tiers)}): its "
-            "proposals may not hold for stronger play (README, \"Which bot tier\"); add one, "
-            "e.g. --tiers tuned,search")
-
-
 def _check_numbers(target, band, max_edits, confirm_games, strong_games) -> None:
     checks = [
         (0 < target < 1, f"--target {target} is not allowed; allowed values: a win rate "

@@ -1,7 +1,8 @@
 """Which bot tier a design answer was measured at, and the advice a command gives about it.
 
 Owns the one-line note that ``lab value``, ``lab swap`` and ``lab balance`` print when they measure
-at a tier weaker than the one the README advises for balance work ("Which bot tier for balance
+at a tier weaker than the one the README advises for balance work (for ``lab balance``: when no
+strong tier judges its proposals) ("Which bot tier for balance
 work": the armies' order under the plain heuristic agrees with the search's far less than the
 tuned heuristic's does, so a conclusion drawn there may not hold for stronger play), and the
 short names by which a designer picks a tier (``tuned``, ``heuristic``, ``search(400)``). It
@@ -35,6 +36,20 @@ def weak_tier_note(tiers: Iterable) -> str | None:
     return (f"{names}: conclusions at {'this tier' if len(labels) == 1 else 'these tiers'} may "
             f"not hold for stronger play — {ADVICE} advises tuned (bots = \"tuned\"), "
             "confirmed at the search tier")
+
+
+def balance_note(tiers, strong_cost: float) -> str | None:
+    """The line ``lab balance`` prints: none when a strong tier (a game worth ``strong_cost``
+    heuristic games or more) judges every proposal; else the weak-tier note, or — at the tuned
+    tier alone — that nothing checked the proposals at a strong tier."""
+    from lab.design.balance_tiers import tier_cost
+
+    tiers = list(tiers)
+    if any(tier_cost(t) >= strong_cost for t in tiers):
+        return None
+    return weak_tier_note(tiers) or (
+        f"{', '.join(t.label for t in tiers)}: no strong tier judges these proposals — "
+        f"{ADVICE} advises confirming at the search tier (--tiers tuned,search)")
 
 
 def names(tier) -> set[str]:
