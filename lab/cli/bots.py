@@ -41,18 +41,16 @@ def ladder_command(
         return _rn_ladder(bots or ["random", "heuristic"], games,
                           None if rules == DEFAULT_PRESET else rules, seed, as_json)
 
-    from rich.progress import Progress
-
     from lab.bots.ladder import DEFAULT_BOTS, check, games_per_pair, render, run_ladder
+    from lab.sim.progress import games_bar
 
     specs = [bot_from_text(b, "--bots") for b in (bots or DEFAULT_BOTS)]
     check(specs, games)
     pairs = len(specs) * (len(specs) - 1) // 2
-    with Progress(console=err, transient=True, disable=as_json) as bar:
-        task = bar.add_task("ladder games",
-                            total=pairs * games_per_pair(games, len(load_armies())))
+    with games_bar(None if as_json else err,
+                   pairs * games_per_pair(games, len(load_armies())), 0) as advance:
         result = run_ladder(specs, games=games, rules=RuleSet.preset(rules), seed=seed,
-                            progress=lambda n: bar.advance(task, n))
+                            progress=advance)
     if as_json:
         print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
         return
