@@ -90,7 +90,8 @@ def test_cards_option_adds_a_file_on_top_of_the_config(folder, tmp_path):
 
 @pytest.mark.parametrize("value, fragments", [
     ('extra_cards = 3', ["extra_cards = 3 is not allowed", "relative to this config"]),
-    ('extra_cards = "nowhere.toml"', ["nowhere.toml: file not found"]),
+    ('extra_cards = "nowhere.toml"', ['experiment.toml: extra_cards = "nowhere.toml": ',
+                                      "nowhere.toml is not found"]),
 ])
 def test_bad_extra_cards_are_one_line(folder, value, fragments):
     path = folder / "experiment.toml"

@@ -453,6 +453,10 @@ def balance_command(
     if minutes is None and budget_games is None:
         minutes = 30.0
     balance.check_options(minutes, budget_games, backend, scheduler)
+    if scheduler is not None:
+        from lab.sim.runner import check_scheduler_address
+
+        check_scheduler_address(scheduler)
     out_path = out_dir or balance.default_out(exp)
     err.print(f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
               f"per proposal, {len(p.exp.armies)} armies at {p.exp.tiers[0].label} → {out_path}",

@@ -173,6 +173,8 @@ def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume
         raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
     if resume and fresh:
         raise LabError("--resume keeps the records in --out and --fresh deletes them; give one")
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
     if backend == "dask":
         try:
             import distributed  # noqa: F401
@@ -186,6 +188,24 @@ def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume
     if jobs < 1:
         raise LabError(f"--jobs {jobs} is not allowed; allowed values: whole numbers ≥ 1")
     return jobs
+
+
+def check_scheduler_address(address: str) -> None:
+    """A --scheduler address's port, read before any connection is tried: a port that is not a
+    whole number 1–65535 is one line saying so (not Python's ``invalid literal for int()`` nor a
+    15 s connection time-out)."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in ("tcp", "tls"):
+        return  # inproc://, ucx://, …: Dask reads those itself
+    host, colon, port = rest.rstrip("/").rpartition(":")
+    if not colon or not host or (":" in host and not host.endswith("]")):
+        return  # no port (or a bare IPv6 address): Dask's own message says so
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise LabError(f"--scheduler {address}: port \"{port}\" is not a port number; "
+                       "allowed values: whole numbers 1–65535 (`dask scheduler` prints "
+                       "tcp://HOST:PORT, port 8786 by default)")
 
 
 def _make_folder(out: Path) -> None:
