@@ -163,13 +163,22 @@ def report_command(
     card value (lab value's table when RESULTS holds one), the opening-hand effect, the
     observational card metrics and dead abilities — per bot tier, every number with its 95%
     interval and sample size."""
+    from lab import writable
     from lab.games import of_results
+    from lab.report.build import page_path
     from lab.sim.records import check_readable
 
     check_readable(results)  # a damaged chunk is named here, in one line
+    fmt = fmt.strip().lower()
+    # the page can be written: asked before the minute the report takes to compute
+    if out_path is not None:
+        writable.check_file(page_path(results, out_path, fmt), "--out")
+    else:
+        writable.check_file(page_path(results, None, fmt), "the report",
+                            fix="give --out PATH to write it elsewhere")
     order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
     game = of_results(results)  # the game whose records the folder holds (its manifest)
-    page = game.build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
+    page = game.build_report(results, fmt=fmt, out=out_path, base=base,
                              min_games=min_games, tier_order=order)
     out.print(f"wrote {page}", soft_wrap=True)
 

@@ -27,11 +27,13 @@ from lab.cards.pool import CardPool, load_army, load_pool
 from lab.cards.vocab import KIND_LABELS
 from lab.engine.api import Action, Game, IllegalAction
 from lab.engine.text import KINDS, StepSyntaxError, parse_step, step_text
+from lab import writable
 from lab.errors import LabError, closest
 from lab.play.narrate import Line, Narrator
 from lab.play.options import (SESSION_KEYS, PlaySettings, bot_text, fresh_seed,
                               parse_assignments, pick_vs)
-from lab.play.record import MatchRecord, start_position, write_scenarios
+from lab.play.record import (MatchRecord, check_scenario_path, start_position,
+                             write_scenarios)
 from lab.play.view import (SEAT_STYLE, FieldTrack, actions_view, board, decision_line,
                            graveyards_view)
 from lab.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, RuleSet
@@ -86,21 +88,7 @@ class PlaySession:
     def check(self) -> None:
         """Fail before the first match (one-line LabError) on bad settings or paths."""
         self.settings.check()
-        try:
-            self.replay_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise LabError(f"--replay-dir {self.replay_dir}: cannot create the folder "
-                           f"({e.strerror})") from None
-        if not self.replay_dir.is_dir():
-            raise LabError(f"--replay-dir {self.replay_dir} is not a folder")
-        if self.save_scenario is not None:
-            parent = self.save_scenario.parent
-            if not parent.is_dir():
-                raise LabError(f"--save-scenario {self.save_scenario}: folder {parent} does "
-                               "not exist")
-            if self.save_scenario.is_dir():
-                raise LabError(f"--save-scenario {self.save_scenario} is a folder; give a "
-                               "file path (.toml)")
+        check_outputs(self.replay_dir, self.save_scenario)
 
     def run(self) -> int:
         """Play matches until the player leaves; the exit code (0, or 130 after Ctrl-C)."""
@@ -389,6 +377,19 @@ class PlaySession:
                 continue
             c.print(Text("next match: " + settings_line(new), style="cyan"), soft_wrap=True)
             return new
+
+
+def check_outputs(replay_dir: Path, save_scenario: Path | None) -> None:
+    """The replay folder and the scenario file can be written — asked before the first match,
+    so a match is never played into a file that cannot be saved (one-line LabError)."""
+    writable.check_folder(replay_dir, "--replay-dir")
+    try:
+        replay_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise LabError(f"--replay-dir {replay_dir}: cannot create the folder "
+                       f"({e.strerror})") from None
+    if save_scenario is not None:
+        check_scenario_path(save_scenario)
 
 
 def settings_line(st: PlaySettings) -> str:
