@@ -43,8 +43,10 @@ def run_command(
                          "folder holding another experiment is refused.")] = False,
     fresh: Annotated[bool, typer.Option(
         "--fresh", help="Delete the records already in --out (games/, cards/, manifest.json) "
-                        "and play every game again. Without it, a folder that holds this "
-                        "experiment's complete records only shows their summary.")] = False,
+                        "and play every game again; what was made from them (report.html, "
+                        "report.md, value/, balance/) is moved to --out/stale/TIME/. Without it, a "
+                        "folder that holds this experiment's complete records only shows "
+                        "their summary.")] = False,
     backend: Annotated[str, typer.Option(
         "--backend", metavar="loky|dask",
         help="loky: local worker processes; dask: a Dask cluster through joblib's dask "
@@ -247,6 +249,10 @@ def swap_command(
                        f"(e.g. --with 足軽7), or add with = \"…\" to the config's [swap] table",
                        source=str(config))
     plan = swap.plan(exp, card, with_)
+    if plan.card.index == plan.replacement.index:  # would play every deal twice for +0.0
+        same = "" if card == with_ else f"both are {plan.card.name}; "
+        raise LabError(f"--card {card} --with {with_}: {same}a card swapped for itself changes "
+                       "nothing; give --with another card (e.g. --with 足軽7)")
     out_path = out_dir or swap.default_out(plan, games_option=games is not None)
     names = {a.key: a.name for a in exp.armies}
     err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "

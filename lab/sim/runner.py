@@ -30,6 +30,9 @@ from lab.sim.worker import Receipt
 
 BACKENDS = ("loky", "dask")
 MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since
+STALE = "stale"  # where --fresh moves what was made from the records it deletes:
+DERIVED = ("report.html", "report.md", "report_files",  # lab report's pages (md: its figures)
+           "value", "value.parquet", "balance")  # lab value's and lab balance's results
 
 
 class RunInterrupted(LabError):
@@ -103,6 +106,7 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
     try:
         if fresh:
             records.clear(out)
+            _set_aside_derived(out, console)
         for kind in game.RECORD_KINDS:
             (out / kind).mkdir(exist_ok=True)
         records.remove_temp_files(out)
@@ -227,6 +231,27 @@ def _write_failed(out: Path, e: OSError) -> LabError:
            else "make the folder writable")
     return LabError(f"--out {out}: writing the records failed ({_reason(e)}); the chunks "
                     f"written so far are kept — {fix}, then run the same command with --resume")
+
+
+def _set_aside_derived(out: Path, console) -> None:
+    """``--fresh``: what the lab made from the records just deleted — the report (``lab
+    report``'s default pages), ``lab value``'s and ``lab balance``'s folders — must not sit
+    beside the new records as if it described them. It is moved, not deleted (a value or
+    balance search can take hours), into stale/<time>/; files of the user's own stay."""
+    derived = [out / name for name in DERIVED if (out / name).exists()]
+    if not derived:
+        return
+    dest = out / STALE / datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    k = 1
+    while dest.exists():
+        k += 1
+        dest = dest.with_name(f"{dest.name.split('.')[0]}.{k}")
+    dest.mkdir(parents=True)
+    for p in derived:
+        p.rename(dest / p.name)
+    names = ", ".join(p.name + ("/" if (dest / p.name).is_dir() else "") for p in derived)
+    progress.note(console, f"--fresh: {names} came from the old records; moved to {dest}/ "
+                           "(lab report, lab value and lab balance make them again)")
 
 
 def _check_written(out: Path, man: dict, console) -> None:
