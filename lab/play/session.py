@@ -4,7 +4,9 @@ settings, without leaving the program.
 The human plays seat A with ``settings.army``, the bot seat B. Each human decision shows the
 board as seat A may see it (rules.md R1), the legal actions numbered and in the step grammar;
 either may be typed, or a command (help, g, log, rules, info CARD, board, quit). Everything that
-happened since — the bot's moves and every automatic event — is narrated one Japanese line each.
+happened since — the bot's moves and every automatic event — is narrated one line each, in
+Japanese or (``lang="en"``) English with the card names as printed. A step the engine refuses
+is answered with the reason (``lab.play.why``); sets show their strength.
 Every match, finished or abandoned, is saved as a replay file; ``save_scenario`` also writes the
 session's matches as a scenario file. Input comes from ``ask`` (``console.input`` by default) so
 tests can drive the loop; Ctrl-C and end of input save and leave cleanly.
@@ -36,6 +38,7 @@ from lab.play.record import (MatchRecord, check_scenario_path, start_position,
                              write_scenarios)
 from lab.play.view import (SEAT_STYLE, FieldTrack, actions_view, board, decision_line,
                            graveyards_view)
+from lab.play.why import explain
 from lab.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, RuleSet
 
 HUMAN, BOT = "A", "B"
@@ -71,8 +74,10 @@ class _Quit(Exception):
 class PlaySession:
     def __init__(self, settings: PlaySettings, replay_dir: Path = DEFAULT_REPLAY_DIR,
                  save_scenario: Path | None = None, console: Console | None = None,
-                 ask: Callable[[str], str] | None = None, pool: CardPool | None = None):
+                 ask: Callable[[str], str] | None = None, pool: CardPool | None = None,
+                 lang: str = "ja"):
         self.settings = settings
+        self.lang = lang  # the narration's language: ja or en (lab.engine.text.LANGS)
         self.replay_dir = Path(replay_dir)
         self.save_scenario = Path(save_scenario) if save_scenario else None
         self.console = console or Console(highlight=False)
@@ -123,7 +128,7 @@ class PlaySession:
         self.records.append(rec)
         self.game, self.transcript, self.matches = game, [], self.matches + 1
         bot = BotPlayer(st.bot, np.random.default_rng([seed, 0xB07]))
-        narrator = Narrator(game, HUMAN)
+        narrator = Narrator(game, HUMAN, self.lang)
         track = FieldTrack()
         self.titles = {"A": f"{deck_a.name} ({deck_a.key}) — you",
                        "B": f"{deck_b.name} ({deck_b.key}) — bot {bot.spec.label}"}
@@ -167,7 +172,8 @@ class PlaySession:
                                     style="yellow"))
             raise leave
         rec.close(game, "finished")
-        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header))
+        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header,
+                                 self.lang))
         self.show_result(game, rec, track)
         self.save(rec)
         return rec
@@ -199,9 +205,10 @@ class PlaySession:
 
     # ---------------------------------------------------------------------- the human's turn
     def show_board(self, game: Game, legal: list[Action], track: FieldTrack) -> None:
-        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header))
-        self.console.print(decision_line(game, HUMAN))
-        self.console.print(actions_view(legal))
+        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header,
+                                 self.lang))
+        self.console.print(decision_line(game, HUMAN, self.pool))
+        self.console.print(actions_view(legal, self.pool))
 
     def human_decision(self, game: Game, legal: list[Action], track: FieldTrack) -> str:
         """Ask until a legal action is given; apply it and return its step text."""
@@ -258,7 +265,9 @@ class PlaySession:
         try:
             game.step(line)
         except IllegalAction:
-            self.refuse(f"\"{step_text(step)}\" is not legal now", legal, text)
+            why = explain(game, line, self.pool, legal)
+            shown = f"\"{step_text(step)}\" is not legal now"
+            self.refuse(shown if why == "not legal now" else f"{shown}: {why}", legal, text)
             return None
         return step_text(step)
 
@@ -273,7 +282,7 @@ class PlaySession:
         self.console.print(msg, soft_wrap=True)
         self.console.print(Text("Legal now (type the number or the step; help for commands):",
                                 style="dim"))
-        self.console.print(actions_view(legal))
+        self.console.print(actions_view(legal, self.pool))
 
     def card_info(self, name: str) -> None:
         try:

@@ -22,7 +22,7 @@ EXIT_MISMATCH = 1
 
 
 def show_replay_file(path: str | Path, console: Console | None = None, log: bool = True,
-                     save_scenario: str | Path | None = None) -> int:
+                     save_scenario: str | Path | None = None, lang: str = "ja") -> int:
     """Print a `lab play` replay file and check it reproduces its recorded final state.
 
     Returns the exit code: 0 when it reproduces, 1 when a step no longer replays or the state
@@ -41,7 +41,7 @@ def show_replay_file(path: str | Path, console: Console | None = None, log: bool
         f"seed {rec.seed}; {rec.status}, {len(rec.steps)} steps, saved {rec.created}",
         style="bold"), soft_wrap=True)
     game = new_game(rec, pool)
-    narrator = Narrator(game, None)
+    narrator = Narrator(game, None, lang)
     start = None
     problem = ""
     for k, (seat, by, text) in enumerate(rec.steps):
