@@ -27,7 +27,8 @@ def variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
 
 MALFORMED = {
     "bad_toml": ('first = "A"', 'first = "A', ["not valid TOML"]),
-    "unknown_key": ("seed = 1", "seed = 1\nseeed = 2", ['unknown key "seeed"', "did you mean seed"]),
+    "unknown_key": ("seed = 1", "seed = 1\nseeed = 2",
+                    ['unknown key "seeed"', "did you mean seed"]),
     "unknown_card": ('"朝倉義景", "足軽2"]', '"朝倉義景", "足軽99"]',
                      ['entry "[A]": unknown card "足軽99"', "did you mean 足軽9"]),
     "too_many_walls": (f"walls = {WALLS}", "walls = " + WALLS.replace("]", ', "足軽1"]'),

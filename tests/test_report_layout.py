@@ -65,7 +65,7 @@ MEASURE = """() => {
 
 
 def worst_case_page() -> str:
-    rows = [[VARIANT, TIER, f"北条 (houjou)", Cell("81.5%", "[78.5%, 84.1%] n=12,800",
+    rows = [[VARIANT, TIER, "北条 (houjou)", Cell("81.5%", "[78.5%, 84.1%] n=12,800",
                                                    strong=True),
              "above", "sure: the interval lies outside the band", CARDS]] * 3
     cards = [[VARIANT, TIER, "雑賀孫一", Cell("雑賀 (saika)", "50.1% in band"), "above vanilla",

@@ -33,7 +33,8 @@ from lab.games.rumble_nation.rules import DEFAULT, RNRules
 EXIT_INTERRUPTED = 130
 DEFAULT_REPLAY_DIR = Path("results/replays")
 HELP = ("Type the number of a decision, or the decision itself: `place 7 with 5` (the pair's "
-        "sum and the single die), `place 7 with 5 +daimyo`, `reroll`. Also: board, help, quit (save the replay and leave).")
+        "sum and the single die), `place 7 with 5 +daimyo`, `reroll`. Also: board, help, quit "
+        "(save the replay and leave).")
 
 
 @dataclass(frozen=True)
