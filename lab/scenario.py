@@ -13,6 +13,7 @@ from pathlib import Path
 
 from lab.cards.pool import CardPool
 from lab.engine.api import Game, IllegalAction
+from lab.engine.text import StepSyntaxError, parse_step
 from lab.errors import LabError, read_toml
 from lab.rules import RuleSet
 from lab.schema.base import check as validate
@@ -69,10 +70,23 @@ def _parse(t: dict, src: str) -> Scenario:
     return Scenario(sc.name, src, rules, sc.seed, sc.first, steps, zones, t.get("expect", {}))
 
 
-def run(sc: Scenario, log: bool = False, pool: CardPool | None = None) -> Outcome:
-    """Play ``sc`` (with ``pool``: the package's cards and any extra card files)."""
+def set_up(sc: Scenario, log: bool = False, pool: CardPool | None = None) -> Game:
+    """The scenario's position, ready for its steps. A position the rules cannot hold (an
+    unknown card, too many cards in a zone, …) or a step that is not written in the step
+    grammar makes the file malformed: a ``LabError`` naming it, not a failed scenario."""
     game = Game.from_position(sc.rules, sc.zones, sc.first, seed=sc.seed, log=log,
                               source=sc.source, pool=pool)
+    for k, (text, _) in enumerate(sc.steps):
+        try:
+            parse_step(text)
+        except StepSyntaxError as e:
+            raise LabError(f"step {k + 1}: {e} (the step grammar: ../shared/spec/scenarios.md)",
+                           source=sc.source) from None
+    return game
+
+
+def play(sc: Scenario, game: Game) -> Outcome:
+    """Play ``sc``'s steps from its set-up position and check its expectations."""
     for k, (text, illegal) in enumerate(sc.steps):
         if game.is_over:
             return Outcome(sc, False, f"step {k + 1} \"{text}\": the game is already over "
@@ -89,6 +103,11 @@ def run(sc: Scenario, log: bool = False, pool: CardPool | None = None) -> Outcom
                                           "but was accepted", game)
     diff = check(game, sc.expect)
     return Outcome(sc, not diff, diff, game)
+
+
+def run(sc: Scenario, log: bool = False, pool: CardPool | None = None) -> Outcome:
+    """Play ``sc`` (with ``pool``: the package's cards and any extra card files)."""
+    return play(sc, set_up(sc, log, pool))
 
 
 def observed(game: Game, key: str, seat: str | None = None):
@@ -132,20 +151,31 @@ def _ms(c: Counter) -> str:
 
 def each_outcome(paths, log: bool = False, pool: CardPool | None = None):
     """Load and run every scenario of ``paths`` (files, or folders of *.toml files), yielding
-    each ``Outcome`` as soon as it is known; a scenario the engine refuses is a failed one."""
+    each ``Outcome`` as soon as it is known. Every file is read and every position set up before
+    the first scenario plays: a malformed file (bad TOML, an unknown key, a position or step the
+    rules cannot hold) is a ``LabError`` — one line, exit 2 — before any outcome, while a
+    scenario whose steps or expectations are not met is a failed ``Outcome`` (exit 1)."""
+    ready = []
     for path in paths:
         p = Path(path)
-        files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
-        for f in files:
+        for f in sorted(p.glob("*.toml")) if p.is_dir() else [p]:
             game = _game_of(f)
             if game.name != "daitenka":  # a scenario of another registered game (lab.games)
-                yield from game.run_scenario(f)
-                continue
-            for sc in load(f):
-                try:
-                    yield run(sc, log=log, pool=pool)
-                except LabError as e:
-                    yield Outcome(sc, False, str(e))
+                ready += game.prepare_scenarios(f)
+            else:
+                ready += prepare(f, log=log, pool=pool)
+    for start in ready:
+        yield start()
+
+
+def prepare(path: str | Path, log: bool = False, pool: CardPool | None = None) -> list:
+    """The scenarios of one file read and set up, as callables that play one and return its
+    ``Outcome`` (a malformed file raises its ``LabError`` here)."""
+    ready = []
+    for sc in load(path):
+        position = set_up(sc, log=log, pool=pool)
+        ready.append(lambda sc=sc, position=position: play(sc, position))
+    return ready
 
 
 def _game_of(path: Path):

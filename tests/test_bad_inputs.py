@@ -180,7 +180,7 @@ def test_lab_replay_with_a_negative_game_id_is_one_line(tmp_path):
     (["replay", "results/x", "--bogus"], ["GAME_ID"]),
     (["rules", "--nope"], ["No such option: --nope"]),
     (["ladder", "--games", "0", "--bots", "random", "--bots", "heuristic"],
-     ["--games 0 is too few", "162"]),
+     ["--games 0 is not allowed", "whole numbers ≥ 1", "162"]),
     (["ladder", "--bots", "random", "--games", "2"], ["at least two"]),
 ])
 def test_bad_options_are_one_line_and_exit_2(args, fragments):

@@ -90,7 +90,8 @@ def test_cards_option_adds_a_file_on_top_of_the_config(folder, tmp_path):
 
 @pytest.mark.parametrize("value, fragments", [
     ('extra_cards = 3', ["extra_cards = 3 is not allowed", "relative to this config"]),
-    ('extra_cards = "nowhere.toml"', ["nowhere.toml: file not found"]),
+    ('extra_cards = "nowhere.toml"', ['experiment.toml: extra_cards = "nowhere.toml": ',
+                                      "nowhere.toml is not found"]),
 ])
 def test_bad_extra_cards_are_one_line(folder, value, fragments):
     path = folder / "experiment.toml"
@@ -163,7 +164,11 @@ def test_the_example_scenario_passes_with_the_card_file():
     scenario = str(EXAMPLE / "horo.toml")
     r = invoke("scenario", scenario, "--cards", str(CARDS))
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.stdout, r.stdout
-    assert invoke("scenario", scenario).exit_code == 1  # without the card file: FAIL, not pass
+    # without the card file the position holds an unknown card: a malformed file (issue 27),
+    # one line naming the card and the fix, exit 2 — not a pass
+    bad = invoke("scenario", scenario)
+    assert bad.exit_code == 2 and 'unknown card "母衣衆"' in bad.stderr
+    assert "--cards FILE" in bad.stderr and bad.stdout == ""
 
 
 def test_the_example_experiment_runs_and_records_the_new_card(tmp_path):

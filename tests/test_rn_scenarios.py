@@ -132,7 +132,9 @@ def test_a_scenario_of_another_game_is_refused(tmp_path):
         load(p)
 
 
-def test_run_scenario_turns_a_broken_file_into_a_failed_outcome(tmp_path):
+def test_run_scenario_refuses_a_broken_position_instead_of_failing_it(tmp_path):
+    """A position the rules cannot hold makes the file malformed (issue 27: one line, exit 2),
+    not a scenario that failed."""
     p = _write(tmp_path, BASE + 'steps = []\n[P1]\nsoldiers = { "清州城" = 2 }\n')
-    (o,) = run_scenario(p)
-    assert not o.passed and "did you mean 清洲城?" in o.message
+    with pytest.raises(LabError, match="did you mean 清洲城?"):
+        run_scenario(p)

@@ -261,8 +261,8 @@ def test_a_lock_held_on_another_host_is_refused_and_named(tiny, tmp_path):
     assert not (out / rec.GAMES).exists()
 
 
-def start(config, out, *extra):
-    env = dict(os.environ, **{rec.PAUSE_ENV: SLOW_PAUSE, "COLUMNS": "100"})
+def start(config, out, *extra, pause: str = SLOW_PAUSE):
+    env = dict(os.environ, **{rec.PAUSE_ENV: pause, "COLUMNS": "100"})
     return subprocess.Popen(lab_command() + ["run", str(config), "--out", str(out),
                                              "--jobs", "1", *extra],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -271,7 +271,9 @@ def start(config, out, *extra):
 def test_a_resume_beside_a_live_run_is_refused_and_the_run_completes(tmp_path):
     config = write_config(tmp_path, KILL)
     out = tmp_path / "r"
-    first = start(config, out)
+    # 36 chunks × 0.3 s: the first run lasts longer than the second takes to start on a loaded
+    # machine (with 0.08 s it could finish first, with the tests running in parallel)
+    first = start(config, out, pause="0.3")
     end = time.monotonic() + 120
     while not list((out / rec.GAMES).glob(".chunk-*.tmp")) and time.monotonic() < end:
         assert first.poll() is None, first.communicate()

@@ -187,11 +187,12 @@ def check(specs: list[BotSpec], games: int) -> None:
     twice = sorted({x for x in labels if labels.count(x) > 1})
     if twice:
         raise LabError(f"--bots: {', '.join(twice)} is named twice; name each bot once")
-    unit = games_per_pair(1, len(load_armies()))
-    if games < unit:
-        raise LabError(f"--games {games} is too few: each pair of bots plays every ordered pair "
-                       f"of armies with the seats exchanged, so at least {unit} games (a "
-                       f"multiple of {unit}; the default is {2 * unit})")
+    if games < 1:  # fewer than a whole round is rounded up (games_per_pair), not refused
+        unit = games_per_pair(1, len(load_armies()))
+        raise LabError(f"--games {games} is not allowed; allowed values: whole numbers ≥ 1 "
+                       f"(rounded up to a multiple of {unit}: each pair of bots plays every "
+                       f"ordered pair of armies with the seats exchanged; the default is "
+                       f"{2 * unit})")
 
 
 def run_ladder(bots=DEFAULT_BOTS, games: int = 324, rules: RuleSet | None = None,

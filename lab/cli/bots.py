@@ -23,7 +23,7 @@ from lab.schema.bots import BOT_FORMS, bot_from_text
 @command("ladder")
 def ladder_command(
     bots: Annotated[list[str] | None, typer.Option("--bots", help=f"Bots to rate (repeat the option), each {BOT_FORMS}.")] = None,
-    games: Annotated[int, typer.Option(help="Games per pair of bots, spread over all ordered army pairs with the seats exchanged: at least 162, rounded up to a multiple of 162.")] = 324,
+    games: Annotated[int, typer.Option(help="Games per pair of bots, spread over all ordered army pairs with the seats exchanged: rounded up to a multiple of 162 (with a note).")] = 324,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
@@ -41,18 +41,22 @@ def ladder_command(
         return _rn_ladder(bots or ["random", "heuristic"], games,
                           None if rules == DEFAULT_PRESET else rules, seed, as_json)
 
-    from rich.progress import Progress
-
     from lab.bots.ladder import DEFAULT_BOTS, check, games_per_pair, render, run_ladder
+    from lab.sim.progress import games_bar, note
 
     specs = [bot_from_text(b, "--bots") for b in (bots or DEFAULT_BOTS)]
     check(specs, games)
+    played = games_per_pair(games, len(load_armies()))
+    if played != games and not as_json:
+        unit = games_per_pair(1, len(load_armies()))
+        note(err, f"--games {games} rounded up to {played:,}: each pair of bots plays every "
+                  f"ordered pair of the {len(load_armies())} armies with the seats exchanged, "
+                  f"a multiple of {unit} games")
     pairs = len(specs) * (len(specs) - 1) // 2
-    with Progress(console=err, transient=True, disable=as_json) as bar:
-        task = bar.add_task("ladder games",
-                            total=pairs * games_per_pair(games, len(load_armies())))
+    with games_bar(None if as_json else err,
+                   pairs * games_per_pair(games, len(load_armies())), 0) as advance:
         result = run_ladder(specs, games=games, rules=RuleSet.preset(rules), seed=seed,
-                            progress=lambda n: bar.advance(task, n))
+                            progress=advance)
     if as_json:
         print(json.dumps(result.as_json(), indent=2, ensure_ascii=False))
         return

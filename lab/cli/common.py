@@ -43,6 +43,19 @@ CardFiles = Annotated[list[Path] | None, typer.Option(
     "--cards", "--extra-cards", metavar="FILE", help=CARDS_HELP)]
 
 
+LANG_HELP = ("Language of the game's narration: ja (Japanese, the log's own) or en (English); "
+             "card and ability names stay as printed.")
+Lang = Annotated[str, typer.Option("--lang", metavar="ja|en", help=LANG_HELP)]
+
+
+def check_lang(lang: str) -> str:
+    from lab.engine.text import LANGS
+
+    if lang not in LANGS:
+        raise LabError(f"--lang {lang} is not allowed; allowed values: {', '.join(LANGS)}")
+    return lang
+
+
 # ------------------------------------------------------------------------- errors and warnings
 
 def error_exit(e: LabError) -> NoReturn:

@@ -15,8 +15,8 @@ import typer
 from rich.text import Text
 
 from lab.cards.pool import load_army, read_card_files
-from lab.cli.common import (PRESET_HELP, CardFiles, command, err, out, pool_of, rules_for,
-                             warn)
+from lab.cli.common import (PRESET_HELP, CardFiles, Lang, check_lang, command, err, out,
+                             pool_of, rules_for, warn)
 from lab.errors import LabError
 from lab.rules import DEFAULT_PRESET
 from lab.schema.bots import BOT_FORMS
@@ -37,9 +37,12 @@ def match_command(
         "--game", "-g", metavar="GAME",
         help="The game: daitenka (大天下, the default; two armies) or rumble_nation (no "
              "armies; --rules base_3p for three players).")] = "daitenka",
+    lang: Lang = "ja",
 ) -> None:
     """Play one game between random bots and print its log and result."""
     from lab.games import get
+
+    check_lang(lang)
 
     if get(game_name, key="--game").name == "rumble_nation":
         if army_a is not None or config is not None or card_files:
@@ -61,7 +64,7 @@ def match_command(
     game = play_random_game(rules_for(rules, config), load_army(army_a, pool),
                             load_army(army_b, pool), seed=seed, log=log, pool=pool)
     if log:
-        for line in game.log_lines():
+        for line in game.log_lines(lang):
             out.print(line)
     out.print(Text(f"result: {game.summary()} ({game.decisions} decisions, rules "
                    f"{game.rules.id}, seed {seed})", style="bold"))
@@ -103,7 +106,7 @@ def scenario_command(
 def replay_command(
     results: Annotated[Path, typer.Argument(
         metavar="RESULTS_DIR|REPLAY_FILE",
-        help="A results folder written by `lab run`, or a replay file (.json) written by `lab play`.")],
+        help="A results folder written by `lab run`, or a replay file (.json) written by `lab play` (大天下 or Rumble Nation).")],
     game_id: Annotated[int | None, typer.Argument(
         metavar="[GAME_ID]",
         help="The game's id (column game_id of the games records); not with a replay file.")] = None,
@@ -111,18 +114,30 @@ def replay_command(
     save_scenario: Annotated[Path | None, typer.Option(
         "--save-scenario", metavar="PATH",
         help="With a `lab play` replay file: also write it as a scenario file.")] = None,
+    lang: Lang = "ja",
 ) -> None:
     """Replay a recorded game (or a `lab play` match) with its readable log, and check that it
     reproduces the record.
 
     Exit code 1 if the replay does not reproduce the recorded result.
     """
+    check_lang(lang)
     if results.is_file():
         if game_id is not None:
             raise LabError(f"{results} is a replay file written by `lab play`; give no GAME_ID")
+        from lab.games.rumble_nation import record as rn_record
+
+        if rn_record.is_replay(results):
+            if save_scenario is not None:
+                raise LabError("--save-scenario is for 大天下 replays")
+            code = rn_record.show(results, console=out, log=log)
+            if code:
+                raise typer.Exit(code)
+            return
         from lab.play import show_replay_file
 
-        code = show_replay_file(results, console=out, log=log, save_scenario=save_scenario)
+        code = show_replay_file(results, console=out, log=log, save_scenario=save_scenario,
+                                lang=lang)
         if code:
             raise typer.Exit(code)
         return
@@ -160,7 +175,7 @@ def replay_command(
                    f"{', seats swapped' if row['swapped'] else ''}", style="bold"),
               soft_wrap=True)
     if log:
-        for line in r.game.log_lines():
+        for line in r.game.log_lines(lang):
             out.print(line, soft_wrap=True)
     out.print(Text(f"result: {r.game.summary()} ({r.game.decisions} decisions)", style="bold"),
               soft_wrap=True)
@@ -211,6 +226,11 @@ def play_command(
         help="Where each finished or abandoned match is saved as a replay file (JSON), shown "
              "by `lab replay PATH`.")] = Path("results/replays"),
     card_files: CardFiles = None,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", metavar="ja|en",
+        help="Language of the narration: ja (Japanese, the default for 大天下) or en "
+             "(English; Rumble Nation's only one). Card and ability names stay as printed.")
+    ] = None,
 ) -> None:
     """Play 大天下 in the terminal against a bot, then again with the same or changed settings
     (`--game rumble_nation`: Rumble Nation against bots in the other seats).
@@ -226,11 +246,19 @@ def play_command(
     from lab.games import get
     from lab.play.options import parse_assignments
 
+    if lang is not None:
+        check_lang(lang)
     if get(game, key="--game").name == "rumble_nation":
         from lab.games.rumble_nation.play import Session, settings as rn_settings
 
+        if lang == "ja":
+            raise LabError("--lang ja: Rumble Nation is narrated in English only; drop --lang")
+
+        if save_scenario is not None:
+            raise LabError("--save-scenario is for 大天下; Rumble Nation matches are saved as "
+                           "replay files (--replay-dir)")
         st = rn_settings(players, rules, parse_assignments(toggles), bot, seat, seed)
-        code = Session(st, console=out).run()
+        code = Session(st, console=out, replay_dir=replay_dir).run()
         if code:
             raise typer.Exit(code)
         return
@@ -245,6 +273,6 @@ def play_command(
                             overrides=tuple(parse_assignments(toggles).items()), seed=seed,
                             cards=read_card_files(card_files or ()))
     code = PlaySession(settings, replay_dir=replay_dir, save_scenario=save_scenario,
-                       console=out, pool=settings.pool).run()
+                       console=out, pool=settings.pool, lang=lang or "ja").run()
     if code:
         raise typer.Exit(code)

@@ -43,8 +43,10 @@ def run_command(
                          "folder holding another experiment is refused.")] = False,
     fresh: Annotated[bool, typer.Option(
         "--fresh", help="Delete the records already in --out (games/, cards/, manifest.json) "
-                        "and play every game again. Without it, a folder that holds this "
-                        "experiment's complete records only shows their summary.")] = False,
+                        "and play every game again; what was made from them (report.html, "
+                        "report.md, value/, balance/) is moved to --out/stale/TIME/. Without it, a "
+                        "folder that holds this experiment's complete records only shows "
+                        "their summary.")] = False,
     backend: Annotated[str, typer.Option(
         "--backend", metavar="loky|dask",
         help="loky: local worker processes; dask: a Dask cluster (without --scheduler, a "
@@ -200,13 +202,22 @@ def report_command(
     card value (lab value's table when RESULTS holds one), the opening-hand effect, the
     observational card metrics and dead abilities — per bot tier, every number with its 95%
     interval and sample size."""
+    from lab import writable
     from lab.games import of_results
+    from lab.report.build import page_path
     from lab.sim.records import check_readable
 
     check_readable(results)  # a damaged chunk is named here, in one line
+    fmt = fmt.strip().lower()
+    # the page can be written: asked before the minute the report takes to compute
+    if out_path is not None:
+        writable.check_file(page_path(results, out_path, fmt), "--out")
+    else:
+        writable.check_file(page_path(results, None, fmt), "the report",
+                            fix="give --out PATH to write it elsewhere")
     order = [t.strip() for t in tiers.split(",") if t.strip()] if tiers else None
     game = of_results(results)  # the game whose records the folder holds (its manifest)
-    page = game.build_report(results, fmt=fmt.strip().lower(), out=out_path, base=base,
+    page = game.build_report(results, fmt=fmt, out=out_path, base=base,
                              min_games=min_games, tier_order=order)
     out.print(f"wrote {page}", soft_wrap=True)
 
@@ -283,6 +294,10 @@ def swap_command(
                        f"(e.g. --with 足軽7), or add with = \"…\" to the config's [swap] table",
                        source=str(config))
     plan = swap.plan(exp, card, with_, army=army or defaults.get("army"))
+    if plan.card.index == plan.replacement.index:  # would play every deal twice for +0.0
+        same = "" if card == with_ else f"both are {plan.card.name}; "
+        raise LabError(f"--card {card} --with {with_}: {same}a card swapped for itself changes "
+                       "nothing; give --with another card (e.g. --with 足軽7)")
     out_path = out_dir or swap.default_out(plan, games_option=games is not None)
     names = {a.key: a.name for a in exp.armies}
     err.print(f"{exp.name}: {plan.card.name} → {plan.replacement.name} in "
@@ -535,6 +550,10 @@ def balance_command(
     if minutes is None and budget_games is None:
         minutes = 30.0
     balance.check_options(minutes, budget_games, backend, scheduler)
+    if scheduler is not None:
+        from lab.sim.runner import check_scheduler_address
+
+        check_scheduler_address(scheduler)
     out_path = out_dir or balance.default_out(exp)
     tiers_text = p.tiers[0].label + (f", judged at {', '.join(t.label for t in p.tiers)}"
                                      if len(p.tiers) > 1 else "")

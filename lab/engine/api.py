@@ -256,8 +256,9 @@ class Game:
         n = min(int(self.s[L.G_LOG_N]), self.lg.shape[0])
         return self.lg[:n].copy()
 
-    def log_lines(self) -> list[str]:
-        return format_events(self.events(), self.names, self.ability_names, self.armies)
+    def log_lines(self, lang: str = "ja") -> list[str]:
+        """The event log, one line per event (``lang="en"``: in English)."""
+        return format_events(self.events(), self.names, self.ability_names, self.armies, lang)
 
     def summary(self) -> str:
         if not self.is_over:

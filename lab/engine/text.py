@@ -1,5 +1,6 @@
 """Readable forms: action rows ⇄ scenario step strings (scenarios.md grammar) and event-log rows
-→ one Japanese line each. Python only; the kernels never see a string.
+→ one line each, in Japanese (the log's own language) or English, card names as printed in both.
+Python only; the kernels never see a string.
 """
 
 from __future__ import annotations
@@ -101,27 +102,134 @@ def step_text(step: Step) -> str:
 
 END_LABELS = {L.END_CASTLE_FELL: "落城", L.END_EXHAUSTION: "兵の尽き（城壁判定）",
               L.END_STALEMATE: "手詰まり（城壁判定）", L.END_TURN_LIMIT: "手数上限（城壁判定）"}
+END_LABELS_EN = {L.END_CASTLE_FELL: "落城, the last wall fell",
+                 L.END_EXHAUSTION: "no units left (judged on walls)",
+                 L.END_STALEMATE: "stalemate (judged on walls)",
+                 L.END_TURN_LIMIT: "turn limit (judged on walls)"}
+LANGS = ("ja", "en")
+
+# One line per event, by language: {who}, {card}, {n}, … are filled in by ``event_lines``. Card
+# and ability names stay as printed in both; the English keeps the Japanese term of a move in
+# brackets the first time a player meets it on the board (出陣, 応戦, 見送り, …).
+PHRASES = {
+    "ja": {
+        "lead": "{who} 出陣: {cards}{extra}", "answer": "{who} 応戦: {cards}{extra}",
+        "turn": "── 第{n}手番 {who} の先手 ──", "draw": "{who} 徴兵: {card}",
+        "return": "{who} 帰陣: {card} を手札へ", "flip": "{who} 表返し: {n}枚",
+        "pass": "{who} パス", "miokuri": "{who} 見送り",
+        "miokuri_stuck": "{who} 見送り（出せる兵なし）",
+        "wall_to_hand_0": "{who} 見送りで城壁を手札へ",
+        "wall_to_hand_1": "{who} 見送りで本拠地を手札へ",
+        "wall_to_hand_2": "{who} 城割りで城壁を手札へ", "wall_to_hand": "{who} 城壁を手札へ",
+        "build": "{who} 築城: {card}",
+        "build_swap": "{who} 築城: {card}（天守の {other} は手札へ）",
+        "logistics": "{who} 兵站: {card} を兵站へ",
+        "fortify": "{who} 総構え: 兵站2枚で城壁を1枚積み増し",
+        "tactic": "{who} 軍略: {card}", "tactic_unit": "{who} 軍略: {card}（{other}）",
+        "siege": "{who} 籠城: {card}", "fire": "{who} 鉄砲: {card} が撃つ（城壁ダメージなし）",
+        "win": "{who} 合戦に勝利（{n}回出陣）", "damage": "{who} の城壁に {n} ダメージ",
+        "break": "{who} の{what}が破られる: {card}（{where}）", "die": "{who} 討死: {card}",
+        "camp": "{who} {card} は陣へ（{face}）", "retreat": "{who} {card} は陣へ退く（裏）",
+        "trigger": "{who} 〈{ability}〉 {card} の能力が発動",
+        "assassinate": "{who} 暗殺: {card} が {other} を狙う",
+        "decoy": "{who} 影武者が身代わり: {other} は手札へ",
+        "steal": "{who} 謀聖: 相手の手札から {card} を奪う", "repair": "{who} 城壁を1枚補修",
+        "hold": "{who} 〈不焼〉 {card} が一度だけ持ちこたえる",
+        "starve": "{who} 兵糧攻め: {card} は陣へ退く（裏）",
+        "surprise": "{who} 奇襲: {card} が {other} を討つ",
+        "tenka": "{who} 天下布武: 手札 {n} 枚を討死させて ∞ に応戦",
+        "logi_pay": "{who} 兵站を支払う: {card}", "cleared": "場の兵はすべて討死（場は流れる）",
+        "mulligan": "{who} マリガン（手札を引き直す）", "keep": "{who} 手札を確定",
+        "draw_game": "終局: 引き分け — {end}", "won_game": "終局: {who} の勝ち — {end}",
+        "who": "{seat}（{army}）", "wall": "城壁", "castle": "本拠地", "to_hand": "手札へ",
+        "to_grave": "討死", "up": "表", "down": "裏", "sep": "・",
+        # what a viewer may not see (lab.play.narrate)
+        "hidden_draw": "{who} 徴兵: 1枚引く（非公開）",
+        "hidden_break": "{who} の城壁が破られる（手札へ・非公開）",
+        "hidden_build": "{who} 築城: {card}（天守の札は手札へ・非公開）",
+        "named": "{line}: {card}",
+    },
+    "en": {
+        "lead": "{who} leads (出陣): {cards}{extra}",
+        "answer": "{who} answers (応戦): {cards}{extra}",
+        "turn": "── leader turn {n}: {who} leads ──", "draw": "{who} draws: {card}",
+        "return": "{who} returns {card} from camp to hand (帰陣)",
+        "flip": "{who} turns {n} camp unit(s) face up", "pass": "{who} passes",
+        "miokuri": "{who} passes the lead (見送り)",
+        "miokuri_stuck": "{who} passes the lead (見送り; no set to lead)",
+        "wall_to_hand_0": "{who} takes the top wall into hand (見送り)",
+        "wall_to_hand_1": "{who} takes the home castle into hand (見送り)",
+        "wall_to_hand_2": "{who} breaks a wall into hand (城割り)",
+        "wall_to_hand": "{who} takes a wall into hand",
+        "build": "{who} builds {card} (築城)",
+        "build_swap": "{who} builds {card} (築城); the 天守 card {other} goes to hand",
+        "logistics": "{who} puts {card} into logistics (兵站)",
+        "fortify": "{who} fortifies (総構え): 2 logistics cards add a wall",
+        "tactic": "{who} plays the tactic {card}", "tactic_unit": "{who} plays the tactic {card} "
+                                                                 "with {other}",
+        "siege": "{who} holds the castle (籠城): {card}",
+        "fire": "{who} fires (鉄砲): {card} — no wall damage",
+        "win": "{who} wins the battle ({n} set(s) played)",
+        "damage": "{who} takes {n} wall damage",
+        "break": "{who}'s {what} breaks: {card} ({where})", "die": "{who} loses {card} (討死)",
+        "camp": "{who}: {card} goes to camp ({face})",
+        "retreat": "{who}: {card} retreats to camp (face down)",
+        "trigger": "{who}: {card}'s 〈{ability}〉 takes effect",
+        "assassinate": "{who} assassinates (暗殺): {card} strikes {other}",
+        "decoy": "{who}'s 影武者 takes the blow: {other} returns to hand",
+        "steal": "{who} steals {card} from the opponent's hand (謀聖)",
+        "repair": "{who} repairs a wall",
+        "hold": "{who}: 〈不焼〉 {card} holds once",
+        "starve": "{who} (兵糧攻め): {card} retreats to camp (face down)",
+        "surprise": "{who} (奇襲): {card} kills {other}",
+        "tenka": "{who} (天下布武): {n} hand cards die to answer the ∞",
+        "logi_pay": "{who} pays logistics: {card}",
+        "cleared": "every unit on the field dies (the field is swept)",
+        "mulligan": "{who} redraws the opening hand (mulligan)",
+        "keep": "{who} keeps the opening hand",
+        "draw_game": "game over: a draw — {end}", "won_game": "game over: {who} wins — {end}",
+        "who": "{seat} ({army})", "wall": "wall", "castle": "home castle",
+        "to_hand": "to hand", "to_grave": "dies", "up": "face up", "down": "face down",
+        "sep": "・",
+        "hidden_draw": "{who} draws a card (hidden)",
+        "hidden_break": "{who}'s wall breaks (to hand, hidden)",
+        "hidden_build": "{who} builds {card} (築城); the 天守 card goes to hand (hidden)",
+        "named": "{line}: {card}",
+    },
+}
 
 
-def format_events(rows, names, ability_names, armies=("A", "B")) -> list[str]:
-    """One Japanese line per event. ``ability_names[card][row]`` names the ability of a row."""
-    return [text for _, _, text in event_lines(rows, names, ability_names, armies)]
+def format_events(rows, names, ability_names, armies=("A", "B"), lang: str = "ja") -> list[str]:
+    """One line per event (Japanese, or English with ``lang="en"``; card names as printed).
+    ``ability_names[card][row]`` names the ability of a row."""
+    return [text for _, _, text in event_lines(rows, names, ability_names, armies, lang)]
 
 
-def event_lines(rows, names, ability_names, armies=("A", "B")) -> list[tuple[int, int, str]]:
+def who_text(p: int, armies, lang: str = "ja") -> str:
+    """A seat as a line names it: A（織田）, or A (織田) in English."""
+    if armies[p] in "AB":
+        return SEATS[p]
+    return PHRASES[lang]["who"].format(seat=SEATS[p], army=armies[p])
+
+
+def event_lines(rows, names, ability_names, armies=("A", "B"),
+                lang: str = "ja") -> list[tuple[int, int, str]]:
     """(seat, event code, line) per told event: the seat the line is about (0 A, 1 B, -1 both
     or nobody), read from the event row (layout.EVENTS), not from the text."""
+    words = PHRASES[lang]
+    ends = END_LABELS if lang == "ja" else END_LABELS_EN
     lines: list[tuple[int, int, str]] = []
-    out: list[str] = []
     i = 0
     rows = [tuple(int(x) for x in r) for r in rows]
 
-    def who(p):
-        return f"{SEATS[p]}（{armies[p]}）" if armies[p] not in "AB" else SEATS[p]
+    def say(key, **fields):
+        return words[key].format(**fields)
 
     while i < len(rows):
         code, p, card, amt, x = rows[i]
         nm = names[card] if 0 <= card < len(names) else ""
+        who = who_text(p, armies, lang) if p in (0, 1) else ""
+        line = None
         if code in (L.EV_LEAD, L.EV_ANSWER):
             group = [rows[i]]
             while i + 1 < len(rows) and rows[i + 1][0] == code and rows[i + 1][1] == p \
@@ -131,84 +239,82 @@ def event_lines(rows, names, ability_names, armies=("A", "B")) -> list[tuple[int
             k = group[0][4]
             cards = [names[g[2]] for g in group if g[3] < k]
             extra = " +車懸り" if len(group) > k else ""
-            verb = "出陣" if code == L.EV_LEAD else "応戦"
-            out.append(f"{who(p)} {verb}: {'・'.join(cards)}{extra}")
+            line = say("lead" if code == L.EV_LEAD else "answer", who=who,
+                       cards=words["sep"].join(cards), extra=extra)
         elif code == L.EV_TURN:
-            out.append(f"── 第{amt}手番 {who(p)} の先手 ──")
+            line = say("turn", n=amt, who=who)
         elif code == L.EV_DRAW:
-            out.append(f"{who(p)} 徴兵: {nm}")
+            line = say("draw", who=who, card=nm)
         elif code == L.EV_RETURN:
-            out.append(f"{who(p)} 帰陣: {nm} を手札へ")
+            line = say("return", who=who, card=nm)
         elif code == L.EV_FLIP:
-            out.append(f"{who(p)} 表返し: {amt}枚")
+            line = say("flip", who=who, n=amt)
         elif code == L.EV_PASS:
-            out.append(f"{who(p)} パス")
+            line = say("pass", who=who)
         elif code == L.EV_MIOKURI:
-            out.append(f"{who(p)} 見送り" + ("（出せる兵なし）" if amt else ""))
+            line = say("miokuri_stuck" if amt else "miokuri", who=who)
         elif code == L.EV_WALL_TO_HAND:
-            why = {0: "見送りで城壁を手札へ", 1: "見送りで本拠地を手札へ", 2: "城割りで城壁を手札へ"}
-            out.append(f"{who(p)} {why.get(amt, '城壁を手札へ')}")
+            line = say(f"wall_to_hand_{amt}" if amt in (0, 1, 2) else "wall_to_hand", who=who)
         elif code == L.EV_BUILD:
-            out.append(f"{who(p)} 築城: {nm}" + (f"（天守の {names[amt]} は手札へ）" if amt >= 0 else ""))
+            line = (say("build_swap", who=who, card=nm, other=names[amt]) if amt >= 0
+                    else say("build", who=who, card=nm))
         elif code == L.EV_LOGISTICS:
-            out.append(f"{who(p)} 兵站: {nm} を兵站へ")
+            line = say("logistics", who=who, card=nm)
         elif code == L.EV_FORTIFY:
-            out.append(f"{who(p)} 総構え: 兵站2枚で城壁を1枚積み増し")
+            line = say("fortify", who=who)
         elif code == L.EV_TACTIC:
-            out.append(f"{who(p)} 軍略: {nm}" + (f"（{names[amt]}）" if amt >= 0 else ""))
+            line = (say("tactic_unit", who=who, card=nm, other=names[amt]) if amt >= 0
+                    else say("tactic", who=who, card=nm))
         elif code == L.EV_SIEGE:
-            out.append(f"{who(p)} 籠城: {nm}")
+            line = say("siege", who=who, card=nm)
         elif code == L.EV_FIRE:
-            out.append(f"{who(p)} 鉄砲: {nm} が撃つ（城壁ダメージなし）")
+            line = say("fire", who=who, card=nm)
         elif code == L.EV_WIN:
-            out.append(f"{who(p)} 合戦に勝利（{amt}回出陣）")
+            line = say("win", who=who, n=amt)
         elif code == L.EV_DAMAGE:
-            out.append(f"{who(1 - p)} の城壁に {amt} ダメージ")
+            line = say("damage", who=who_text(1 - p, armies, lang), n=amt)
         elif code == L.EV_BREAK:
-            where = "討死" if amt else "手札へ"
-            what = "本拠地" if x else "城壁"
-            out.append(f"{who(p)} の{what}が破られる: {nm}（{where}）")
+            line = say("break", who=who, card=nm, what=words["castle" if x else "wall"],
+                       where=words["to_grave" if amt else "to_hand"])
         elif code == L.EV_DIE:
-            out.append(f"{who(p)} 討死: {nm}")
+            line = say("die", who=who, card=nm)
         elif code == L.EV_CAMP:
-            out.append(f"{who(p)} {nm} は陣へ（{'表' if amt else '裏'}）")
+            line = say("camp", who=who, card=nm, face=words["up" if amt else "down"])
         elif code == L.EV_RETREAT:
-            out.append(f"{who(p)} {nm} は陣へ退く（裏）")
+            line = say("retreat", who=who, card=nm)
         elif code == L.EV_TRIGGER:
-            ab = ability_names.get(card, {}).get(amt, "")
-            out.append(f"{who(p)} 〈{ab}〉 {nm} の能力が発動")
+            line = say("trigger", who=who, card=nm,
+                       ability=ability_names.get(card, {}).get(amt, ""))
         elif code == L.EV_ASSASSINATE:
-            out.append(f"{who(p)} 暗殺: {nm} が {names[amt]} を狙う")
+            line = say("assassinate", who=who, card=nm, other=names[amt])
         elif code == L.EV_DECOY:
-            out.append(f"{who(p)} 影武者が身代わり: {names[amt]} は手札へ")
+            line = say("decoy", who=who, other=names[amt])
         elif code == L.EV_STEAL:
-            out.append(f"{who(p)} 謀聖: 相手の手札から {nm} を奪う")
+            line = say("steal", who=who, card=nm)
         elif code == L.EV_REPAIR:
-            out.append(f"{who(p)} 城壁を1枚補修")
+            line = say("repair", who=who)
         elif code == L.EV_HOLD:
-            out.append(f"{who(p)} 〈不焼〉 {nm} が一度だけ持ちこたえる")
+            line = say("hold", who=who, card=nm)
         elif code == L.EV_STARVE:
-            out.append(f"{who(p)} 兵糧攻め: {nm} は陣へ退く（裏）")
+            line = say("starve", who=who, card=nm)
         elif code == L.EV_SURPRISE:
-            out.append(f"{who(p)} 奇襲: {nm} が {names[amt]} を討つ")
+            line = say("surprise", who=who, card=nm, other=names[amt])
         elif code == L.EV_TENKA:
-            out.append(f"{who(p)} 天下布武: 手札 {amt} 枚を討死させて ∞ に応戦")
+            line = say("tenka", who=who, n=amt)
         elif code == L.EV_LOGI_PAY:
-            out.append(f"{who(p)} 兵站を支払う: {nm}")
+            line = say("logi_pay", who=who, card=nm)
         elif code == L.EV_FIELD_CLEARED:
-            out.append("場の兵はすべて討死（場は流れる）")
+            line = say("cleared")
         elif code == L.EV_MULLIGAN:
-            out.append(f"{who(p)} マリガン（手札を引き直す）")
+            line = say("mulligan", who=who)
         elif code == L.EV_KEEP:
-            out.append(f"{who(p)} 手札を確定")
+            line = say("keep", who=who)
         elif code == L.EV_END:
-            if p == 2:
-                out.append(f"終局: 引き分け — {END_LABELS.get(amt, '')}")
-            else:
-                out.append(f"終局: {who(p)} の勝ち — {END_LABELS.get(amt, '')}")
-        if out:
+            line = (say("draw_game", end=ends.get(amt, "")) if p == 2
+                    else say("won_game", who=who, end=ends.get(amt, "")))
+        if line is not None:
             seat = -1 if code in (L.EV_END, L.EV_FIELD_CLEARED) else (
                 1 - p if code == L.EV_DAMAGE else p)
-            lines.append((seat, code, out.pop()))
+            lines.append((seat, code, line))
         i += 1
     return lines

@@ -17,7 +17,9 @@ A game is a module (its *platform module*) that provides, by name:
 - ``RECORD_KINDS`` and ``schema(kind)`` — the record tables a chunk writes and their Arrow
   schemas; ``record_columns(rules)`` — the game's own columns, documented in docs/records.md;
 - ``summary_tables(out)`` and ``build_report(results, fmt, out, **options)`` — what ``lab run``
-  prints at the end and what ``lab report`` writes.
+  prints at the end and what ``lab report`` writes;
+- ``prepare_scenarios(path)`` — a scenario file read and every position set up (a malformed
+  file raises its ``LabError`` there), as callables that each play one and return its outcome.
 
 Each game keeps its compiled engine and bots in its own package; a platform module only wraps
 them, so 大天下 plays exactly the kernels it played before it was one of several. The modules

@@ -94,7 +94,7 @@ def build_report(results, fmt="html", out=None, **options):
     return _build(results, fmt=fmt, out=out, **options)
 
 
-def run_scenario(path):
-    from lab.scenario import run_scenario as _run
+def prepare_scenarios(path):
+    from lab.scenario import prepare
 
-    return _run(path)
+    return prepare(path)

@@ -28,7 +28,7 @@ class Match:
     """A match between the human (seat ``human``) and a bot: the game, its record, the bot,
     what the human has been told (``narrator``) and the field's stack of sets (``track``)."""
 
-    def __init__(self, st: PlaySettings, pool: CardPool, human: str = "A"):
+    def __init__(self, st: PlaySettings, pool: CardPool, human: str = "A", lang: str = "ja"):
         self.settings = st
         self.human = human
         self.bot_seat = "B" if human == "A" else "A"
@@ -42,7 +42,7 @@ class Match:
                                bot_text(st.bot))
         self.rec.begin(self.game)
         self.bot = BotPlayer(st.bot, np.random.default_rng([self.seed, BOT_STREAM]))
-        self.narrator = Narrator(self.game, human)
+        self.narrator = Narrator(self.game, human, lang)  # the narration's language: ja or en
         self.track = FieldTrack()
 
     @property

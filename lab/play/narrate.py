@@ -1,4 +1,5 @@
-"""Narration: the game's event log as one Japanese line per event, told from one seat.
+"""Narration: the game's event log as one line per event — Japanese, or English with ``lang="en"``
+(card and ability names as printed in both) — told from one seat.
 
 The engine's log is full information (``lab.engine.text.format_events``). Told to a player, the
 opponent's hidden cards stay hidden (rules.md R1): the opponent's draws say only that a card was
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from lab.engine.api import Game
 from lab.engine import layout as L
 from lab.engine.layout import EV_BREAK, EV_BUILD, EV_DRAW, EV_WALL_TO_HAND
-from lab.engine.text import SEATS, event_lines
+from lab.engine.text import PHRASES, SEATS, event_lines, who_text
 
 
 @dataclass(frozen=True)
@@ -26,26 +27,25 @@ class Line:
 class Narrator:
     """Hands out the lines of the events logged since the last call."""
 
-    def __init__(self, game: Game, viewer: str | None):
+    def __init__(self, game: Game, viewer: str | None, lang: str = "ja"):
         self.game = game
         self.viewer = viewer  # None = full information (a replay viewer)
+        self.lang = lang
+        self.words = PHRASES[lang]
         self.cursor = 0
-
-    def _who(self, p: int) -> str:
-        army = self.game.armies[p]
-        return f"{SEATS[p]}（{army}）" if army not in "AB" else SEATS[p]
 
     def _hidden(self, row) -> str | None:
         """The line for an event whose card the viewer may not see, else None."""
         code, p, card, amt, x = (int(v) for v in row)
         if self.viewer is None or SEATS[p] == self.viewer:
             return None
+        who = who_text(p, self.game.armies, self.lang)
         if code == EV_DRAW:
-            return f"{self._who(p)} 徴兵: 1枚引く（非公開）"
+            return self.words["hidden_draw"].format(who=who)
         if code == EV_BREAK and amt == 0 and x == 0:
-            return f"{self._who(p)} の城壁が破られる（手札へ・非公開）"
+            return self.words["hidden_break"].format(who=who)
         if code == EV_BUILD and amt >= 0:
-            return f"{self._who(p)} 築城: {self.game.names[card]}（天守の札は手札へ・非公開）"
+            return self.words["hidden_build"].format(who=who, card=self.game.names[card])
         return None
 
     def lines(self, rows) -> list[Line]:
@@ -56,7 +56,7 @@ class Narrator:
         def flush():
             if segment:
                 for seat, code, text in event_lines(segment, g.names, g.ability_names,
-                                                    g.armies):
+                                                    g.armies, self.lang):
                     kind = {L.EV_TURN: "turn", L.EV_END: "end"}.get(code, "")
                     out.append(Line(SEATS[seat] if seat in (0, 1) else "", text, kind))
                 segment.clear()
@@ -70,8 +70,9 @@ class Narrator:
             elif code == EV_WALL_TO_HAND and card >= 0 and (
                     self.viewer is None or SEATS[p] == self.viewer):
                 flush()
-                text = event_lines([row], g.names, g.ability_names, g.armies)[0][2]
-                out.append(Line(SEATS[p], f"{text}: {g.names[card]}"))
+                text = event_lines([row], g.names, g.ability_names, g.armies, self.lang)[0][2]
+                out.append(Line(SEATS[p], self.words["named"].format(line=text,
+                                                                     card=g.names[card])))
             else:
                 segment.append(row)
         flush()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lab import writable
 from lab.cards.pool import CardPool, Deck, load_pool, validate_deck
 from lab.engine.api import Game, IllegalAction, seed_words
 from lab.errors import LabError
@@ -307,6 +308,15 @@ def scenario_toml(records: list[MatchRecord]) -> str:
             lines += ["", "[[scenario]]"]
             _toml_table(lines, "scenario", t)
     return "\n".join(lines) + "\n"
+
+
+def check_scenario_path(path: Path) -> None:
+    """``--save-scenario PATH`` can be written: asked before the match is played or replayed
+    (one-line LabError)."""
+    path = Path(path)
+    if not path.parent.is_dir() and not path.is_dir():
+        raise LabError(f"--save-scenario {path}: folder {path.parent} does not exist")
+    writable.check_file(path, "--save-scenario", "a file path (.toml)")
 
 
 def write_scenarios(path: Path, records: list[MatchRecord]) -> Path:

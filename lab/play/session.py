@@ -4,7 +4,9 @@ settings, without leaving the program.
 The human plays seat A with ``settings.army``, the bot seat B. Each human decision shows the
 board as seat A may see it (rules.md R1), the legal actions numbered and in the step grammar;
 either may be typed, or a command (help, g, log, rules, info CARD, board, quit). Everything that
-happened since — the bot's moves and every automatic event — is narrated one Japanese line each.
+happened since — the bot's moves and every automatic event — is narrated one line each, in
+Japanese or (``lang="en"``) English with the card names as printed. A step the engine refuses
+is answered with the reason (``lab.play.why``); sets show their strength.
 Every match, finished or abandoned, is saved as a replay file; ``save_scenario`` also writes the
 session's matches as a scenario file. Input comes from ``ask`` (``console.input`` by default) so
 tests can drive the loop; Ctrl-C and end of input save and leave cleanly.
@@ -25,13 +27,15 @@ from lab.cards.pool import CardPool, load_pool
 from lab.cards.vocab import KIND_LABELS
 from lab.engine.api import Action, Game, IllegalAction
 from lab.engine.text import KINDS, StepSyntaxError, parse_step, step_text
+from lab import writable
 from lab.errors import LabError, closest
 from lab.play.match import Match
 from lab.play.narrate import Line
 from lab.play.options import SESSION_KEYS, PlaySettings, bot_text, parse_assignments
-from lab.play.record import MatchRecord, write_scenarios
+from lab.play.record import MatchRecord, check_scenario_path, write_scenarios
 from lab.play.view import (SEAT_STYLE, FieldTrack, actions_view, board, decision_line,
                            graveyards_view)
+from lab.play.why import explain
 from lab.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, RuleSet
 
 HUMAN, BOT = "A", "B"
@@ -67,8 +71,10 @@ class _Quit(Exception):
 class PlaySession:
     def __init__(self, settings: PlaySettings, replay_dir: Path = DEFAULT_REPLAY_DIR,
                  save_scenario: Path | None = None, console: Console | None = None,
-                 ask: Callable[[str], str] | None = None, pool: CardPool | None = None):
+                 ask: Callable[[str], str] | None = None, pool: CardPool | None = None,
+                 lang: str = "ja"):
         self.settings = settings
+        self.lang = lang  # the narration's language: ja or en (lab.engine.text.LANGS)
         self.replay_dir = Path(replay_dir)
         self.save_scenario = Path(save_scenario) if save_scenario else None
         self.console = console or Console(highlight=False)
@@ -84,21 +90,7 @@ class PlaySession:
     def check(self) -> None:
         """Fail before the first match (one-line LabError) on bad settings or paths."""
         self.settings.check()
-        try:
-            self.replay_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise LabError(f"--replay-dir {self.replay_dir}: cannot create the folder "
-                           f"({e.strerror})") from None
-        if not self.replay_dir.is_dir():
-            raise LabError(f"--replay-dir {self.replay_dir} is not a folder")
-        if self.save_scenario is not None:
-            parent = self.save_scenario.parent
-            if not parent.is_dir():
-                raise LabError(f"--save-scenario {self.save_scenario}: folder {parent} does "
-                               "not exist")
-            if self.save_scenario.is_dir():
-                raise LabError(f"--save-scenario {self.save_scenario} is a folder; give a "
-                               "file path (.toml)")
+        check_outputs(self.replay_dir, self.save_scenario)
 
     def run(self) -> int:
         """Play matches until the player leaves; the exit code (0, or 130 after Ctrl-C)."""
@@ -122,7 +114,7 @@ class PlaySession:
 
     # ---------------------------------------------------------------------- one match
     def play_match(self, st: PlaySettings) -> MatchRecord:
-        m = Match(st, self.pool, HUMAN)
+        m = Match(st, self.pool, HUMAN, self.lang)
         game, rec, bot, narrator, track = m.game, m.rec, m.bot, m.narrator, m.track
         deck_a, deck_b = rec.decks["A"], rec.decks["B"]
         self.records.append(rec)
@@ -164,7 +156,8 @@ class PlaySession:
                                     style="yellow"))
             raise leave
         rec.close(game, "finished")
-        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header))
+        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header,
+                                 self.lang))
         self.show_result(game, rec, track)
         self.save(rec)
         return rec
@@ -196,9 +189,10 @@ class PlaySession:
 
     # ---------------------------------------------------------------------- the human's turn
     def show_board(self, game: Game, legal: list[Action], track: FieldTrack) -> None:
-        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header))
-        self.console.print(decision_line(game, HUMAN))
-        self.console.print(actions_view(legal))
+        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header,
+                                 self.lang))
+        self.console.print(decision_line(game, HUMAN, self.pool))
+        self.console.print(actions_view(legal, self.pool))
 
     def human_decision(self, game: Game, legal: list[Action], track: FieldTrack) -> str:
         """Ask until a legal action is given; apply it and return its step text."""
@@ -255,7 +249,9 @@ class PlaySession:
         try:
             game.step(line)
         except IllegalAction:
-            self.refuse(f"\"{step_text(step)}\" is not legal now", legal, text)
+            why = explain(game, line, self.pool, legal)
+            shown = f"\"{step_text(step)}\" is not legal now"
+            self.refuse(shown if why == "not legal now" else f"{shown}: {why}", legal, text)
             return None
         return step_text(step)
 
@@ -270,7 +266,7 @@ class PlaySession:
         self.console.print(msg, soft_wrap=True)
         self.console.print(Text("Legal now (type the number or the step; help for commands):",
                                 style="dim"))
-        self.console.print(actions_view(legal))
+        self.console.print(actions_view(legal, self.pool))
 
     def card_info(self, name: str) -> None:
         try:
@@ -374,6 +370,19 @@ class PlaySession:
                 continue
             c.print(Text("next match: " + settings_line(new), style="cyan"), soft_wrap=True)
             return new
+
+
+def check_outputs(replay_dir: Path, save_scenario: Path | None) -> None:
+    """The replay folder and the scenario file can be written — asked before the first match,
+    so a match is never played into a file that cannot be saved (one-line LabError)."""
+    writable.check_folder(replay_dir, "--replay-dir")
+    try:
+        replay_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise LabError(f"--replay-dir {replay_dir}: cannot create the folder "
+                       f"({e.strerror})") from None
+    if save_scenario is not None:
+        check_scenario_path(save_scenario)
 
 
 def settings_line(st: PlaySettings) -> str:

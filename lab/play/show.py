@@ -14,15 +14,15 @@ from lab.cards.pool import load_pool
 from lab.engine.api import IllegalAction
 from lab.errors import LabError
 from lab.play.narrate import Narrator
-from lab.play.record import (differences, final_state, load_record, new_game, start_position,
-                             write_scenarios)
+from lab.play.record import (check_scenario_path, differences, final_state, load_record,
+                             new_game, start_position, write_scenarios)
 from lab.play.view import SEAT_STYLE
 
 EXIT_MISMATCH = 1
 
 
 def show_replay_file(path: str | Path, console: Console | None = None, log: bool = True,
-                     save_scenario: str | Path | None = None) -> int:
+                     save_scenario: str | Path | None = None, lang: str = "ja") -> int:
     """Print a `lab play` replay file and check it reproduces its recorded final state.
 
     Returns the exit code: 0 when it reproduces, 1 when a step no longer replays or the state
@@ -32,6 +32,8 @@ def show_replay_file(path: str | Path, console: Console | None = None, log: bool
     console = console or Console(highlight=False)
     pool = load_pool()
     rec = load_record(path, pool)
+    if save_scenario is not None:
+        check_scenario_path(Path(save_scenario))
     a, b = rec.decks["A"], rec.decks["B"]
     console.print(Text(
         f"replay {path}: A {a.name} ({a.key}, {rec.players.get('A', '?')}) vs B {b.name} "
@@ -39,7 +41,7 @@ def show_replay_file(path: str | Path, console: Console | None = None, log: bool
         f"seed {rec.seed}; {rec.status}, {len(rec.steps)} steps, saved {rec.created}",
         style="bold"), soft_wrap=True)
     game = new_game(rec, pool)
-    narrator = Narrator(game, None)
+    narrator = Narrator(game, None, lang)
     start = None
     problem = ""
     for k, (seat, by, text) in enumerate(rec.steps):

@@ -16,7 +16,8 @@ from lab.cards.pool import CardPool
 from lab.cards.vocab import Kind
 from lab.engine.api import Action, Game
 from lab.engine.layout import A_ANSWER, A_LEAD, A_TACTIC
-from lab.engine.text import Step
+from lab.engine.text import Step, parse_step
+from lab.play.why import set_strength
 
 SEAT_STYLE = {"A": "green", "B": "magenta", "": "default"}
 
@@ -146,6 +147,9 @@ def field_block(game: Game, track: FieldTrack, pool: CardPool) -> RenderableType
         verb = "出陣" if k == 0 else ("奇襲" if ps.note else "応戦")
         body = Text("・".join(card_label(pool, c) for c in ps.cards),
                     style="strike dim" if ps.beaten else "bold")
+        strength = set_strength(pool, ps.cards)
+        if strength:
+            body.append(f" [{strength}]", style="cyan")
         if ps.kurumagakari:
             body.append(" +車懸り")
         if ps.fire:
@@ -160,18 +164,21 @@ def field_block(game: Game, track: FieldTrack, pool: CardPool) -> RenderableType
 
 
 def board(game: Game, viewer: str, titles: dict[str, str], track: FieldTrack, pool: CardPool,
-          header: str) -> Panel:
+          header: str, lang: str = "ja") -> Panel:
     other = "B" if viewer == "A" else "A"
     body = Group(seat_block(game, other, viewer, titles[other], pool), Text(""),
                  field_block(game, track, pool), Text(""),
                  seat_block(game, viewer, viewer, titles[viewer], pool))
     turn = game.view.turns
-    when = f"第{turn}手番" if turn else "set-up 配り"
+    if lang == "en":
+        when = f"leader turn {turn} (第{turn}手番)" if turn else "set-up (配り)"
+    else:
+        when = f"第{turn}手番" if turn else "set-up 配り"
     return Panel(body, title=f"{when} · {header}", title_align="left", expand=False)
 
 
-def decision_line(game: Game, viewer: str) -> Text:
-    """Whose decision it is, and what kind."""
+def decision_line(game: Game, viewer: str, pool: CardPool | None = None) -> Text:
+    """Whose decision it is, and what kind (with the strength of the set to answer)."""
     me = game.to_move == viewer
     who = "your" if me else f"{game.to_move}'s"
     if game.in_mulligan:
@@ -179,14 +186,25 @@ def decision_line(game: Game, viewer: str) -> Text:
     elif game.field()["open"]:
         f = game.field()
         top = "・".join(f["top"])
+        strength = set_strength(pool, f["top"]) if pool is not None else ""
+        top += f" [{strength}]" if strength else ""
         what = f"response (応戦) to {f['top_owner']}'s {top}: answer, a tactic, 籠城 or pass"
     else:
         what = "leader turn (先手): lead a set, or another leader action"
     return Text(f"{who} decision — {what}", style="bold " + ("green" if me else "magenta"))
 
 
-def actions_view(actions: list[Action]) -> RenderableType:
-    items = [Text.assemble((f"{k + 1:>2} ", "bold cyan"), a.text) for k, a in enumerate(actions)]
+def actions_view(actions: list[Action], pool: CardPool | None = None) -> RenderableType:
+    """The legal actions numbered; a lead or an answer with its set's strength."""
+    items = []
+    for k, a in enumerate(actions):
+        item = Text.assemble((f"{k + 1:>2} ", "bold cyan"), a.text)
+        step = parse_step(a.text)
+        if pool is not None and step.kind in (A_LEAD, A_ANSWER):
+            strength = set_strength(pool, step.cards)
+            if strength:
+                item.append(f" [{strength}]", style="cyan")
+        items.append(item)
     if len(items) <= 8:
         return Group(*items)
     return Columns(items, padding=(0, 3), column_first=True)

@@ -71,6 +71,13 @@ def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None =
     return page
 
 
+def page_path(results_dir, out, fmt: str) -> Path:
+    """Where ``build_report`` writes the page (to check it before the report is computed)."""
+    if fmt not in FORMATS:
+        raise LabError(f"format \"{fmt}\" is not one of: {', '.join(FORMATS)}")
+    return _out_path(Path(results_dir), out, fmt)
+
+
 def _out_path(results: Path, out, fmt: str) -> Path:
     if out is None:
         return results / f"report.{fmt}"

@@ -133,9 +133,10 @@ h2{margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:13px}
 th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;vertical-align:top}
 th{background:#f3f5f8;position:sticky;top:0}
-td:first-child,th:first-child{text-align:left}
-td.text{text-align:left;white-space:nowrap}
-small{color:#666;display:block;font-size:11px;white-space:nowrap}
+td:first-child,th:first-child,th.text{text-align:left}
+td.text{text-align:left;min-width:4em}
+small{color:#666;display:block;font-size:11px}
+.nobr{white-space:nowrap}
 td.thin,td.thin small{color:#aaa;background:#fafafa}
 td.strong{font-weight:bold}
 caption{caption-side:bottom;text-align:left;color:#666;font-size:12px;padding-top:4px}
@@ -147,22 +148,46 @@ pre{background:#f6f8fa;padding:.6em;overflow-x:auto;font-size:12px}
 """
 
 
+# a text cell may wrap — also inside a long id without spaces, after one of these characters
+# (second_edition+walls=10+hand_cap=7, search(400)-vs-heuristic) — so a table with long variant
+# ids, tier labels or card lists still fits the page at 1280 px instead of scrolling sideways
+_BREAK_AFTER = re.compile(r"(?<=\S)([+=,:/)])(?=\S)")  # not in "+9.1" (a signed number)
+
+
+def _wrappable(text: str) -> str:
+    return _BREAK_AFTER.sub(r"\1<wbr>", html.escape(text))
+
+
+def _note(text: str) -> str:
+    """A cell's note wraps between words, never inside an interval or a count ([+8.2, +25.8],
+    n=1,200)."""
+    return re.sub(r"(\[[^\]]*\]|\S+=\S+)", r'<span class="nobr">\1</span>', html.escape(text))
+
+
+def _is_number(text: str) -> bool:
+    return bool(re.match(r"^[-+]?[\d.,]+%?$|^—$", text))
+
+
 def _html_table(t: Table) -> str:
     out = ['<div class="scroll"><table>']
     if t.caption:
         out.append(f"<caption>{html.escape(t.caption)}</caption>")
-    out.append("<thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
-               + "</tr></thead><tbody>")
+    # a column of text is headed on the left, as its cells are
+    texts = [any(not _is_number(_cell(r[k]).text) for r in t.rows if k < len(r))
+             for k in range(len(t.columns))]
+    heads = [('<th class="text">' if texts[k] else "<th>") + _wrappable(c) + "</th>"
+             for k, c in enumerate(t.columns)]
+    out.append("<thead><tr>" + "".join(heads) + "</tr></thead><tbody>")
     for row in t.rows:
         tds = []
         for v in row:
             c = _cell(v)
             cls = [k for k, on in (("thin", c.thin), ("strong", c.strong)) if on]
-            if not re.match(r"^[-+]?[\d.,]+%?$|^—$", c.text):
+            if not _is_number(c.text):
                 cls.append("text")
             attr = f' class="{" ".join(cls)}"' if cls else ""
-            note = f"<small>{html.escape(c.note)}</small>" if c.note else ""
-            tds.append(f"<td{attr}>{html.escape(c.text)}{note}</td>")
+            note = f"<small>{_note(c.note)}</small>" if c.note else ""
+            tds.append(f"<td{attr}>{_wrappable(c.text)}{note}</td>")
         out.append("<tr>" + "".join(tds) + "</tr>")
     out.append("</tbody></table></div>")
     return "\n".join(out)

@@ -25,6 +25,7 @@ from lab.stats.variants import first_player_edge
 TOP_CARDS = 10
 TOP_MOVED = 10
 PUSHING = 5  # cards named beside an out-of-band army
+ABILITY_COLUMNS = 4  # variant × tier columns in one table of dead and rare abilities
 
 
 def _pushing(ctx: Context, variant: str, tier: str, army: str, above: bool) -> str:
@@ -186,18 +187,24 @@ def _abilities(ctx: Context) -> list:
     cols = [(v, t) for v in ctx.variants for t in ctx.tiers
             if ((ab["variant"] == v) & (ab["tier"] == t)).any()]
     key = ab.set_index(["card", "ability_id", "variant", "tier"])
-    rows = []
-    for _, f in flagged.iterrows():
-        first = ab[(ab["card"] == f["card"]) & (ab["ability_id"] == f["ability_id"])].iloc[0]
-        rows.append([f["card"], first["ability"], first["armies"]]
-                    + [status_cell(key.loc[(f["card"], f["ability_id"], v, t)])
-                       if (f["card"], f["ability_id"], v, t) in key.index else "—"
-                       for v, t in cols])
-    blocks.append(Table(["card", "ability", "armies"]
-                        + [f"{ctx.variant(v)} / {t}" for v, t in cols], rows,
-                        "observational counts (what the abilities did in these games); "
-                        "flagged: 'never' or 'rare' (< 1% of the games that held the card) "
-                        f"where the card was held in ≥ {ctx.min_games} games (bold)"))
+    caption = ("observational counts (what the abilities did in these games); flagged: 'never' "
+               "or 'rare' (< 1% of the games that held the card) where the card was held in ≥ "
+               f"{ctx.min_games} games (bold)")
+    # many variants × tiers are stacked in several tables, so every column fits the screen
+    for k in range(0, len(cols), ABILITY_COLUMNS):
+        part = cols[k:k + ABILITY_COLUMNS]
+        rows = []
+        for _, f in flagged.iterrows():
+            first = ab[(ab["card"] == f["card"]) & (ab["ability_id"] == f["ability_id"])].iloc[0]
+            rows.append([f["card"], first["ability"], first["armies"]]
+                        + [status_cell(key.loc[(f["card"], f["ability_id"], v, t)])
+                           if (f["card"], f["ability_id"], v, t) in key.index else "—"
+                           for v, t in part])
+        which = (f"; variants and tiers {k + 1}–{k + len(part)} of {len(cols)}"
+                 if len(cols) > ABILITY_COLUMNS else "")
+        blocks.append(Table(["card", "ability", "armies"]
+                            + [f"{ctx.variant(v)} / {t}" for v, t in part], rows,
+                            caption + which))
     return blocks
 
 

@@ -63,7 +63,11 @@ class CardEntry(Table):
         if not unit:
             if s is not None:
                 raise problem(f"a {self.kind} has no strength; remove `strength`")
-        elif s is None or (isinstance(s, int) and not 1 <= s <= 10):
+        elif s is None:
+            raise problem("strength is missing; add " + (
+                "strength = \"inf\" (a general's)" if self.kind == "general" else
+                "strength = <whole number 1–10>"))
+        elif isinstance(s, int) and not 1 <= s <= 10:
             raise problem(f"strength = {s!r} is not allowed; allowed values: whole numbers "
                           "1–10, or \"inf\" for a general")
         elif self.kind == "general" and s not in INF_WORDS:

@@ -298,7 +298,15 @@ def _variants(f: ExperimentFile, grid: dict, src: str) -> tuple[RuleSet, ...]:
 def _extra_cards(files: list[str], src: str) -> CardSource:
     """``extra_cards``: card files (paths relative to the config) added to the pool."""
     base = Path(src).parent
-    return read_card_files([f if Path(f).is_absolute() else base / f for f in files])
+    paths = []
+    for f in files:
+        path = Path(f) if Path(f).is_absolute() else base / f
+        if not path.is_file():  # named by the key that asks for it, not only by its path
+            what = "is a folder, not a card file" if path.is_dir() else "is not found"
+            relative = "" if Path(f).is_absolute() else " (paths are relative to the config)"
+            raise LabError(f"extra_cards = \"{f}\": {path} {what}{relative}", source=src)
+        paths.append(path)
+    return read_card_files(paths)
 
 
 def _patches(tables, names, src: str, pool: CardPool) -> tuple[Patch, ...]:

@@ -31,6 +31,9 @@ from lab.sim.worker import Receipt
 
 BACKENDS = ("loky", "dask")
 MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since
+STALE = "stale"  # where --fresh moves what was made from the records it deletes:
+DERIVED = ("report.html", "report.md", "report_files",  # lab report's pages (md: its figures)
+           "value", "value.parquet", "balance")  # lab value's and lab balance's results
 
 
 class RunInterrupted(LabError):
@@ -113,6 +116,7 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
     try:
         if fresh:
             records.clear(out)
+            _set_aside_derived(out, console)
         for kind in game.RECORD_KINDS:
             (out / kind).mkdir(exist_ok=True)
         records.remove_temp_files(out)
@@ -192,6 +196,8 @@ def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume
         raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
     if resume and fresh:
         raise LabError("--resume keeps the records in --out and --fresh deletes them; give one")
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
     if backend == "dask":
         try:
             import distributed  # noqa: F401
@@ -205,6 +211,24 @@ def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume
     if jobs < 1:
         raise LabError(f"--jobs {jobs} is not allowed; allowed values: whole numbers ≥ 1")
     return jobs
+
+
+def check_scheduler_address(address: str) -> None:
+    """A --scheduler address's port, read before any connection is tried: a port that is not a
+    whole number 1–65535 is one line saying so (not Python's ``invalid literal for int()`` nor a
+    15 s connection time-out)."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in ("tcp", "tls"):
+        return  # inproc://, ucx://, …: Dask reads those itself
+    host, colon, port = rest.rstrip("/").rpartition(":")
+    if not colon or not host or (":" in host and not host.endswith("]")):
+        return  # no port (or a bare IPv6 address): Dask's own message says so
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise LabError(f"--scheduler {address}: port \"{port}\" is not a port number; "
+                       "allowed values: whole numbers 1–65535 (`dask scheduler` prints "
+                       "tcp://HOST:PORT, port 8786 by default)")
 
 
 def _make_folder(out: Path) -> None:
@@ -226,6 +250,27 @@ def _write_failed(out: Path, e: OSError) -> LabError:
            else "make the folder writable")
     return LabError(f"--out {out}: writing the records failed ({_reason(e)}); the chunks "
                     f"written so far are kept — {fix}, then run the same command with --resume")
+
+
+def _set_aside_derived(out: Path, console) -> None:
+    """``--fresh``: what the lab made from the records just deleted — the report (``lab
+    report``'s default pages), ``lab value``'s and ``lab balance``'s folders — must not sit
+    beside the new records as if it described them. It is moved, not deleted (a value or
+    balance search can take hours), into stale/<time>/; files of the user's own stay."""
+    derived = [out / name for name in DERIVED if (out / name).exists()]
+    if not derived:
+        return
+    dest = out / STALE / datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    k = 1
+    while dest.exists():
+        k += 1
+        dest = dest.with_name(f"{dest.name.split('.')[0]}.{k}")
+    dest.mkdir(parents=True)
+    for p in derived:
+        p.rename(dest / p.name)
+    names = ", ".join(p.name + ("/" if (dest / p.name).is_dir() else "") for p in derived)
+    progress.note(console, f"--fresh: {names} came from the old records; moved to {dest}/ "
+                           "(lab report, lab value and lab balance make them again)")
 
 
 def _check_written(out: Path, man: dict, console) -> None:

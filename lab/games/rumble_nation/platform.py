@@ -32,15 +32,15 @@ def build_report(results, fmt="html", out=None, **options):
     return _build(results, fmt=fmt, out=out, **options)
 
 
-def run_scenario(path):
-    from lab.games.rumble_nation.scenario import run_scenario as _run
+def prepare_scenarios(path):
+    from lab.games.rumble_nation.scenario import prepare
 
-    return _run(path)
+    return prepare(path)
 
 
 __all__ = ["DEFAULT_PRESET", "DISPLAY", "NAME", "PRESETS", "RECORD_KINDS", "build_report",
            "load_experiment", "new_game", "plan", "play_chunk", "record_columns", "rules",
-           "run_scenario", "schema", "seats", "summary_tables", "warm"]
+           "prepare_scenarios", "schema", "seats", "summary_tables", "warm"]
 
 
 # ------------------------------------------------------------------ single games and speed

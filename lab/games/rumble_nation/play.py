@@ -4,30 +4,37 @@ The human takes one seat (P1 by default), bots the others. Each human decision s
 (every area with its token, soldiers, reinforcements and who took it), the dice and the legal
 decisions numbered and in the step grammar of docs/rumble_nation.md; either may be typed, or
 ``board``, ``help``, ``quit``. The bots' rolls and placements are narrated one line each, the war
-phase area by area (RN4). Input comes from ``ask`` (``console.input`` by default), so a test can
-pipe it; end of input and Ctrl-C leave cleanly. Nothing here holds a rule: the game is the
-package's facade, the bots its compiled ``choose``.
+phase area by area (RN4). Every match, finished or abandoned (quit, end of input, Ctrl-C), is
+saved as a replay file (``record``) that `lab replay FILE` shows, as 大天下's are. Input comes
+from ``ask`` (``console.input`` by default), so a test can pipe it; end of input and Ctrl-C leave
+cleanly. Nothing here holds a rule: the game is the package's facade, the bots its compiled
+``choose``.
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from lab import writable
 from lab.errors import LabError
 from lab.games.rumble_nation import nb_bots
+from lab.games.rumble_nation.record import RNRecord
 from lab.games.rumble_nation.batch import Buffers, RNBot, parse_bot
 from lab.games.rumble_nation.game import IllegalAction, new_game, seed_words
 from lab.games.rumble_nation.rules import DEFAULT, RNRules
 
 EXIT_INTERRUPTED = 130
+DEFAULT_REPLAY_DIR = Path("results/replays")
 HELP = ("Type the number of a decision, or the decision itself: `place 7 with 5` (the pair's "
-        "sum and the single die), `place 7 with 5 +daimyo`, `reroll`. Also: board, help, quit.")
+        "sum and the single die), `place 7 with 5 +daimyo`, `reroll`. Also: board, help, quit "
+        "(save the replay and leave).")
 
 
 @dataclass(frozen=True)
@@ -39,23 +46,28 @@ class Settings:
 
 
 class Leave(Exception):
-    def __init__(self, code: int):
+    def __init__(self, code: int, why: str = "quit"):
         self.code = code
+        self.why = why
 
 
 class Session:
     def __init__(self, settings: Settings, console: Console | None = None,
-                 ask: Callable[[str], str] | None = None):
+                 ask: Callable[[str], str] | None = None,
+                 replay_dir: Path = DEFAULT_REPLAY_DIR):
         if not 0 <= settings.seat < settings.rules.players:
             raise LabError(f"--seat P{settings.seat + 1} is not a seat of {settings.rules.id}; "
                            f"allowed values: P1–P{settings.rules.players}")
         self.st = settings
         self.console = console or Console()
         self.ask = ask or (lambda prompt: self.console.input(Text(prompt)))
+        self.replay_dir = Path(replay_dir)
+        self.replays: list[Path] = []
         self.b = Buffers()
         self.bot_row = settings.bot.pack()
 
     def run(self) -> int:
+        writable.check_folder(self.replay_dir, "--replay-dir")  # before the first match
         try:
             while True:
                 self.play_match()
@@ -73,8 +85,39 @@ class Session:
 
     # ------------------------------------------------------------------ one match
     def play_match(self) -> None:
+        """One match, saved as a replay file when it ends — or when the player leaves it
+        (quit, end of input, Ctrl-C: saved as abandoned, then the session ends)."""
         seed, g = new_match(self.st)
         me = g.seats[self.st.seat]
+        rec = RNRecord(self.st.rules, seed, {s: "human" if s == me else "bot" for s in g.seats},
+                       self.st.bot.label)
+        try:
+            self._play(g, me, seed)
+        except (Leave, EOFError, KeyboardInterrupt) as e:
+            rec.close(g, "abandoned")
+            self.save(rec)
+            self.console.print(Text(f"match abandoned after {len(g.history)} step(s)",
+                                    style="yellow"))
+            if isinstance(e, KeyboardInterrupt):
+                raise Leave(EXIT_INTERRUPTED, "interrupted") from None
+            if isinstance(e, EOFError):
+                raise Leave(0, "end of input") from None
+            raise
+        rec.close(g, "finished")
+        self.save(rec)
+
+    def save(self, rec: RNRecord) -> None:
+        try:
+            path = rec.save(self.replay_dir)
+        except OSError as e:
+            self.console.print(Text(f"error: could not save the replay in {self.replay_dir}: "
+                                    f"{e.strerror}", style="bold red"))
+            return
+        self.replays.append(path)
+        self.console.print(Text(f"replay saved: {path}  (show it: lab replay {path})",
+                                style="cyan"), soft_wrap=True)
+
+    def _play(self, g, me: str, seed: int) -> None:
         self.console.print(Text(f"Rumble Nation — {self.st.rules.id}, seed {seed}: you are {me}, "
                                 f"bots ({self.st.bot.label}) play "
                                 f"{', '.join(s for s in g.seats if s != me)}; {g.to_move} "

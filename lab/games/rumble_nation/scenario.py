@@ -114,9 +114,22 @@ def _parse(t: dict, src: str, folder: Path) -> Scenario:
                     t.get("tokens", {}), seats, expect)
 
 
-def run(sc: Scenario) -> Outcome:
+def set_up(sc: Scenario) -> Game:
+    """The scenario's position; a position or a step the rules cannot hold is a ``LabError``
+    (the file is malformed), not a failed scenario."""
     game = Game.from_position(sc.rules, sc.tokens, sc.seats, sc.first, seed=sc.seed,
                               source=sc.source)
+    for text, _ in sc.steps:
+        parse_step(text)
+    return game
+
+
+def run(sc: Scenario) -> Outcome:
+    return play(sc, set_up(sc))
+
+
+def play(sc: Scenario, game: Game) -> Outcome:
+    """Play ``sc``'s steps from its set-up position and check its expectations."""
     for k, (text, illegal) in enumerate(sc.steps):
         where = f"step {k + 1} \"{text}\""
         if game.is_over:
@@ -211,16 +224,21 @@ def check(game: Game, expect: dict, source: str = "") -> str:
     return ""
 
 
-def run_scenario(path: str | Path) -> list[Outcome]:
-    """Every scenario in one file (or every .toml file in a folder), run and checked; a broken
-    file becomes a failed outcome with its one-line error."""
+def prepare(path: str | Path) -> list:
+    """Every scenario in one file (or every .toml file in a folder) read and set up, as
+    callables that play one and return its ``Outcome``; a malformed file raises its one-line
+    ``LabError`` here, before any scenario plays."""
     p = Path(path)
     files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
-    out = []
+    ready = []
     for f in files:
         for sc in load(f):
-            try:
-                out.append(run(sc))
-            except LabError as e:
-                out.append(Outcome(sc, False, str(e)))
-    return out
+            position = set_up(sc)
+            ready.append(lambda sc=sc, position=position: play(sc, position))
+    return ready
+
+
+def run_scenario(path: str | Path) -> list[Outcome]:
+    """Every scenario in one file (or every .toml file in a folder), run and checked; a
+    malformed file is a ``LabError`` (see ``prepare``)."""
+    return [start() for start in prepare(path)]
