@@ -55,6 +55,12 @@ class Daitenka:
 
         return from_daitenka_dict(data, source, games=games, cards=cards)
 
+    def smoke_config(self, games: int = 4) -> dict:
+        return {"game": self.name, "name": "smoke", "seed": 3, "games": games,
+                "armies": ["oda", "takeda"],
+                "bots": "random", "chunk_size": max(1, games // 2),
+                "grid": {"walls": [6, 7]}}
+
     def describe(self, exp) -> str:
         patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
         return (f"{exp.name}: {len(exp.variants)} variant(s){patches} × "

@@ -188,6 +188,10 @@ class GameEntry(Protocol):
     def load_experiment(self, data: dict, source: str, games: int | None = None,
                         cards: Iterable = ()) -> Experiment: ...
 
+    def smoke_config(self, games: int = 4) -> dict:
+        """A small experiment file's data — two variants, random bots, ``games`` deals per
+        cell — that plays in seconds: what the conformance suite runs and reports."""
+
     def describe(self, exp: Experiment) -> str:
         """One line: what the experiment plays (cells × deals = games)."""
 

@@ -36,6 +36,11 @@ class RumbleNation:
     def load_experiment(self, data: dict, source: str, games=None, cards=()):
         return load_experiment(data, source, games=games, cards=cards)
 
+    def smoke_config(self, games: int = 4) -> dict:
+        return {"game": self.name, "name": "smoke", "seed": 3, "games": games,
+                "chunk_size": max(1, games // 2), "rules": ["base_3p"], "bots": "random",
+                "grid": {"reroll": [True, False]}}
+
     def describe(self, exp) -> str:
         tiers = f" × {len(exp.tiers)} bot tier(s)" if len(exp.tiers) > 1 else ""
         return (f"{exp.name} ({self.display}): {len(exp.variants)} variant(s){tiers} × "
