@@ -20,10 +20,10 @@ from lab.schema.bots import BOT_FORMS
 
 @command("ladder")
 def ladder_command(
+    ctx: typer.Context,
     bots: Annotated[list[str] | None, typer.Option("--bots", help=f"Bots to rate (repeat the option), each {BOT_FORMS}.")] = None,
     games: Annotated[int, typer.Option(help="Games per pair of bots, spread over all ordered army pairs with the seats exchanged: rounded up to a multiple of 162 (with a note).")] = 324,
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules preset.",
-                                              show_default=DEFAULT_PRESET)] = None,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
     game: Annotated[str, typer.Option(
@@ -35,8 +35,11 @@ def ladder_command(
     from lab.games import get
     from lab.games.protocol import LadderOptions
 
+    # the default shown is 大天下's; left out, every game plays its own default preset
+    given = ctx.get_parameter_source("rules")
+    preset = None if given is None or given.name == "DEFAULT" else rules
     get(game, key="--game").ladder(LadderOptions(bots=tuple(bots or ()), games=games,
-                                                 rules=rules, seed=seed, as_json=as_json),
+                                                 rules=preset, seed=seed, as_json=as_json),
                                    out, err)
 
 
