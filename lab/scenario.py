@@ -159,11 +159,7 @@ def each_outcome(paths, log: bool = False, pool: CardPool | None = None):
     for path in paths:
         p = Path(path)
         for f in sorted(p.glob("*.toml")) if p.is_dir() else [p]:
-            game = _game_of(f)
-            if game.name != "daitenka":  # a scenario of another registered game (lab.games)
-                ready += game.prepare_scenarios(f)
-            else:
-                ready += prepare(f, log=log, pool=pool)
+            ready += _game_of(f).prepare_scenarios(f, log=log, pool=pool)
     for start in ready:
         yield start()
 

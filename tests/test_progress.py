@@ -109,8 +109,8 @@ def test_lab_run_with_stderr_piped_prints_while_the_engine_warms_up(tmp_path, mo
     from lab.games import daitenka
 
     plain_every(monkeypatch, 0.2)
-    warm = daitenka.warm
-    monkeypatch.setattr(daitenka, "warm", lambda job: (time.sleep(0.7), warm(job)))
+    warm = daitenka.GAME.warm
+    monkeypatch.setattr(daitenka.Daitenka, "warm", lambda self, job: (time.sleep(0.7), warm(job)))
     config = write_config(tmp_path, TINY)
     result = CliRunner().invoke(cli.app, ["run", str(config), "--out", str(tmp_path / "r"),
                                           "--jobs", "1"], env={"COLUMNS": "100"})

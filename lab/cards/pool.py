@@ -408,3 +408,14 @@ def balance_warnings(decks: list[Deck], tolerance: float = BALANCE_TOLERANCE) ->
             out.append(f"{d.path}: total strength {d.total_strength} is {off:+.1%} off the other "
                        f"decks' mean {ref:.1f} (allowed ±{tolerance:.0%}) — rebalance its units")
     return out
+
+
+def strength_warning(deck: Deck, armies: list[Deck]) -> str | None:
+    """The balance warning of `lab decks --check` for a deck file, or None."""
+    mean = sum(d.total_strength for d in armies) / len(armies)
+    off = (deck.total_strength - mean) / mean
+    if abs(off) <= BALANCE_TOLERANCE:
+        return None
+    return (f"{deck.path}: total strength {deck.total_strength} is {off:+.1%} off the "
+            f"{len(armies)} armies' mean {mean:.1f} (allowed ±{BALANCE_TOLERANCE:.0%}) — "
+            "rebalance its units")

@@ -16,8 +16,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from lab.cards.pool import (BALANCE_TOLERANCE, Card, CardPool, Deck, load_armies, load_army,
-                            load_deck, balance_warnings)
+from lab.cards.pool import (BALANCE_TOLERANCE, Card, CardPool, Deck, balance_warnings,
+                            load_armies, load_army, load_deck, strength_warning)
 from lab.cards.vocab import KIND_LABELS, KIND_NAMES, Kind
 from lab.cli.common import PRESET_HELP, CardFiles, command, out, pool_of, warn
 from lab.errors import LabError, closest, read_toml
@@ -194,17 +194,6 @@ def check_deck(path: Path, pool: CardPool) -> None:
     w = strength_warning(deck, load_armies(pool))
     if w:
         warn(w)
-
-
-def strength_warning(deck: Deck, armies: list[Deck]) -> str | None:
-    """The balance warning of `lab decks --check` for a deck file, or None."""
-    mean = sum(d.total_strength for d in armies) / len(armies)
-    off = (deck.total_strength - mean) / mean
-    if abs(off) <= BALANCE_TOLERANCE:
-        return None
-    return (f"{deck.path}: total strength {deck.total_strength} is {off:+.1%} off the "
-            f"{len(armies)} armies' mean {mean:.1f} (allowed ±{BALANCE_TOLERANCE:.0%}) — "
-            "rebalance its units")
 
 
 # ---------------------------------------------------------------------------------- lab rules

@@ -1,9 +1,9 @@
 """``lab match``, ``lab scenario``, ``lab replay`` and ``lab play``: single games a person
 watches, checks or plays.
 
-Owns how one game is shown (its log, its result line, the scenario pass/FAIL lines). The games
-themselves come from ``lab.engine.api``, ``lab.scenario``, ``lab.sim.replay`` and ``lab.play``;
-this module holds no game logic of its own.
+Owns the scenario pass/FAIL lines. Every other command hands its options to the game named by
+--game, a scenario file or a results folder (``lab.games``), which plays and shows its games
+(``lab.games.protocol``); this module holds no game logic of its own.
 """
 
 from __future__ import annotations
@@ -14,11 +14,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from lab.cards.pool import load_army, read_card_files
-from lab.cli.common import (PRESET_HELP, CardFiles, Lang, check_lang, command, err, out,
-                             pool_of, rules_for, warn)
+from lab.cli.common import PRESET_HELP, CardFiles, Lang, check_lang, command, err, out, pool_of
 from lab.errors import LabError
-from lab.rules import DEFAULT_PRESET
 from lab.schema.bots import BOT_FORMS
 
 
@@ -41,33 +38,12 @@ def match_command(
 ) -> None:
     """Play one game between random bots and print its log and result."""
     from lab.games import get
+    from lab.games.protocol import MatchOptions
 
     check_lang(lang)
-
-    if get(game_name, key="--game").name == "rumble_nation":
-        if army_a is not None or config is not None or card_files:
-            raise LabError("Rumble Nation has no armies, rules files or cards: give --rules "
-                           "PRESET and --seed only")
-        g = get("rumble_nation").match(rules, seed=seed)
-        if log:
-            for line in g.log_lines():
-                out.print(line)
-        out.print(Text(f"result: {g.summary()} (rules {g.rules.id}, seed {seed})",
-                       style="bold"))
-        return
-    if army_a is None or army_b is None:
-        raise LabError("give two armies, e.g. lab match 織田 西軍 (`lab decks` lists them)")
-    rules = rules or DEFAULT_PRESET
-    from lab.engine.api import play_random_game
-
-    pool = pool_of(card_files)
-    game = play_random_game(rules_for(rules, config), load_army(army_a, pool),
-                            load_army(army_b, pool), seed=seed, log=log, pool=pool)
-    if log:
-        for line in game.log_lines(lang):
-            out.print(line)
-    out.print(Text(f"result: {game.summary()} ({game.decisions} decisions, rules "
-                   f"{game.rules.id}, seed {seed})", style="bold"))
+    get(game_name, key="--game").match(MatchOptions(
+        army_a=army_a, army_b=army_b, rules=rules, config=config, seed=seed, log=log,
+        card_files=tuple(card_files or ()), lang=lang), out)
 
 
 # -------------------------------------------------------------------------------- lab scenario
@@ -121,23 +97,17 @@ def replay_command(
 
     Exit code 1 if the replay does not reproduce the recorded result.
     """
+    from lab.games import GAMES, DEFAULT, of_results
+    from lab.games.protocol import ReplayOptions
+
     check_lang(lang)
+    options = ReplayOptions(log=log, lang=lang, save_scenario=save_scenario)
     if results.is_file():
         if game_id is not None:
             raise LabError(f"{results} is a replay file written by `lab play`; give no GAME_ID")
-        from lab.games.rumble_nation import record as rn_record
-
-        if rn_record.is_replay(results):
-            if save_scenario is not None:
-                raise LabError("--save-scenario is for 大天下 replays")
-            code = rn_record.show(results, console=out, log=log)
-            if code:
-                raise typer.Exit(code)
-            return
-        from lab.play import show_replay_file
-
-        code = show_replay_file(results, console=out, log=log, save_scenario=save_scenario,
-                                lang=lang)
+        # the game that wrote it; a file none claims gets the default game's one-line error
+        game = next((g for g in GAMES.values() if g.owns_replay_file(results)), GAMES[DEFAULT])
+        code = game.show_replay_file(results, options, out)
         if code:
             raise typer.Exit(code)
         return
@@ -147,45 +117,9 @@ def replay_command(
     if game_id < 0:
         raise LabError(f"GAME_ID {game_id} is not allowed; game ids are whole numbers ≥ 0 "
                        "(column game_id of the games records)")
-    from lab.games import of_results
-
-    if of_results(results).name == "rumble_nation":
-        from lab.games.rumble_nation.experiment import replay as rn_replay
-
-        r = rn_replay(results, game_id)
-        row = r.record
-        out.print(Text(f"game {game_id}: {row['variant']}, bots {row['tier']}, deal "
-                       f"{row['deal']}, P{row['first']} starts", style="bold"), soft_wrap=True)
-        if log:
-            for line in r.game.log_lines():
-                out.print(line, soft_wrap=True)
-        out.print(Text(f"result: {r.game.summary()}", style="bold"), soft_wrap=True)
-        if not r.reproduced:
-            err.print(Text("does not reproduce the record: ", style="bold red")
-                      + Text("; ".join(r.mismatches)), soft_wrap=True)
-            raise typer.Exit(1)
-        out.print(Text("reproduces the recorded game", style="green"))
-        return
-    from lab.sim.replay import replay
-
-    r = replay(results, game_id)
-    row = r.record
-    out.print(Text(f"game {game_id}: {row['variant']}, {row['army_a_name']} ({row['army_a']}) vs "
-                   f"{row['army_b_name']} ({row['army_b']}), {row['tier']}, deal {row['deal']}"
-                   f"{', seats swapped' if row['swapped'] else ''}", style="bold"),
-              soft_wrap=True)
-    if log:
-        for line in r.game.log_lines(lang):
-            out.print(line, soft_wrap=True)
-    out.print(Text(f"result: {r.game.summary()} ({r.game.decisions} decisions)", style="bold"),
-              soft_wrap=True)
-    for w in r.warnings:
-        warn(w)
-    if not r.reproduced:
-        err.print(Text("does not reproduce the record: ", style="bold red")
-                  + Text("; ".join(r.mismatches)), soft_wrap=True)
-        raise typer.Exit(1)
-    out.print(Text("reproduces the recorded game", style="green"))
+    code = of_results(results).replay(results, game_id, options, out, err)
+    if code:
+        raise typer.Exit(code)
 
 
 @command("play")
@@ -244,35 +178,15 @@ def play_command(
     130 after Ctrl-C).
     """
     from lab.games import get
+    from lab.games.protocol import PlayOptions
     from lab.play.options import parse_assignments
 
     if lang is not None:
         check_lang(lang)
-    if get(game, key="--game").name == "rumble_nation":
-        from lab.games.rumble_nation.play import Session, settings as rn_settings
-
-        if lang == "ja":
-            raise LabError("--lang ja: Rumble Nation is narrated in English only; drop --lang")
-
-        if save_scenario is not None:
-            raise LabError("--save-scenario is for 大天下; Rumble Nation matches are saved as "
-                           "replay files (--replay-dir)")
-        st = rn_settings(players, rules, parse_assignments(toggles), bot, seat, seed)
-        code = Session(st, console=out, replay_dir=replay_dir).run()
-        if code:
-            raise typer.Exit(code)
-        return
-    if players is not None or seat != "P1":
-        raise LabError("--players and --seat are for --game rumble_nation; 大天下 seats you in "
-                       "seat A against one bot")
-    from lab.play import PlaySession, PlaySettings
-    from lab.play.options import parse_bot_option
-
-    settings = PlaySettings(army=army, vs=vs or "", bot=parse_bot_option(bot),
-                            preset=rules or DEFAULT_PRESET,
-                            overrides=tuple(parse_assignments(toggles).items()), seed=seed,
-                            cards=read_card_files(card_files or ()))
-    code = PlaySession(settings, replay_dir=replay_dir, save_scenario=save_scenario,
-                       console=out, pool=settings.pool, lang=lang or "ja").run()
+    entry = get(game, key="--game")
+    code = entry.play(PlayOptions(
+        army=army, vs=vs, bot=bot, rules=rules, toggles=parse_assignments(toggles),
+        players=players, seat=seat, seed=seed, save_scenario=save_scenario,
+        replay_dir=replay_dir, card_files=tuple(card_files or ()), lang=lang), out)
     if code:
         raise typer.Exit(code)

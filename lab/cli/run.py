@@ -14,8 +14,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from lab.cards.pool import load_armies, load_deck
-from lab.cli.cards import strength_warning
 from lab.cli.common import CARDS_HELP, CardFiles, command, err, out, warn
 from lab.errors import LabError
 
@@ -71,30 +69,20 @@ def run_command(
     Interrupted runs keep every finished chunk; `--resume` completes them. One run writes a
     folder at a time (a second is refused while the first lives).
     """
-    from lab.sim import config as sim_config, runner, summary
+    from lab.games import get
+    from lab.sim import config as sim_config, runner
 
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
     out_path = out_dir or runner.default_out(exp, games_option=games is not None)
     again = _resume_command(config, games, jobs, out_dir, backend, scheduler, card_files,
                             verbose)
-    if exp.game != "daitenka":
-        return _run_game(exp, out_path, jobs=jobs, resume=resume, fresh=fresh,
-                         backend=backend, scheduler=scheduler, verbose=verbose,
-                         resume_command=again)
-    pool = exp.pool()
-    for army in exp.armies:
-        if not army.builtin:
-            w = strength_warning(load_deck(army.path, pool), load_armies(pool))
-            if w:
-                warn(w)
-    patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
+    game = get(exp.game)  # plan, warm-up, chunks, warnings and summary are the game's
+    for w in game.check_experiment(exp):
+        warn(w)
     result = runner.run(exp, out_path, jobs=jobs, resume=resume, fresh=fresh, backend=backend,
                         scheduler=scheduler, verbose=verbose, resume_command=again,
                         console=err, announce=lambda: err.print(
-                            f"{exp.name}: {len(exp.variants)} variant(s){patches} × "
-                            f"{len(exp.matchups)} matchup(s) × {len(exp.tiers)} bot tier(s) × "
-                            f"{exp.games} deal(s){' × 2 seat orders' if exp.seat_swap else ''}"
-                            f" = {exp.total_games:,} games → {out_path}", soft_wrap=True))
+                            f"{game.describe(exp)} → {out_path}", soft_wrap=True))
     if result.already_complete:
         err.print(f"{out_path} already holds this experiment's complete records; their summary "
                   "follows (add --fresh to play them again)", soft_wrap=True)
@@ -103,12 +91,12 @@ def run_command(
                   f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
     else:
         err.print("every chunk was already written; nothing to play")
-    if result.errors:
-        warn(f"{result.errors} game(s) hit an engine limit (column `error` in games records)")
-    for table in summary.tables(result.out, {a.key: a.name for a in exp.armies}):
+    for w in game.run_warnings(result):
+        warn(w)
+    for table in game.summary_tables(result.out, exp):
         out.print(table)
-    out.print(f"records: {result.out}/games, {result.out}/cards, {result.out}/manifest.json",
-              soft_wrap=True)
+    kinds = ", ".join(f"{result.out}/{k}" for k in game.RECORD_KINDS)
+    out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
 
 
 def _resume_command(config, games, jobs, out_dir, backend, scheduler, card_files,
@@ -128,31 +116,6 @@ def _resume_command(config, games, jobs, out_dir, backend, scheduler, card_files
     return shlex.join(args + (["--verbose"] if verbose else []) + ["--resume"])
 
 
-def _run_game(exp, out_path: Path, **options) -> None:
-    """``lab run`` for a registered game other than 大天下 (lab.games): the same runner, the
-    game's own summary."""
-    from lab.games import get
-    from lab.sim import runner
-
-    game = get(exp.game)
-    tiers = f" × {len(exp.tiers)} bot tier(s)" if len(exp.tiers) > 1 else ""
-    result = runner.run(exp, out_path, console=err, **options, announce=lambda: err.print(
-        f"{exp.name} ({game.display}): {len(exp.variants)} variant(s){tiers} × {exp.games:,} "
-        f"deal(s) = {exp.total_games:,} games → {out_path}", soft_wrap=True))
-    if result.already_complete:
-        err.print(f"{out_path} already holds this experiment's complete records; their summary "
-                  "follows (add --fresh to play them again)", soft_wrap=True)
-    elif result.chunks_played:
-        err.print(f"played {result.played:,} games in {result.play_seconds:.1f} s "
-                  f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
-    else:
-        err.print("every chunk was already written; nothing to play")
-    for table in game.summary_tables(result.out, exp):
-        out.print(table)
-    kinds = ", ".join(f"{result.out}/{k}" for k in game.RECORD_KINDS)
-    out.print(f"records: {kinds}, {result.out}/manifest.json", soft_wrap=True)
-
-
 def _tier_note(tiers, strong_cost: float | None = None) -> None:
     """One line when a design command measures at a tier weaker than the README advises (for a
     balance, ``strong_cost``: when no strong tier judges it)."""
@@ -164,7 +127,9 @@ def _tier_note(tiers, strong_cost: float | None = None) -> None:
 
 
 def _daitenka_only(exp, command: str) -> None:
-    if exp.game != "daitenka":
+    from lab.games import get
+
+    if not get(exp.game).EDITS_CARDS:
         raise LabError(f"lab {command} edits 大天下's cards; {exp.source} names game = "
                        f"\"{exp.game}\" — use lab run and lab report for it", source=None)
 

@@ -269,6 +269,51 @@ class Game:
                 f"{int(self.s[L.G_BATTLES])} battles; walls A {self.zone('A', 'wall_count')} – "
                 f"B {self.zone('B', 'wall_count')}")
 
+    def result(self) -> dict | None:
+        """The winner ("A", "B" or "draw"), how the game ended, its length and the walls left,
+        once it is over; else None."""
+        if not self.is_over:
+            return None
+        return {"winner": self.winner, "end_reason": self.end_reason,
+                "leader_turns": int(self.s[L.G_TURNS]), "battles": int(self.s[L.G_BATTLES]),
+                "walls": {seat: self.zone(seat, "wall_count") for seat in SEATS}}
+
+    def redeal_hidden(self, seat: str | int, rng) -> "Game":
+        """A copy with what ``seat`` cannot see dealt again (numpy ``rng``): each player's deck
+        and walls, and the opponent's hand cards ``seat`` does not know, moved among that
+        player's hidden places — the same observation for ``seat``, another game for the rest."""
+        observer = SEATS.index(seat) if isinstance(seat, str) else int(seat)
+        h = self.copy()
+        s = h.s
+        n = int(h.c[L.C_NLOC])
+        for q in (0, 1):
+            b = L.H_SIZE + q * L.P_SIZE
+            pool = [int(s[b + L.PB_DECK + k]) for k in range(int(s[b + L.PB_DECK_N]))]
+            pool += [int(s[b + L.PB_WALLS + k]) for k in range(int(s[b + L.PB_WALL_N]))]
+            unknown = []
+            if q != observer:
+                ob = L.H_SIZE + observer * L.P_SIZE
+                for i in range(n):
+                    for _ in range(int(s[b + L.PB_HAND + i] - s[ob + L.PB_KNOWN + i])):
+                        unknown.append(i)
+            for i in unknown:
+                s[b + L.PB_HAND + i] -= 1
+            pool += unknown
+            rng.shuffle(pool)
+            d, w = int(s[b + L.PB_DECK_N]), int(s[b + L.PB_WALL_N])
+            for k in range(d):
+                s[b + L.PB_DECK + k] = pool[k]
+            for k in range(w):
+                s[b + L.PB_WALLS + k] = pool[d + k]
+            for i in pool[d + w:]:
+                s[b + L.PB_HAND + i] += 1
+            mask = 0
+            for i in range(n):
+                if s[b + L.PB_HAND + i] > 0:
+                    mask |= 1 << i
+            s[b + L.PB_HAND_MASK] = mask
+        return h
+
     def copy(self) -> "Game":
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)

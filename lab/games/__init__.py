@@ -1,67 +1,64 @@
-"""The games the lab hosts, behind one small protocol: a registry of names and the ``Game`` entry
-through which the runner (``lab.sim``), seeding, records, ``lab.stats``, ``lab.report`` and the
-commands reach a game.
+"""The games the lab hosts: a registry of names and, for each, its entry — the object through
+which the runner (``lab.sim``), seeding, records, ``lab.stats``, ``lab.report`` and the commands
+reach a game. What an entry, its game object and its experiment provide is the typed protocol in
+``lab.games.protocol`` (``GameEntry``, ``GameState``, ``Experiment``); every registered game
+passes the conformance suite (tests/test_game_conformance.py). docs/games.md says how to add one.
 
-A game is a module (its *platform module*) that provides, by name:
-
-- ``DISPLAY``, ``PRESETS``, ``DEFAULT_PRESET``, ``seats(rules)`` and ``rules(preset, overrides,
-  source)`` — the rule sets and how many seats they seat;
-- ``new_game(rules, seed_words, first_seat)`` — a game object with ``legal_actions()``,
-  ``step(action)``, ``observation(seat)`` and ``result()``;
-- ``load_experiment(data, source, games, cards)`` — an experiment config with ``game = NAME``
-  resolved to an experiment object (``name``, ``seed``, ``games``, ``total_games``, ``n_cells``,
-  ``resolved()``, ``fingerprint()``);
-- ``plan(exp)``, ``warm(job)`` and ``play_chunk(job, out)`` — the chunks of a run, a one-game
-  warm-up that compiles the kernels, and a picklable function that plays one chunk and writes its
-  record files (returning ``lab.sim.worker.Receipt``);
-- ``RECORD_KINDS`` and ``schema(kind)`` — the record tables a chunk writes and their Arrow
-  schemas; ``record_columns(rules)`` — the game's own columns, documented in docs/records.md;
-- ``summary_tables(out)`` and ``build_report(results, fmt, out, **options)`` — what ``lab run``
-  prints at the end and what ``lab report`` writes;
-- ``prepare_scenarios(path)`` — a scenario file read and every position set up (a malformed
-  file raises its ``LabError`` there), as callables that each play one and return its outcome.
-
-Each game keeps its compiled engine and bots in its own package; a platform module only wraps
-them, so 大天下 plays exactly the kernels it played before it was one of several. The modules
-are imported on first use: naming a game costs nothing until it is played.
+Each game keeps its compiled engine and bots in its own package; an entry only wraps them, so
+大天下 plays exactly the kernels it played before it was one of several. An entry's module is
+imported on first use: naming a game costs nothing until it is asked for.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 from lab.errors import LabError, closest
+from lab.games.protocol import GameEntry
 
 DEFAULT = "daitenka"
 
 
 @dataclass(frozen=True)
-class Game:
+class Registered:
     name: str  # the key a config writes: game = "rumble_nation"
     display: str  # how a page names it: 大天下
-    module: str  # the platform module (see above)
+    module: str  # the module whose ``GAME`` is the entry (a ``GameEntry``)
 
-    def impl(self) -> ModuleType:
-        return importlib.import_module(self.module)
-
-    def __getattr__(self, attr):
-        # entry.plan(exp), entry.PRESETS, …: the protocol's names, from the platform module
-        if attr.startswith("_"):
-            raise AttributeError(attr)
-        return getattr(self.impl(), attr)
+    def entry(self) -> GameEntry:
+        return importlib.import_module(self.module).GAME
 
 
-GAMES: dict[str, Game] = {
-    "daitenka": Game("daitenka", "大天下", "lab.games.daitenka"),
-    "rumble_nation": Game("rumble_nation", "Rumble Nation", "lab.games.rumble_nation.platform"),
-}
+class Registry(Mapping):
+    """name → entry; an entry's module is imported when the entry is first asked for."""
+
+    def __init__(self, *games: Registered):
+        self._games = {g.name: g for g in games}
+
+    def __getitem__(self, name: str) -> GameEntry:
+        return self._games[name].entry()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def display(self, name: str) -> str:
+        return self._games[name].display
 
 
-def get(name: str | None, source: str | None = None, key: str = "game") -> Game:
+GAMES = Registry(
+    Registered("daitenka", "大天下", "lab.games.daitenka"),
+    Registered("rumble_nation", "Rumble Nation", "lab.games.rumble_nation.platform"),
+)
+
+
+def get(name: str | None, source: str | None = None, key: str = "game") -> GameEntry:
     """The registered game called ``name`` (None: 大天下); an unknown one is one line."""
     if name is None:
         return GAMES[DEFAULT]
@@ -73,12 +70,12 @@ def get(name: str | None, source: str | None = None, key: str = "game") -> Game:
                    f"{', '.join(GAMES)}", source=source)
 
 
-def of_config(data: dict, source: str | None = None) -> Game:
+def of_config(data: dict, source: str | None = None) -> GameEntry:
     """The game an experiment or scenario file names with ``game = "…"`` (default 大天下)."""
     return get(data.get("game") if isinstance(data, dict) else None, source)
 
 
-def of_results(out: str | Path) -> Game:
+def of_results(out: str | Path) -> GameEntry:
     """The game whose records a results folder holds (its manifest names it; a folder written
     before games were registered, or without a manifest, holds 大天下's)."""
     try:
@@ -88,4 +85,5 @@ def of_results(out: str | Path) -> Game:
     return get((man.get("config") or {}).get("game"), source=str(out))
 
 
-__all__ = ["DEFAULT", "GAMES", "Game", "get", "of_config", "of_results"]
+__all__ = ["DEFAULT", "GAMES", "GameEntry", "Registered", "Registry", "get", "of_config",
+           "of_results"]

@@ -96,11 +96,12 @@ def _run(spec: dict, status: Status) -> None:
 
 
 def _value(spec: dict, status: Status) -> None:
+    from lab import games
     from lab.design import value
     from lab.sim import config as sim_config
 
     exp = sim_config.load_experiment(spec["config"], games=spec.get("games"))
-    if exp.game != "daitenka":
+    if not games.get(exp.game).EDITS_CARDS:
         from lab.errors import LabError
 
         raise LabError(f"lab value edits 大天下's cards; {exp.source} names game = "
@@ -118,11 +119,12 @@ def _value(spec: dict, status: Status) -> None:
 
 
 def _balance(spec: dict, status: Status) -> None:
+    from lab import games
     from lab.design import balance
     from lab.sim import config as sim_config
 
     exp = sim_config.load_experiment(spec["config"])
-    if exp.game != "daitenka":
+    if not games.get(exp.game).EDITS_CARDS:
         from lab.errors import LabError
 
         raise LabError(f"lab balance edits 大天下's cards; {exp.source} names game = "

@@ -328,6 +328,16 @@ class Game:
                       if self.s[L.S_SMALL + t] >= 0},
         }
 
+    def redeal_hidden(self, seat: str | int, rng) -> "Game":
+        """A copy with what no seat can see drawn again (numpy ``rng``): the dice still to come
+        and the bots' stream. Everything else is public (RN1–RN3 hide nothing from the other
+        players), so every seat's observation stays the same."""
+        s = self.s.copy()
+        words = rng.integers(1, 2**32, size=8, dtype=np.int64)
+        s[L.S_DICE_RNG:L.S_DICE_RNG + 4] = words[:4]
+        s[L.S_BOT_RNG:L.S_BOT_RNG + 4] = words[4:]
+        return type(self)(self.rules, self.c.copy(), s)
+
     def summary(self) -> str:
         if not self.is_over:
             return f"placement, {self.to_move} to move"

@@ -1,0 +1,263 @@
+"""The typed protocol every registered game implements (``lab.games``), in three parts:
+
+- ``GameEntry`` — what the platform asks of a game: its rule sets and seats, a game from seed
+  words, its experiment (load, plan, warm-up, chunks, record schemas), its summary and report,
+  and the single-game commands (``lab match``, ``lab ladder``, ``lab bench``, ``lab replay``,
+  ``lab play``, ``lab scenario``) with what each prints;
+- ``GameState`` — one game in progress, as ``new_game`` returns it;
+- ``Experiment`` — an experiment config resolved for the runner and the manifest.
+
+A game's entry is a class with every member written out (no attribute fallthrough); the
+conformance suite (tests/test_game_conformance.py) runs over every registered game and checks
+both the members and what they do. docs/games.md says how to add a game.
+
+The command members take the command-line options as the options dataclasses below and print
+to the consoles they are given, so the CLI (``lab.cli``) parses and calls without knowing which
+game it is talking to; a game refuses, in one ``LabError`` line, an option it has no use for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+
+# ------------------------------------------------------------------------ command options
+@dataclass(frozen=True)
+class MatchOptions:
+    """``lab match``: one game between random bots."""
+    army_a: str | None = None
+    army_b: str | None = None
+    rules: str | None = None  # a preset; None: the game's default
+    config: Path | None = None  # a rules TOML on top of the preset
+    seed: int = 0
+    log: bool = True
+    card_files: tuple[Path, ...] = ()
+    lang: str = "ja"
+
+
+@dataclass(frozen=True)
+class LadderOptions:
+    """``lab ladder``: bots rated against each other."""
+    bots: tuple[str, ...] = ()  # empty: the game's own default bots
+    games: int = 324
+    rules: str | None = None  # None: the game's default preset
+    seed: int = 0
+    as_json: bool = False
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """``lab bench``: engine speed."""
+    games: int = 20_000
+    runs: int = 3
+    compile_runs: int = 1
+    start_runs: int = 3
+    presets: tuple[str, ...] = ()  # empty: every preset
+    as_json: bool = False
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    """``lab replay``: a recorded game shown and checked."""
+    log: bool = True
+    lang: str = "ja"
+    save_scenario: Path | None = None
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """``lab play``: a person against bots in the terminal."""
+    army: str = "oda"
+    vs: str | None = None
+    bot: str = "heuristic"
+    rules: str | None = None
+    toggles: Mapping[str, Any] | None = None
+    players: int | None = None
+    seat: str = "P1"  # the seat a person takes where the game lets them choose
+    seed: int | None = None
+    save_scenario: Path | None = None
+    replay_dir: Path = Path("results/replays")
+    card_files: tuple[Path, ...] = ()
+    lang: str | None = None  # None: the game's default language
+
+
+# ------------------------------------------------------------------------ the game object
+@runtime_checkable
+class Action(Protocol):
+    """A legal decision; ``text`` is the step as scenarios and replays write it."""
+    @property
+    def text(self) -> str: ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One game: set up from seed words by ``GameEntry.new_game``, stepped to its end."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def to_move(self) -> str | None:
+        """The seat to decide (meaningful while the game runs)."""
+
+    @property
+    def winner(self) -> str | None:
+        """A seat, "draw", or None while the game runs."""
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The distinct legal decisions of the seat to move ([] once over); chance events
+        that are due (a deal, a roll) happen first, from the game's own stream."""
+
+    def step(self, action: Action | str | int) -> None:
+        """Apply a legal action, its text, or an index into ``legal_actions()``."""
+
+    def observation(self, seat: str) -> dict:
+        """Everything ``seat`` may see, and nothing else (a nested dict of plain values)."""
+
+    def result(self) -> dict | None:
+        """The end of the game (at least ``winner``) once over; None while it runs."""
+
+    def summary(self) -> str:
+        """One line: who won and how (or who is to move)."""
+
+    def log_lines(self) -> list[str]:
+        """The game so far, one readable line per event."""
+
+    def redeal_hidden(self, seat: str, rng) -> GameState:
+        """A copy with everything ``seat`` cannot see drawn again at random (numpy ``rng``),
+        consistent with what it sees: its observation must not change."""
+
+
+# ------------------------------------------------------------------------ the experiment
+@runtime_checkable
+class Experiment(Protocol):
+    """An experiment file resolved: what the runner plans and the manifest records."""
+    game: str
+    name: str
+    source: str
+    seed: int
+    games: int  # deals per cell
+    chunk_size: int
+    variants: Sequence[Any]  # each with an ``id``
+    tiers: Sequence[Any]  # each with a ``label``
+
+    @property
+    def n_cells(self) -> int: ...
+
+    @property
+    def total_games(self) -> int: ...
+
+    def resolved(self) -> dict:
+        """The full resolved config, as manifest.json keeps it."""
+
+    def fingerprint(self) -> str:
+        """What must match for a results folder to be resumed with this config."""
+
+
+# ------------------------------------------------------------------------ the entry
+@runtime_checkable
+class GameEntry(Protocol):
+    """A registered game, as the runner, records, statistics, report and commands reach it."""
+
+    name: str  # the key a config writes: game = "…"
+    display: str  # how pages and lines name it
+    RECORD_KINDS: tuple[str, ...]  # the record tables a chunk writes (folders of a run)
+
+    # -- rules and games
+    @property
+    def PRESETS(self) -> Mapping[str, Any]: ...
+
+    @property
+    def DEFAULT_PRESET(self) -> str: ...
+
+    def seats(self, rules=None) -> tuple[str, ...]:
+        """The seats a rule set plays, in order."""
+
+    def rules(self, preset: str | None = None, overrides: dict | None = None,
+              source: str | None = None):
+        """A preset with toggles on top (an unknown one is one ``LabError`` line); the rule
+        set has ``id`` and ``as_dict()``."""
+
+    def new_game(self, rules, seed_words, first_seat=None) -> GameState:
+        """A game set up from seed words (an int or 4 words), the first seat optional."""
+
+    # -- experiments
+    def load_experiment(self, data: dict, source: str, games: int | None = None,
+                        cards: Iterable = ()) -> Experiment: ...
+
+    def smoke_config(self, games: int = 4) -> dict:
+        """A small experiment file's data — two variants, random bots, ``games`` deals per
+        cell — that plays in seconds: what the conformance suite runs and reports."""
+
+    def describe(self, exp: Experiment) -> str:
+        """One line: what the experiment plays (cells × deals = games)."""
+
+    def plan(self, exp: Experiment) -> list:
+        """The runner's chunks (each with ``chunk_ids``, ``outputs()``, ``size``)."""
+
+    def warm(self, job) -> None:
+        """Compile or load the kernels ``job`` needs and play one game."""
+
+    def play_chunk(self, job, out) -> Any:
+        """Play one chunk and write its record files (picklable; ``lab.sim.worker.Receipt``)."""
+
+    def schema(self, kind: str):
+        """The Arrow schema of the record table ``kind``."""
+
+    def record_columns(self, rules=None) -> list[tuple[str, str, str]]:
+        """(name, Arrow type, meaning) of the game's own columns."""
+
+    def check_experiment(self, exp: Experiment) -> list[str]:
+        """Warnings worth a line before a run starts (none: [])."""
+
+    def run_warnings(self, result) -> list[str]:
+        """Warnings about a finished run (``lab.sim.runner.RunResult``)."""
+
+    def summary_tables(self, out, exp: Experiment | None = None) -> list:
+        """The rich tables ``lab run`` prints at the end."""
+
+    def build_report(self, results, fmt: str = "html", out=None, **options) -> Path: ...
+
+    @property
+    def EDITS_CARDS(self) -> bool:
+        """True when the game's experiments can be re-run with card edits (``lab value``,
+        ``lab swap``, ``lab balance``)."""
+
+    # -- single games (the commands)
+    def prepare_scenarios(self, path, log: bool = False, pool=None) -> list[Callable]:
+        """The scenarios of a file set up, each a callable that plays one and returns its
+        outcome (``passed``, ``message``, ``scenario`` with ``name`` and ``file_name``,
+        ``game``); a malformed file raises its ``LabError`` here."""
+
+    def match(self, options: MatchOptions, console) -> None: ...
+
+    def ladder(self, options: LadderOptions, console, progress_console) -> None: ...
+
+    def bench(self, options: BenchOptions, console, progress_console) -> None: ...
+
+    def replay(self, results: Path, game_id: int, options: ReplayOptions, console,
+               err_console) -> int:
+        """Show a recorded game of a results folder; the exit code (1: not reproduced)."""
+
+    def owns_replay_file(self, path: Path) -> bool:
+        """True for a `lab play` replay file this game wrote (read without raising)."""
+
+    def show_replay_file(self, path: Path, options: ReplayOptions, console) -> int: ...
+
+    def play(self, options: PlayOptions, console) -> int:
+        """A terminal session against bots; the exit code."""
+
+
+def members(protocol: type) -> tuple[str, ...]:
+    """The names a protocol asks for (its annotated attributes, properties and methods)."""
+    names = set(getattr(protocol, "__annotations__", {}))
+    names |= {k for k, v in vars(protocol).items()
+              if not k.startswith("_") and (callable(v) or isinstance(v, property))}
+    return tuple(sorted(names))
+
+
+__all__ = ["Action", "BenchOptions", "Experiment", "GameEntry", "GameState", "LadderOptions",
+           "MatchOptions", "PlayOptions", "ReplayOptions", "members"]
