@@ -263,3 +263,52 @@ def test_a_run_has_a_summary_and_a_report(smoke_run):
     assert text.startswith("#") and "\n## " in text
     for v in exp.variants:
         assert v.id in text, v.id
+
+
+# ------------------------------------------------------------------ the page (lab serve)
+PAGE_TEMPLATES = ("form.html", "after_form.html", "board.html", "result.html")
+
+
+def test_the_page_offers_every_toggle_of_every_preset(entry):
+    for preset in entry.PRESETS:
+        fields = entry.page_rule_fields(preset)
+        assert {f["key"] for f in fields} == set(entry.rules(preset).as_dict()) - {"id"}, preset
+        for f in fields:
+            assert f["kind"] in ("choice", "range", "text") and f["value"] == f["preset"]
+            assert f["kind"] == "text" or f["allowed"], f["key"]
+    assert {t: (entry.PAGE_TEMPLATES / t).is_file() for t in PAGE_TEMPLATES} == \
+        dict.fromkeys(PAGE_TEMPLATES, True)
+
+
+def test_a_page_match_plays_to_its_end_through_the_protocol(entry, tmp_path):
+    from lab.games.protocol import PageMatch
+    from lab.serve.play import Setup
+
+    setup = Setup({"game": entry.name, "seed": "3", "bot": "random"}, tmp_path / "decks")
+    match = entry.page_match(setup, tmp_path / "replays")
+    missing = [m for m in members(PageMatch) if not hasattr(match, m)]
+    assert not missing, f"{entry.name}'s page match lacks {missing}"
+    with pytest.raises(LabError):
+        match.replay_text()  # the seed decides what is to come: not before the end
+    clicks = 0
+    while not match.over:
+        view = match.view()
+        json.dumps(view)  # the page's JSON is built from it alone
+        assert view["game"] == entry.name and not view["over"] and view["result"] is None
+        assert [a["i"] for a in view["legal"]] == list(range(len(view["legal"]))) > []
+        assert view["seed"] is not None  # a seed the form gave is shown
+        step = match.steps
+        match.act(0)
+        assert match.steps > step
+        clicks += 1
+        assert clicks < MAX_DECISIONS
+    with pytest.raises(LabError):
+        match.act(0)
+    view = match.view()
+    assert view["over"] and view["result"]["winner"] and view["legal"] == []
+    name, text = match.replay_text()
+    assert name and text
+    try:
+        match.scenario_text(tmp_path / "scenarios")
+    except LabError as e:
+        assert "\n" not in str(e)  # a game without a scenario writer says so in one line

@@ -189,7 +189,7 @@ def test_a_daitenka_observation_that_shows_the_opponents_hand_is_caught():
     rng = np.random.default_rng(0)
     with pytest.raises(G.GoldenLeak, match=r"decision \d+: observation\(A\)\.peek\.\S+ changed"):
         for k, g in enumerate(_positions(D, 10)):
-            G.check_hidden("daitenka", g, "A", 0, G.flatten(peeking(g, "A")), rng, k,
+            G.check_hidden(g, "A", {s: G.flatten(peeking(g, s)) for s in "AB"}, rng, k,
                            observe=peeking)
 
 
@@ -203,17 +203,16 @@ def test_a_rumble_nation_observation_that_shows_the_dice_to_come_is_caught():
     rng = np.random.default_rng(0)
     g = next(_positions(R, 1))
     with pytest.raises(G.GoldenLeak, match=r"observation\(P2\)\.dice_to_come changed"):
-        G.check_hidden("rumble_nation", g, "P2", 1, G.flatten(peeking(g, "P2")), rng, 0,
-                       observe=peeking)
+        G.check_hidden(g, "P2", {"P2": G.flatten(peeking(g, "P2"))}, rng, 0, observe=peeking)
 
 
 def test_the_honest_observations_survive_the_redeal_and_the_redeal_moves_cards():
     rng = np.random.default_rng(1)
     moved = 0
     for k, g in enumerate(_positions(D, 20)):
-        for i, seat in enumerate("AB"):
-            moved += G.check_hidden("daitenka", g, seat, i, G.flatten(g.observation(seat)),
-                                    rng, k)
+        seen = {seat: G.flatten(g.observation(seat)) for seat in "AB"}
+        for seat in "AB":
+            moved += G.check_hidden(g, seat, seen, rng, k)
     assert moved >= 20  # a re-deal that moved nothing would check nothing
 
 

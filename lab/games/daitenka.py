@@ -10,6 +10,8 @@ game costs nothing until it is played. The single-game commands are in
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lab.games import daitenka_commands as commands
 
 SEATS = ("A", "B")
@@ -20,6 +22,8 @@ class Daitenka:
     display = "大天下"
     RECORD_KINDS = ("games", "cards")
     EDITS_CARDS = True  # lab value, lab swap and lab balance edit its cards
+    COMPARES_ARMIES = True  # lab serve's side by side compares its armies
+    PAGE_TEMPLATES = Path(__file__).parent / "daitenka_templates"
 
     # ------------------------------------------------------------------ rules and games
     @property
@@ -156,6 +160,22 @@ class Daitenka:
 
     def play(self, options, console) -> int:
         return commands.play(options, console)
+
+    # ------------------------------------------------------------------ the page (lab serve)
+    def page_rule_fields(self, preset: str, overrides: dict | None = None) -> list[dict]:
+        from lab.games import daitenka_page
+
+        return daitenka_page.rule_fields(preset, overrides)
+
+    def page_settings(self, form, preset: str, overrides: dict, bot: str, seed, uploaded):
+        from lab.games import daitenka_page
+
+        return daitenka_page.settings(form, preset, overrides, bot, seed, uploaded)
+
+    def page_match(self, setup, replay_dir):
+        from lab.games.daitenka_page import DaitenkaMatch
+
+        return DaitenkaMatch(setup, replay_dir)
 
 
 GAME = Daitenka()

@@ -5,7 +5,8 @@
   and the single-game commands (``lab match``, ``lab ladder``, ``lab bench``, ``lab replay``,
   ``lab play``, ``lab scenario``) with what each prints;
 - ``GameState`` — one game in progress, as ``new_game`` returns it;
-- ``Experiment`` — an experiment config resolved for the runner and the manifest.
+- ``Experiment`` — an experiment config resolved for the runner and the manifest;
+- ``PageMatch`` — a match on ``lab serve``'s 試験場 page, as the entry's ``page_match`` sets it up.
 
 A game's entry is a class with every member written out (no attribute fallthrough); the
 conformance suite (tests/test_game_conformance.py) runs over every registered game and checks
@@ -157,6 +158,35 @@ class Experiment(Protocol):
         """What must match for a results folder to be resumed with this config."""
 
 
+# ------------------------------------------------------------------------ the page
+@runtime_checkable
+class PageMatch(Protocol):
+    """A match of ``lab serve``'s 試験場 page: the person's seat against bots, stepped by clicks.
+    ``setup`` is what the page's form chose (``lab.serve.play.Setup``)."""
+    setup: Any
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def steps(self) -> int:
+        """Decisions taken so far (a click for an older step is refused)."""
+
+    def act(self, k: int) -> None:
+        """The person takes legal action ``k`` (0-based); bots move until it is theirs again."""
+
+    def view(self) -> dict:
+        """What the person's seat may see, and nothing else: the page and its JSON are built
+        from it alone (``game`` names the entry; ``legal`` lists ``i`` and ``text``)."""
+
+    def replay_text(self) -> tuple[str, str]:
+        """(file name, text) of the finished match's replay or log; refused while it runs."""
+
+    def scenario_text(self, folder: Path) -> tuple[str, str, Path]:
+        """(file name, text, path written under ``folder``) of the finished match as a scenario
+        file; a game without one refuses in one ``LabError`` line."""
+
+
 # ------------------------------------------------------------------------ the entry
 @runtime_checkable
 class GameEntry(Protocol):
@@ -250,6 +280,30 @@ class GameEntry(Protocol):
     def play(self, options: PlayOptions, console) -> int:
         """A terminal session against bots; the exit code."""
 
+    # -- the page (lab serve)
+    @property
+    def COMPARES_ARMIES(self) -> bool:
+        """True when its records hold armies that ``lab serve``'s side by side compares."""
+
+    @property
+    def PAGE_TEMPLATES(self) -> Path:
+        """The folder of the game's parts of the play page (Jinja2): ``form.html`` (the form's
+        own fields), ``after_form.html``, ``board.html`` and ``result.html`` (of a ``view``)."""
+
+    def page_rule_fields(self, preset: str, overrides: dict | None = None) -> list[dict]:
+        """Every toggle under ``preset`` + ``overrides`` as the page's form offers it: ``key``,
+        shown ``value``, the ``preset``'s value, ``allowed`` values (a list, or (lowest,
+        highest)), ``kind`` (choice, range, text) and ``description``."""
+
+    def page_settings(self, form: Mapping[str, str], preset: str, overrides: dict, bot: str,
+                      seed: int | None, uploaded: Callable[[str], Path]) -> tuple[str, Any]:
+        """(the person's seat, the match settings) from the page's form, checked (a bad value is
+        one ``LabError`` line); ``uploaded(name)`` is the path of a file uploaded for play."""
+
+    def page_match(self, setup, replay_dir: Path) -> PageMatch:
+        """A match of the page set up from ``setup`` (``settings`` from ``page_settings``);
+        a replay it saves goes under ``replay_dir``."""
+
 
 def members(protocol: type) -> tuple[str, ...]:
     """The names a protocol asks for (its annotated attributes, properties and methods)."""
@@ -260,4 +314,4 @@ def members(protocol: type) -> tuple[str, ...]:
 
 
 __all__ = ["Action", "BenchOptions", "Experiment", "GameEntry", "GameState", "LadderOptions",
-           "MatchOptions", "PlayOptions", "ReplayOptions", "members"]
+           "MatchOptions", "PageMatch", "PlayOptions", "ReplayOptions", "members"]

@@ -34,6 +34,7 @@ def _manifest(folder: Path) -> dict | None:
 
 def experiments(results: Path) -> list[dict]:
     """Every results folder directly under ``results`` (with a manifest), newest first."""
+    from lab.games import of_config
     from lab.serve.jobs import folder_progress
 
     out = []
@@ -47,9 +48,16 @@ def experiments(results: Path) -> list[dict]:
             continue
         got = folder_progress(d) or (0, man.get("games") or 0)
         cfg = man.get("config") or {}
+        try:
+            game = of_config(cfg)
+            kind = {"game": game.name, "display": game.display,
+                    "compares_armies": game.COMPARES_ARMIES}
+        except LabError:  # a game this lab does not host: listed, compared with nothing
+            kind = {"game": str(cfg.get("game")), "display": str(cfg.get("game")),
+                    "compares_armies": False}
         sessions = man.get("sessions") or []
         out.append({
-            "name": d.name, "game": cfg.get("game", "daitenka"),
+            "name": d.name, **kind,
             "status": man.get("status", "?"), "done": got[0], "total": got[1],
             "variants": len(cfg.get("variants") or []),
             "started": (sessions[-1].get("started", "") if sessions else ""),
@@ -95,7 +103,7 @@ def detail(folder: Path) -> dict:
             "sessions": sessions, "throughput": man.get("throughput"),
             "summary": tables,
             "report": (folder / "report.html").is_file(),
-            "report_stale": _stale(folder),
+            "report_stale": _stale(folder), "edits_cards": game.EDITS_CARDS,
             "value": value_folder(folder) is not None,
             "balance": (folder / "balance" / "balance.json").is_file()}
 
@@ -179,14 +187,16 @@ def compare(a: Path, va: str, b: Path, vb: str) -> dict:
     ``vb`` in ``b`` (95% intervals clustered by deal), and — in one folder — the paired change
     on the same deals; across two folders the change is not paired and is not computed."""
     from lab import stats
+    from lab.games import of_results
     from lab.report.document import pct, points
 
     for folder in (a, b):
         if _manifest(folder) is None:
             raise LabError(f"{folder.name} holds no manifest.json; it is not a results folder")
-        if ((_manifest(folder) or {}).get("config") or {}).get("game", "daitenka") != "daitenka":
-            raise LabError(f"{folder.name} holds Rumble Nation records; the side by side "
-                           "compares 大天下 armies — open its report instead")
+        game = of_results(folder)
+        if not game.COMPARES_ARMIES:
+            raise LabError(f"{folder.name} holds {game.display} records; the side by side "
+                           "compares armies — open its report instead")
     rec_a = stats.load(a)
     rec_b = rec_a if b == a else stats.load(b)
     for rec, folder, v in ((rec_a, a, va), (rec_b, b, vb)):

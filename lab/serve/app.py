@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
@@ -30,10 +31,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from lab.errors import LabError
+from lab.games import DEFAULT, GAMES, get
 from lab.serve import answers
 from lab.serve.jobs import Jobs
 from lab.serve.paths import (DECKS, MAX_UPLOAD, REPLAYS, SCENARIOS, Roots, decode, safe_name)
-from lab.serve.play import GAMES, Matches, Setup, presets, rule_fields
+from lab.serve.play import Matches, Setup, presets, rule_fields
 
 HERE = Path(__file__).parent
 MAX_BODY = MAX_UPLOAD + 64 * 1024  # one upload and its form fields
@@ -128,7 +130,13 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
     roots.results.mkdir(parents=True, exist_ok=True)
     lab = Lab(roots)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(games=GAMES, max_upload=MAX_UPLOAD)
+    # a game's own parts of the play page (its form fields, board, result) are its entry's
+    # templates, included as GAME/form.html, GAME/board.html, GAME/result.html
+    templates.env.loader = ChoiceLoader([templates.env.loader, PrefixLoader(
+        {name: FileSystemLoader(str(GAMES[name].PAGE_TEMPLATES)) for name in GAMES})])
+    templates.env.globals.update(games=[(name, GAMES.display(name)) for name in GAMES],
+                                 shown_game={name: GAMES.display(name) for name in GAMES},
+                                 max_upload=MAX_UPLOAD)
 
     def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("error", None)
@@ -149,7 +157,7 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
 
     # -------------------------------------------------------------------- 試験場
     def play_context(form: dict, match=None, error: str | None = None) -> dict:
-        game = form.get("game") if form.get("game") in GAMES else "daitenka"
+        game = form.get("game") if form.get("game") in GAMES else DEFAULT
         names, default = presets(game)
         preset = form.get("preset") if form.get("preset") in names else default
         try:
@@ -241,9 +249,6 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
     def play_scenario(request: Request):
         try:
             match, lock = lab.matches.get(request.path_params["match"])
-            if not hasattr(match, "scenario_text"):
-                raise LabError("a Rumble Nation match has no scenario writer yet; download its "
-                               "log instead")
             with lock:
                 name, text, _ = match.scenario_text(roots.results / SCENARIOS)
         except KeyError:
@@ -330,7 +335,7 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
             exp = sim_config.from_dict(data, str(path))
         return {"name": exp.name, "game": exp.game, "games": exp.total_games,
                 "variants": len(exp.variants), "tiers": len(exp.tiers),
-                "line": _describe(exp)}
+                "line": get(exp.game).describe(exp)}
 
     async def experiments_start(request: Request):
         form = await form_of(request)
@@ -499,9 +504,8 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         try:
             from lab.serve.play import Setup as _Setup
 
-            for form in ({"game": "daitenka", "seed": "1", "vs": "takeda"},
-                         {"game": "rumble_nation", "seed": "1"}):
-                m = lab.matches.new(_Setup(form, roots.results / DECKS))
+            for name in GAMES:
+                m = lab.matches.new(_Setup({"game": name, "seed": "1"}, roots.results / DECKS))
                 m.replay_dir = roots.results / ".serve" / "warm-up"  # not a match of the user's
                 while not m.over:
                     m.act(0)
@@ -578,17 +582,6 @@ def nine_armies() -> list[tuple[str, str]]:
     from lab.cards.pool import ARMIES, load_armies
 
     return [(d.key, d.name) for d in load_armies() if d.key in ARMIES]
-
-
-def _describe(exp) -> str:
-    tiers = f" × {len(exp.tiers)} bot tier(s)"
-    if exp.game != "daitenka":
-        return (f"{exp.name}: {len(exp.variants)} variant(s){tiers} × {exp.games:,} deal(s) = "
-                f"{exp.total_games:,} games")
-    patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
-    return (f"{exp.name}: {len(exp.variants)} variant(s){patches} × {len(exp.matchups)} "
-            f"matchup(s){tiers} × {exp.games} deal(s)"
-            f"{' × 2 seat orders' if exp.seat_swap else ''} = {exp.total_games:,} games")
 
 
 def _int(value, key: str) -> int | None:

@@ -7,8 +7,8 @@ format (tests/golden/README.md) and the replay that names the first difference. 
 games only through the registry (``lab.games.GAMES``: ``rules``, ``seats``, ``new_game``) and the
 game objects' public methods (``legal_actions``, ``step``, ``observation``, ``is_over``,
 ``winner``, ``summary``), never through a module path of an engine, so a refactor that moves an
-engine is checked by the same files (only the no-peeking re-deal, tests/_support/hidden.py, reads
-state arrays, as the bots' no-peeking tests do). It must not hold a rule: what is legal and what a
+engine is checked by the same files (the no-peeking re-deal is the game objects' own
+``redeal_hidden``, the end their own ``result``: nothing here branches on a game's name). It must not hold a rule: what is legal and what a
 seat sees come from the games.
 
 From the repository root:
@@ -206,15 +206,11 @@ def new_game(h: dict):
     return entry.new_game(entry.rules(h["preset"]), h["seed"], None, *h.get("armies", ()))
 
 
-def result_of(game_name: str, g) -> dict:
-    """The end of a game as its facade states it: winner and summary line for both games, the
-    end reason (大天下) or the scores, ranks, chips and tokens (Rumble Nation)."""
-    out = {"winner": g.winner, "summary": g.summary()}
-    if game_name == "daitenka":
-        out["end_reason"] = g.end_reason
-    else:
-        out["result"] = g.result()
-    return canon(out, "result")
+def result_of(g) -> dict:
+    """The end of a game as its facade states it: winner, summary line and the game's own
+    ``result()`` (大天下: end reason, length, walls; Rumble Nation: scores, ranks, chips,
+    tokens)."""
+    return canon({"winner": g.winner, "summary": g.summary(), "result": g.result()}, "result")
 
 
 def play(h: dict, choose, hidden_rng_seed: int = 0):
@@ -227,6 +223,7 @@ def play(h: dict, choose, hidden_rng_seed: int = 0):
     rng = np.random.default_rng(hidden_rng_seed)
     pt = Playthrough(header=h)
     redealt = 0
+    private = False  # a seat has fields another lacks (a hand): a re-deal must move them
     while not g.is_over:
         k = len(pt.decisions)
         if k >= MAX_DECISIONS:
@@ -237,8 +234,10 @@ def play(h: dict, choose, hidden_rng_seed: int = 0):
         d = Decision(to_move=str(g.to_move), legal=texts,
                      observations={s: flatten(g.observation(s), f"observation({s})")
                                    for s in seats})
-        for i, s in enumerate(seats):
-            redealt += check_hidden(h["game"], g, s, i, d.observations[s], rng, k)
+        private = private or any(set(d.observations[s]) != set(d.observations[seats[0]])
+                                 for s in seats)
+        for s in seats:
+            redealt += check_hidden(g, s, d.observations, rng, k)
         yield d
         d.action = choose(k, texts)
         if d.action not in texts:
@@ -247,29 +246,22 @@ def play(h: dict, choose, hidden_rng_seed: int = 0):
         pt.decisions.append(d)
         g.step(legal[texts.index(d.action)])
     pt.final = {s: flatten(g.observation(s), f"observation({s})") for s in seats}
-    pt.result = result_of(h["game"], g)
-    if h["game"] == "daitenka" and pt.decisions and not redealt:
-        raise GoldenLeak("no decision had a hidden card to re-deal: the no-peeking check "
-                         "checked nothing")
+    pt.result = result_of(g)
+    if private and not redealt:
+        raise GoldenLeak("the seats have private fields, yet no re-deal moved what another "
+                         "seat sees: the no-peeking check checked nothing")
     return pt
 
 
-def check_hidden(game_name: str, g, seat: str, index: int, seen: dict, rng, k: int,
-                 observe=None) -> bool:
-    """Re-deal what ``seat`` cannot see (tests/_support/hidden.py) and require the same
-    observation; True when the re-deal moved something."""
-    from . import hidden
-
+def check_hidden(g, seat: str, seen: dict[str, dict], rng, k: int, observe=None) -> bool:
+    """Re-deal what ``seat`` cannot see (the game's own ``redeal_hidden``) and require the
+    same observation of ``seat`` (``seen``: every seat's flattened observation); True when the
+    re-deal moved something another seat sees."""
     observe = observe or (lambda game, s: game.observation(s))
-    if game_name == "daitenka":
-        h = hidden.resample_hidden(g, index, rng)
-        moved = not np.array_equal(h.s, g.s)
-    elif game_name == "rumble_nation":
-        h = hidden.resample_hidden_rn(g, rng)
-        moved = True
-    else:
-        raise GoldenLeak(f"no re-deal of hidden information for game {game_name!r}: add one to "
-                         "tests/_support/hidden.py and name it here")
+    h = g.redeal_hidden(seat, rng)
+    moved = any(flatten(observe(h, other), f"observation({other})") != seen[other]
+                for other in seen if other != seat)
+    seen = seen[seat]
     again = flatten(observe(h, seat), f"observation({seat})")
     if again != seen:
         path = next(p for p in sorted(set(seen) | set(again), key=_path_key)

@@ -4,6 +4,8 @@ experiment, statistics, report, commands)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lab.games.rumble_nation import commands
 from lab.games.rumble_nation.batch import record_columns
 from lab.games.rumble_nation.experiment import GAMES, load_experiment, plan, play_chunk, schema, warm
@@ -20,6 +22,8 @@ class RumbleNation:
     PRESETS = PRESETS
     DEFAULT_PRESET = DEFAULT_PRESET
     EDITS_CARDS = False  # no cards: lab value, lab swap and lab balance refuse it
+    COMPARES_ARMIES = False  # no armies: lab serve's side by side refuses it
+    PAGE_TEMPLATES = Path(__file__).parent / "templates"
 
     # ------------------------------------------------------------------ rules and games
     def seats(self, rules=None) -> tuple[str, ...]:
@@ -103,6 +107,22 @@ class RumbleNation:
 
     def play(self, options, console) -> int:
         return commands.play(options, console)
+
+    # ------------------------------------------------------------------ the page (lab serve)
+    def page_rule_fields(self, preset: str, overrides: dict | None = None) -> list[dict]:
+        from lab.games.rumble_nation import page
+
+        return page.rule_fields(preset, overrides)
+
+    def page_settings(self, form, preset: str, overrides: dict, bot: str, seed, uploaded):
+        from lab.games.rumble_nation import page
+
+        return page.settings(form, preset, overrides, bot, seed, uploaded)
+
+    def page_match(self, setup, replay_dir):
+        from lab.games.rumble_nation.page import RumbleMatch
+
+        return RumbleMatch(setup, replay_dir)
 
 
 GAME = RumbleNation()
