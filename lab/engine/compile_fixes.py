@@ -48,10 +48,6 @@ from collections import defaultdict
 
 _state = threading.local()
 _untyped: dict = {}  # (helper, flags, contexts) → its untyped IR
-_SCOPE_FIELDS = {"parent", "localvars", "loc", "redefined", "var_redefinitions"}
-_SSA_PARTS = ("_run_ssa", "_iterated_domfronts", "_find_defs_violators", "_get_scope",
-              "_CacheListVars", "_make_states", "_FreshVarHandler", "_FixSSAVars",
-              "_compute_phi_locations")
 
 
 def _shallow_scope(scope, memo):
@@ -272,6 +268,7 @@ PATCHES = {
         "numba.core.inline_closurecall:InlineWorker.inline_ir": "26fd2b7600c9d929",
         "numba.core.inline_closurecall:InlineWorker.run_untyped_passes": "b6ca82e78918c615",
         "numba.core.bytecode:FunctionIdentity.derive": "253f34213598ce2e",
+        "numba.core.ir:FunctionIR.copy": "502716c3e8f6c579",
         "numba.core.ir:Scope": "79283888bbf10e57",
         "numba.core.ir:Loc": "4d2eabf94e187f92",
         "numba.core.ir:Block": "84251a9088b27dac",
@@ -279,12 +276,20 @@ PATCHES = {
     "call types": {  # (3)
         "numba.core.types.functions:BaseFunction.get_call_type": "6559c167bfc0ad36",
     },
-    "ssa": {  # (4): _run_ssa replaced, the rest mirrored on fewer blocks
+    "ssa": {  # (4): _run_ssa replaced, its passes mirrored on fewer blocks, its parts called
         "numba.core.ssa:_run_ssa": "c497422bcf049990",
         "numba.core.ssa:_fresh_vars": "4a4d13bc0ec57cfb",
         "numba.core.ssa:_fix_ssa_vars": "3f183045a5355bf4",
         "numba.core.ssa:_run_block_rewrite": "d17efdbed57062bf",
         "numba.core.ssa:_run_ssa_block_pass": "b48d590f81cc8b20",
+        "numba.core.ssa:_make_states": "4b44d7827493e4b7",
+        "numba.core.ssa:_FreshVarHandler": "8b6650f7113790e5",
+        "numba.core.ssa:_FixSSAVars": "4113314a369d1dea",
+        "numba.core.ssa:_CacheListVars": "5258bb7ea7f47240",
+        "numba.core.ssa:_iterated_domfronts": "5457ae972a154114",
+        "numba.core.ssa:_find_defs_violators": "013daf6becaf6429",
+        "numba.core.ssa:_get_scope": "2fad0960dd02e705",
+        "numba.core.ssa:_compute_phi_locations": "9d418ed0e65a2a6a",
     },
     "live variables": {  # (5)
         "numba.core.analysis:compute_live_map": "713c4c094977e93b",
