@@ -358,24 +358,31 @@ def _set(owner, attribute: str, value) -> None:
 
 
 def _install() -> None:
-    from numba.core import analysis, ir, ir_utils, ssa
-    from numba.core.inline_closurecall import InlineWorker
-    from numba.core.types.functions import Function
-
+    # each part imports only what it replaces: a numba that moved a module loses that part only
     global _numba_run_ssa, _numba_live_map
-    _numba_run_ssa, _numba_live_map = ssa._run_ssa, analysis.compute_live_map
     ok = usable()
     if ok["inliner"]:
+        from numba.core import ir
+        from numba.core.inline_closurecall import InlineWorker
+
         _set(ir.Scope, "__deepcopy__", _scope_deepcopy)
         _set(ir.Loc, "__deepcopy__", _loc_deepcopy)
         _set(ir.Block, "__deepcopy__", _block_deepcopy)
         _set(InlineWorker, "inline_function", _inline_function)
     if ok["call types"]:
+        from numba.core.types.functions import Function
+
         # builtin functions only: a dispatcher's or a bound method's typing has its own caches
         _set(Function, "get_call_type", _memo_call_type(Function.get_call_type))
     if ok["ssa"]:
+        from numba.core import ssa
+
+        _numba_run_ssa = ssa._run_ssa
         _set(ssa, "_run_ssa", _run_ssa)
     if ok["live variables"]:
+        from numba.core import analysis, ir_utils
+
+        _numba_live_map = analysis.compute_live_map
         _set(analysis, "compute_live_map", _compute_live_map)
         if getattr(ir_utils, "compute_live_map", None) is _numba_live_map:
             _set(ir_utils, "compute_live_map", _compute_live_map)
