@@ -174,6 +174,7 @@ def test_live_variables_held_as_bits_are_numbas(compile_fixes):
 
 
 def test_the_pinned_numba_is_the_one_every_repair_was_checked_on():
+    import inspect
     import tomllib
 
     import numba
@@ -187,6 +188,9 @@ def test_the_pinned_numba_is_the_one_every_repair_was_checked_on():
                for patch, parts in compile_fixes.PATCHES.items()}
     assert not any(changed.values()), (
         f"numba {numba.__version__} changed {changed}: see docs/engine.md, 'The compile repairs'")
+    for parts in compile_fixes.PATCHES.values():  # the text hashed is inspect.getsource's
+        for name in parts:
+            assert compile_fixes._source(name) == inspect.getsource(compile_fixes._resolve(name))
 
 
 def test_a_repair_whose_numba_source_changed_is_left_out_saying_so_once(monkeypatch, capsys):
