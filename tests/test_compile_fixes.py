@@ -210,6 +210,7 @@ def test_a_repair_whose_numba_source_changed_is_left_out_saying_so_once(monkeypa
     monkeypatch.setattr(compile_fixes, "_source", source)
     monkeypatch.setattr(compile_fixes, "_usable", None)
     monkeypatch.delenv("LAB_COMPILE_FIXES", raising=False)
+    monkeypatch.delenv("LAB_COMPILE_FIXES_TOLD", raising=False)
     for _ in range(2):  # two compiles: the line is printed once
         with compile_fixes.active():
             assert ssa._run_ssa is stock_ssa  # numba's own SSA reconstruction
@@ -221,6 +222,8 @@ def test_a_repair_whose_numba_source_changed_is_left_out_saying_so_once(monkeypa
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert "changed: ssa)" in err and "slower" in err
+    # the run's compile processes and workers inherit that it was said
+    assert os.environ["LAB_COMPILE_FIXES_TOLD"] == "1"
 
 
 CONTAINED = """

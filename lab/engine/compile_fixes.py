@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 import threading
 from collections import defaultdict
 
@@ -300,6 +301,7 @@ TESTED = "numba>=0.67,<0.69"  # pyproject.toml pins the same range
 _usable: dict | None = None  # repair → does this numba's source match the one it was checked on
 _installed: list = []  # (owner, attribute, what it held before or _MISSING) while active
 _MISSING = object()
+_TOLD = "LAB_COMPILE_FIXES_TOLD"  # set once the line about a left-out repair was printed
 _depth = 0
 _numba_run_ssa = _numba_live_map = None  # numba's own, for the tests
 
@@ -358,10 +360,12 @@ def usable() -> dict[str, bool]:
         _usable = {patch: all(source_hash(name) == digest for name, digest in parts.items())
                    for patch, parts in PATCHES.items()}
         left_out = [patch for patch, ok in _usable.items() if not ok]
-        if left_out:
+        if left_out and not os.environ.get(_TOLD):
             import sys
 
             import numba
+
+            os.environ[_TOLD] = "1"  # the run's compile processes and workers do not say it again
 
             print(f"lab: numba {numba.__version__} is not the one lab's compile repairs were "
                   f"checked on ({TESTED}; changed: {', '.join(left_out)}): compiling with numba "
@@ -423,8 +427,6 @@ def is_installed() -> bool:
 def active():
     """The repairs this numba allows, installed for the duration (nested uses install once).
     numba's compiler lock is held throughout, so no other thread compiles with them meanwhile."""
-    import os
-
     from numba.core.compiler_lock import global_compiler_lock
 
     global _depth
