@@ -366,7 +366,6 @@ def usable() -> dict[str, bool]:
             import numba
 
             os.environ[_TOLD] = "1"  # the run's compile processes and workers do not say it again
-
             print(f"lab: numba {numba.__version__} is not the one lab's compile repairs were "
                   f"checked on ({TESTED}; changed: {', '.join(left_out)}): compiling with numba "
                   "as shipped there, so the first compile of the engine will be slower "
@@ -435,7 +434,11 @@ def active():
         return
     with global_compiler_lock:
         if _depth == 0:
-            _install()
+            try:
+                _install()
+            except BaseException:
+                _uninstall()  # numba as shipped, not half repaired
+                raise
         _depth += 1
         try:
             yield
