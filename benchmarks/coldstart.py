@@ -12,8 +12,9 @@ empty numba cache of its own (XDG_CACHE_HOME inside the folder):
 3. the same command again, which finds the folder complete and prints the summary (exit 0);
 4. ``lab run configs/default.toml --fresh`` on the warm cache: the games alone.
 
-It prints the figures and asserts nothing (targets live in the issues and the README). The
-README's timings come from this script on a fresh clone.
+It prints the figures — wall time, and the CPU time of each step's processes, which a shared
+machine's load changes much less — and asserts nothing (targets live in the issues and the
+README). The README's timings come from this script on a fresh clone.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -28,11 +30,20 @@ import tempfile
 import time
 from pathlib import Path
 
+_cpu: list[float] = []  # each command's CPU seconds, its processes' (user + system), in order
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
 
 def _timed(cmd: str, cwd: Path, env: dict) -> tuple[float, subprocess.CompletedProcess]:
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), _children_cpu()
     out = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t
+    # on a shared machine the wall time follows the load; the CPU time much less
+    _cpu.append(_children_cpu() - cpu)
     if out.returncode != 0:
         sys.exit(f"`{cmd}` failed ({out.returncode}):\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
     return dt, out
@@ -44,6 +55,7 @@ def main(argv=None) -> None:
     ap.add_argument("--keep", action="store_true", help="keep the temporary clone")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="lab-coldstart-"))
+    load = os.getloadavg()
     try:
         clone = tmp / "clone"
         t_clone, _ = _timed(f"git clone --quiet {args.repo} {clone}", tmp, dict(os.environ))
@@ -60,15 +72,19 @@ def main(argv=None) -> None:
         compile_s = manifest["sessions"][0].get("compile_s")
         t_again, again = _timed(activate + "lab run configs/default.toml", clone, env)
         t_warm, _ = _timed(activate + "lab run configs/default.toml --fresh", clone, env)
-        rows = [("git clone", t_clone), ("venv + pip install -e .", t_install),
-                ("first lab run configs/default.toml (empty cache)", t_first),
-                ("  of which compiling (manifest compile_s)", compile_s),
-                ("the same command again (folder complete)", t_again),
-                ("lab run … --fresh (warm cache: the games)", t_warm),
-                ("clone → first summary", t_clone + t_install + t_first)]
-        print(f"cores: {os.cpu_count()}")
-        for label, sec in rows:
-            print(f"{label:52s} {sec:7.1f} s" if sec is not None else f"{label:52s}       ?")
+        cpu = _cpu  # clone, install, first, again, fresh
+        rows = [("git clone", t_clone, cpu[0]), ("venv + pip install -e .", t_install, cpu[1]),
+                ("first lab run configs/default.toml (empty cache)", t_first, cpu[2]),
+                ("  of which compiling (manifest compile_s)", compile_s, None),
+                ("the same command again (folder complete)", t_again, cpu[3]),
+                ("lab run … --fresh (warm cache: the games)", t_warm, cpu[4]),
+                ("clone → first summary", t_clone + t_install + t_first, sum(cpu[:3]))]
+        print(f"cores: {os.cpu_count()}, load average before: {load[0]:.1f}, "
+              f"after: {os.getloadavg()[0]:.1f}")
+        print(f"{'':52s} {'wall':>9s} {'CPU':>9s}")
+        for label, sec, cpu_s in rows:
+            wall = f"{sec:7.1f} s" if sec is not None else "      ? "
+            print(f"{label:52s} {wall:>9s} " + (f"{cpu_s:7.1f} s" if cpu_s is not None else ""))
         print("second command's last line:", again.stdout.strip().splitlines()[-1:])
     finally:
         if args.keep:

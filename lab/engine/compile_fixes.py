@@ -29,23 +29,26 @@ variable are visited — the others came out unchanged. (5) Its live-variable an
 most passes) iterates set unions over every block, the sets holding most of a kernel's thousands
 of variables; the same iteration runs on the bits of ints.
 
-Applied once, on import of ``lab.engine.jit``, and only to a numba whose internals have the shape
-this was written against (otherwise numba is left as it is: slower, still correct).
+Contained. Each repair replaces or mirrors a few numba functions, and the sha256 of their source
+(``inspect.getsource``) on the numba it was checked on is recorded in ``PATCHES``; a repair whose
+functions' source differs is left out (numba as shipped for that part: slower, still correct) and
+one line on stderr says so. The repairs are installed only while a lab kernel compiles (``active``,
+entered by ``lab.engine.jit``'s decorators around a dispatcher's ``compile``) and taken out after,
+so importing lab, or compiling one's own numba code beside it, meets numba as shipped.
+``LAB_COMPILE_FIXES=0`` leaves them out (to compare: slower, the same machine code). How to move
+to a new numba: docs/engine.md, "The compile repairs".
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import os
 import threading
 from collections import defaultdict
 
 _state = threading.local()
 _untyped: dict = {}  # (helper, flags, contexts) → its untyped IR
-_SCOPE_FIELDS = {"parent", "localvars", "loc", "redefined", "var_redefinitions"}
-applied = False
-_SSA_PARTS = ("_run_ssa", "_iterated_domfronts", "_find_defs_violators", "_get_scope",
-              "_CacheListVars", "_make_states", "_FreshVarHandler", "_FixSSAVars",
-              "_compute_phi_locations")
 
 
 def _shallow_scope(scope, memo):
@@ -257,36 +260,189 @@ def _compute_live_map(cfg, blocks, var_use_map, var_def_map):
     return {label: named(b) for label, b in live.items()}
 
 
-def apply() -> bool:
-    """Install the repairs if this numba's internals are the ones they were written for."""
-    global applied
-    if applied:
-        return True
+# repair → the numba functions and classes it replaces or mirrors ("module:qualified name") and
+# the first 16 hex digits of the sha256 of their source on numba 0.67.0 and 0.68.1, where the
+# tests (tests/test_compile_fixes.py, the slow machine-code comparison included) passed
+PATCHES = {
+    "inliner": {  # (1) and (2): inline_function replaced, deep copies of the rest made shallow
+        "numba.core.inline_closurecall:InlineWorker.inline_function": "1b53f183258e659d",
+        "numba.core.inline_closurecall:InlineWorker.inline_ir": "26fd2b7600c9d929",
+        "numba.core.inline_closurecall:InlineWorker.run_untyped_passes": "b6ca82e78918c615",
+        "numba.core.bytecode:FunctionIdentity.derive": "253f34213598ce2e",
+        "numba.core.ir:FunctionIR.copy": "502716c3e8f6c579",
+        "numba.core.ir:Scope": "79283888bbf10e57",
+        "numba.core.ir:Loc": "4d2eabf94e187f92",
+        "numba.core.ir:Block": "84251a9088b27dac",
+    },
+    "call types": {  # (3)
+        "numba.core.types.functions:BaseFunction.get_call_type": "6559c167bfc0ad36",
+    },
+    "ssa": {  # (4): _run_ssa replaced, its passes mirrored on fewer blocks, its parts called
+        "numba.core.ssa:_run_ssa": "c497422bcf049990",
+        "numba.core.ssa:_fresh_vars": "4a4d13bc0ec57cfb",
+        "numba.core.ssa:_fix_ssa_vars": "3f183045a5355bf4",
+        "numba.core.ssa:_run_block_rewrite": "d17efdbed57062bf",
+        "numba.core.ssa:_run_ssa_block_pass": "b48d590f81cc8b20",
+        "numba.core.ssa:_make_states": "4b44d7827493e4b7",
+        "numba.core.ssa:_FreshVarHandler": "8b6650f7113790e5",
+        "numba.core.ssa:_FixSSAVars": "4113314a369d1dea",
+        "numba.core.ssa:_CacheListVars": "5258bb7ea7f47240",
+        "numba.core.ssa:_iterated_domfronts": "5457ae972a154114",
+        "numba.core.ssa:_find_defs_violators": "013daf6becaf6429",
+        "numba.core.ssa:_get_scope": "2fad0960dd02e705",
+        "numba.core.ssa:_compute_phi_locations": "9d418ed0e65a2a6a",
+    },
+    "live variables": {  # (5)
+        "numba.core.analysis:compute_live_map": "713c4c094977e93b",
+    },
+}
+TESTED = "numba>=0.67,<0.69"  # pyproject.toml pins the same range
+
+_usable: dict | None = None  # repair → does this numba's source match the one it was checked on
+_installed: list = []  # (owner, attribute, what it held before or _MISSING) while active
+_MISSING = object()
+_TOLD = "LAB_COMPILE_FIXES_TOLD"  # set once the line about a left-out repair was printed
+_depth = 0
+_numba_run_ssa = _numba_live_map = None  # numba's own, for the tests
+
+
+def _resolve(name: str):
+    import importlib
+
+    module, _, path = name.partition(":")
+    obj = importlib.import_module(module)
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _source(name: str) -> str:
+    """``inspect.getsource`` of a numba function or top-level class, the same text found faster:
+    inspect parses a class's whole module (a third of a second for numba's ir.py), and a process
+    looks at these each time it first compiles or loads a kernel."""
+    import inspect
+    import linecache
+    import re
+    import sys
+
+    obj = _resolve(name)
+    if isinstance(obj, type):
+        file = sys.modules[obj.__module__].__file__
+        lines = linecache.getlines(file)
+        start = next(i for i, line in enumerate(lines)
+                     if re.match(rf"class {obj.__name__}\b", line))
+    else:
+        code = inspect.unwrap(obj).__code__
+        lines = linecache.getlines(code.co_filename)
+        start = code.co_firstlineno - 1
+    if not lines:
+        raise OSError(f"no source for {name}")
+    return "".join(inspect.getblock(lines[start:]))
+
+
+def source_hash(name: str) -> str | None:
+    """The first 16 hex digits of the sha256 of a numba function's source, or None when it is
+    gone or has no source."""
+    import hashlib
+
     try:
-        from numba.core import analysis, bytecode, ir, ir_utils, ssa
-        from numba.core.inline_closurecall import InlineWorker
-        from numba.core.types.functions import Function
-    except ImportError:
-        return False
-    probe = ir.Scope(None, ir.Loc("probe", 1))
-    if (set(vars(probe)) != _SCOPE_FIELDS
-            or any("__deepcopy__" in vars(cls) for cls in (ir.Scope, ir.Loc, ir.Block))
-            or not hasattr(bytecode.FunctionIdentity, "derive")
-            or not hasattr(InlineWorker, "run_untyped_passes")
-            or not hasattr(InlineWorker, "inline_ir")
-            or "get_call_type" in vars(Function)
-            or not all(hasattr(ssa, f) for f in _SSA_PARTS)
-            or getattr(ir_utils, "compute_live_map", None) is not analysis.compute_live_map):
-        return False
-    ir.Scope.__deepcopy__ = _scope_deepcopy
-    ir.Loc.__deepcopy__ = _loc_deepcopy
-    ir.Block.__deepcopy__ = _block_deepcopy
-    InlineWorker.inline_function = _inline_function
-    # builtin functions only: a dispatcher's or a bound method's typing has its own caches
-    Function.get_call_type = _memo_call_type(Function.get_call_type)
+        text = _source(name)
+    except (ImportError, AttributeError, OSError, TypeError, StopIteration):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def usable() -> dict[str, bool]:
+    """Which repairs this numba's source allows (checked once per process); when any does not,
+    one line on stderr says that compiling will be slower."""
+    global _usable
+    if _usable is None:
+        _usable = {patch: all(source_hash(name) == digest for name, digest in parts.items())
+                   for patch, parts in PATCHES.items()}
+        left_out = [patch for patch, ok in _usable.items() if not ok]
+        if left_out and not os.environ.get(_TOLD):
+            import sys
+
+            import numba
+
+            os.environ[_TOLD] = "1"  # the run's compile processes and workers do not say it again
+            print(f"lab: numba {numba.__version__} is not the one lab's compile repairs were "
+                  f"checked on ({TESTED}; changed: {', '.join(left_out)}): compiling with numba "
+                  "as shipped there, so the first compile of the engine will be slower "
+                  "(docs/engine.md, 'The compile repairs')", file=sys.stderr, flush=True)
+    return _usable
+
+
+def _set(owner, attribute: str, value) -> None:
+    _installed.append((owner, attribute, vars(owner).get(attribute, _MISSING)))
+    setattr(owner, attribute, value)
+
+
+def _install() -> None:
+    # each part imports only what it replaces: a numba that moved a module loses that part only
     global _numba_run_ssa, _numba_live_map
-    _numba_run_ssa, ssa._run_ssa = ssa._run_ssa, _run_ssa
-    _numba_live_map = analysis.compute_live_map
-    analysis.compute_live_map = ir_utils.compute_live_map = _compute_live_map
-    applied = True
-    return True
+    ok = usable()
+    if ok["inliner"]:
+        from numba.core import ir
+        from numba.core.inline_closurecall import InlineWorker
+
+        _set(ir.Scope, "__deepcopy__", _scope_deepcopy)
+        _set(ir.Loc, "__deepcopy__", _loc_deepcopy)
+        _set(ir.Block, "__deepcopy__", _block_deepcopy)
+        _set(InlineWorker, "inline_function", _inline_function)
+    if ok["call types"]:
+        from numba.core.types.functions import Function
+
+        # builtin functions only: a dispatcher's or a bound method's typing has its own caches
+        _set(Function, "get_call_type", _memo_call_type(Function.get_call_type))
+    if ok["ssa"]:
+        from numba.core import ssa
+
+        _numba_run_ssa = ssa._run_ssa
+        _set(ssa, "_run_ssa", _run_ssa)
+    if ok["live variables"]:
+        from numba.core import analysis, ir_utils
+
+        _numba_live_map = analysis.compute_live_map
+        _set(analysis, "compute_live_map", _compute_live_map)
+        if getattr(ir_utils, "compute_live_map", None) is _numba_live_map:
+            _set(ir_utils, "compute_live_map", _compute_live_map)
+
+
+def _uninstall() -> None:
+    while _installed:
+        owner, attribute, before = _installed.pop()
+        if before is _MISSING:
+            delattr(owner, attribute)
+        else:
+            setattr(owner, attribute, before)
+
+
+def is_installed() -> bool:
+    return bool(_installed)
+
+
+@contextlib.contextmanager
+def active():
+    """The repairs this numba allows, installed for the duration (nested uses install once).
+    numba's compiler lock is held throughout, so no other thread compiles with them meanwhile."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    global _depth
+    if os.environ.get("LAB_COMPILE_FIXES", "1") == "0":
+        yield
+        return
+    with global_compiler_lock:
+        if _depth == 0:
+            try:
+                _install()
+            except BaseException:
+                _uninstall()  # numba as shipped, not half repaired
+                raise
+        _depth += 1
+        try:
+            yield
+        finally:
+            _depth -= 1
+            if _depth == 0:
+                _uninstall()

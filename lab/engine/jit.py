@@ -20,10 +20,6 @@ from numba.core.dispatcher import Dispatcher
 
 from lab.engine import compile_fixes
 
-# LAB_COMPILE_FIXES=0 compiles with numba as shipped (to compare: slower, the same code)
-if os.environ.get("LAB_COMPILE_FIXES", "1") != "0":
-    compile_fixes.apply()
-
 _LAB = Path(__file__).parent.parent
 # every file a kernel is compiled from: the kernels themselves and the constants they fold in
 _SOURCES = sorted(_LAB.glob("**/nb_*.py")) + [  # engine/, bots/ and games/*/ kernels
@@ -45,6 +41,23 @@ def _cache_dir() -> str:
 numba.config.CACHE_DIR = _cache_dir()
 
 _compiled = njit(cache=True, _nrt=False)
+_inlined = njit(cache=True, _nrt=False, inline="always")
+
+
+def _with_compile_fixes(dispatcher):
+    """numba compiles a kernel through its dispatcher's ``compile`` (called first, from another
+    kernel's typing, or by lab.bots.compile): lab.engine.compile_fixes' repairs are installed
+    for that and taken out after, and numba elsewhere is left as shipped."""
+    if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT=1: the Python function
+        return dispatcher
+    compile_as_shipped = dispatcher.compile
+
+    def compile(sig):
+        with compile_fixes.active():
+            return compile_as_shipped(sig)
+
+    dispatcher.compile = compile
+    return dispatcher
 
 
 def kernel(py_func):
@@ -53,7 +66,7 @@ def kernel(py_func):
     each constant value (``Literal[int](0)``, ``Literal[bool](False)``): ``resolve_win`` had three
     copies, ``emit_equal`` and ``end_game`` four; dropping them cut the cold compile by about a
     tenth (CPU time of the random and heuristic kernels, 312 → 277 s side by side)."""
-    dispatcher = _compiled(py_func)
+    dispatcher = _with_compile_fixes(_compiled(py_func))
     if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT=1: the Python function
         return dispatcher
     typed_by_constants = dispatcher.get_call_template
@@ -66,4 +79,7 @@ def kernel(py_func):
     return dispatcher
 
 
-hot = njit(cache=True, _nrt=False, inline="always")
+def hot(py_func):
+    """A helper inlined at numba's IR level into each kernel that calls it (compiled on its own
+    only when Python calls it)."""
+    return _with_compile_fixes(_inlined(py_func))
