@@ -25,7 +25,7 @@ from lab.design.tiers import balance_note
 from lab.errors import LabError
 from lab.sim import runner as sim_runner
 from lab.sim.config import load_experiment, with_patches
-from lab.sim.records import read_games
+from lab.records import read_games
 from lab.stats.balance import (Objectives, cluster_mean, game_mean, hopeless, objectives,
                                pareto)
 

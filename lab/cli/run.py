@@ -205,7 +205,7 @@ def report_command(
     from lab import writable
     from lab.games import of_results
     from lab.report.build import page_path
-    from lab.sim.records import check_readable
+    from lab.records import check_readable
 
     check_readable(results)  # a damaged chunk is named here, in one line
     fmt = fmt.strip().lower()

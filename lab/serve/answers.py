@@ -114,7 +114,7 @@ def _stale(folder: Path) -> bool:
 def build_report(folder: Path) -> Path:
     """``lab report FOLDER``: the same checks and the same page (report.html in the folder)."""
     from lab.games import of_results
-    from lab.sim.records import check_readable
+    from lab.records import check_readable
 
     with _locks_lock:
         lock = _report_locks.setdefault(folder, threading.Lock())

@@ -221,7 +221,7 @@ def warm(job: Job) -> None:
 
 
 def play_chunk(job: Job, out: str):
-    from lab.sim import records
+    from lab import records
     from lab.sim.worker import Receipt
 
     t = time.perf_counter()
