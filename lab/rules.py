@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from lab.errors import LabError, read_toml
+from lab.schema import FLAG  # a toggle that is on or off
 
-FLAG = "flag"  # a toggle that is on or off
 DEFAULT_PRESET = "second_edition"  # the current rulebook: what every input means when it names none
 
 
@@ -94,7 +94,7 @@ class RuleSet:
         from lab.schema.base import check
         from lab.schema.rules import rules_table
 
-        values = check(rules_table(), data, source).model_dump(exclude_none=True)
+        values = check(rules_table(cls, tuple(PRESETS)), data, source).model_dump(exclude_none=True)
         base = PRESETS[values.pop("preset", None) or preset or DEFAULT_PRESET]
         return _build(asdict(base), values, source) if values else base
 
@@ -162,7 +162,7 @@ def _check(rs: RuleSet, values: dict, source) -> None:
     from lab.schema.base import check
     from lab.schema.rules import toggles_table
 
-    for k, v in check(toggles_table(), values, source).model_dump().items():
+    for k, v in check(toggles_table(RuleSet), values, source).model_dump().items():
         object.__setattr__(rs, k, v)
     if rs.odawara == "fortify" and not rs.logistics:
         raise LabError("odawara = \"fortify\" needs logistics = true (the 総構え action pays "
