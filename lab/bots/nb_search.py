@@ -14,7 +14,7 @@ import math
 from lab.bots.nb_buffer import MAX_ROOT, SB_POOL, SB_RNG, SB_SIZE, SB_STATE, SB_VALUE, SB_VISITS  # noqa: F401
 from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
 from lab.bots.nb_params import BP_SIMS, BP_UCB
-from lab.engine.jit import kernel
+from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
 from lab.engine.nb_core import hand_add, hand_remove, next32, pb, rand_below
 from lab.engine.nb_resolve import apply, begin_turn
@@ -73,6 +73,31 @@ def redeal_hidden(t, c, sb, q, observer):
         k += 1
 
 
+@hot
+def seed_search_stream(s, sb):
+    """Seed the search's own generator (``sb[SB_RNG]``) from the game's play stream, once per
+    decision: the searches' draws then never touch the game's stream again."""
+    for k in range(4):
+        sb[SB_RNG + k] = next32(s, L.G_RNG)
+    if sb[SB_RNG] == 0:
+        sb[SB_RNG] = 1
+
+
+@hot
+def determinise(s, t, c, sb, p):
+    """Copy the game ``s`` into ``t`` as seat ``p`` may imagine it: the log off, the opponent's
+    unknown hand cards and both players' deck orders and walls re-dealt from what ``p`` may
+    know, and a fresh play stream from the search's generator (the step every simulation of the
+    search and expert bots begins with)."""
+    for x in range(L.S_SIZE):
+        t[x] = s[x]
+    t[L.G_LOG_ON] = 0
+    redeal_hidden(t, c, sb, 1 - p, p)
+    redeal_hidden(t, c, sb, p, p)
+    for x in range(4):
+        t[L.G_RNG + x] = next32(sb, SB_RNG)
+
+
 @kernel
 def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     p = s[L.G_TO_MOVE]
@@ -80,10 +105,7 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         return 0
     if n > MAX_ROOT:
         return heuristic_choose(s, c, acts, n, bot)
-    for k in range(4):
-        sb[SB_RNG + k] = next32(s, L.G_RNG)
-    if sb[SB_RNG] == 0:
-        sb[SB_RNG] = 1
+    seed_search_stream(s, sb)
     for k in range(n):
         sb[SB_VISITS + k] = 0
         sb[SB_VALUE + k] = 0
@@ -91,13 +113,7 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     ucb = bot[BP_UCB] / 100.0
     t = sb[SB_STATE:SB_STATE + L.S_SIZE]
     for sim in range(sims):
-        for x in range(L.S_SIZE):
-            t[x] = s[x]
-        t[L.G_LOG_ON] = 0
-        redeal_hidden(t, c, sb, 1 - p, p)
-        redeal_hidden(t, c, sb, p, p)
-        for x in range(4):
-            t[L.G_RNG + x] = next32(sb, SB_RNG)
+        determinise(s, t, c, sb, p)
         # UCB1 over the root actions (first unvisited ones in order)
         pick = -1
         if sim < n:
