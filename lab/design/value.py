@@ -219,7 +219,7 @@ def tables(table: pd.DataFrame, alpha: float = ALPHA):
     intervals were computed at, ``lab.stats.ALPHA``)."""
     from rich.table import Table
 
-    pts = lambda x: "—" if pd.isna(x) else f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
+    from lab.fmt import points as pts
     out = []
     for (variant, tier), part in table.groupby(["variant", "tier"], sort=False):
         t = Table(title=f"card value — {variant}, {tier}", title_justify="left",

@@ -142,8 +142,8 @@ def value_tables(folder: Path) -> list[PageTable]:
 
 def balance_blocks(folder: Path) -> list[dict] | None:
     """``lab balance``'s result as the page shows it: paragraphs, titles, before/after tables
-    and the ``[[patch]]`` TOML of each proposal (``lab.design.balance.section``)."""
-    from lab.design import balance
+    and the ``[[patch]]`` TOML of each proposal (``lab.report.balance.section``)."""
+    from lab.report import balance
 
     path = folder / "balance"
     if not (path / "balance.json").is_file():
