@@ -279,7 +279,8 @@ def swap_command(
     import json
 
     from lab.design.tiers import display as display_tier
-    from lab.sim import config as sim_config, swap
+    from lab.design import swap
+    from lab.sim import config as sim_config
 
     defaults = swap.read_table(config) or {}
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
