@@ -16,7 +16,8 @@ from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
 from lab.bots.nb_params import BP_SIMS, BP_UCB
 from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
-from lab.engine.nb_core import hand_add, hand_remove, next32, pb, rand_below
+from lab.engine.nb_core import (copies, deck_card, deck_count, hand_add, hand_remove, next32,
+                                rand_below, set_deck_card, set_wall_card, wall_card, wall_count)
 from lab.engine.nb_resolve import apply, begin_turn
 
 PLAYOUT_LIMIT = 2000
@@ -26,23 +27,20 @@ PLAYOUT_LIMIT = 2000
 def redeal_hidden(t, c, sb, q, observer):
     """Shuffle player q's hidden cards (deck, walls, and — if q is not the observer — the hand
     cards the observer does not know) among those same places."""
-    b = pb(q)
     nl = c[L.C_NLOC]
     m = 0
-    deck_n = t[b + L.PB_DECK_N]
-    wall_n = t[b + L.PB_WALL_N]
+    deck_n = deck_count(t, q)
+    wall_n = wall_count(t, q)
     for k in range(deck_n):
-        i = t[b + L.PB_DECK + k]
-        sb[SB_POOL + m] = i
+        sb[SB_POOL + m] = deck_card(t, q, k)
         m += 1
     for k in range(wall_n):
-        sb[SB_POOL + m] = t[b + L.PB_WALLS + k]
+        sb[SB_POOL + m] = wall_card(t, q, k)
         m += 1
     hidden_hand = 0
     if q != observer:
-        ob = pb(observer)
         for i in range(nl):
-            unknown = t[b + L.PB_HAND + i] - t[ob + L.PB_KNOWN + i]
+            unknown = copies(t, q, L.PB_HAND, i) - copies(t, observer, L.PB_KNOWN, i)
             for _ in range(unknown):
                 sb[SB_POOL + m] = i
                 m += 1
@@ -63,10 +61,10 @@ def redeal_hidden(t, c, sb, q, observer):
         sb[SB_POOL + y] = v
     k = 0
     for x in range(deck_n):
-        t[b + L.PB_DECK + x] = sb[SB_POOL + k]
+        set_deck_card(t, q, x, sb[SB_POOL + k])
         k += 1
     for x in range(wall_n):
-        t[b + L.PB_WALLS + x] = sb[SB_POOL + k]
+        set_wall_card(t, q, x, sb[SB_POOL + k])
         k += 1
     for _ in range(hidden_hand):
         hand_add(t, q, sb[SB_POOL + k])

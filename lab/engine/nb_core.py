@@ -78,6 +78,11 @@ def down_mask(s, p):
 
 
 @hot
+def field_mask(s, p):
+    return s[pb(p) + L.PB_FIELD_MASK]
+
+
+@hot
 def deck_count(s, p):
     return s[pb(p) + L.PB_DECK_N]
 
@@ -103,6 +108,28 @@ def logi_count(s, p):
 def copies(s, p, zone, i):
     """Copies of local id i in one of p's count zones (``L.PB_HAND``, ``L.PB_UP`` …)."""
     return s[pb(p) + zone + i]
+
+
+@hot
+def deck_card(s, p, k):
+    """Local id of the k-th card of p's deck stack (k = 0 the bottom, the top last)."""
+    return s[pb(p) + L.PB_DECK + k]
+
+
+@hot
+def set_deck_card(s, p, k, i):
+    s[pb(p) + L.PB_DECK + k] = i
+
+
+@hot
+def wall_card(s, p, k):
+    """Local id of the k-th card of p's wall stack (k = 0 next to the 天守, the top last)."""
+    return s[pb(p) + L.PB_WALLS + k]
+
+
+@hot
+def set_wall_card(s, p, k, i):
+    s[pb(p) + L.PB_WALLS + k] = i
 
 
 @hot
