@@ -102,10 +102,14 @@ def _imports(module: str, path: Path) -> set[str]:
 GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
 
 
+REGISTRY = {"protocol"}  # lab/games/ modules that are the registry's, not a game's
+
+
 def package(module: str) -> str:
-    """The unit the table speaks of: lab.X, or lab.games.X for a game's folder or module."""
+    """The unit the table speaks of: lab.X, or lab.games.X for a game's folder or module (the
+    registry and its protocol are lab.games)."""
     parts = module.split(".")
-    if len(parts) >= 3 and parts[1] == "games":
+    if len(parts) >= 3 and parts[1] == "games" and parts[2] not in REGISTRY:
         return ".".join(parts[:3])
     return ".".join(parts[:2])
 
