@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from lab.errors import LabError, read_toml
+from lab.schema import FLAG  # a toggle that is on or off
 
-FLAG = "flag"  # a toggle that is on or off
 DEFAULT_PRESET = "second_edition"  # the current rulebook: what every input means when it names none
 
 
@@ -94,7 +94,7 @@ class RuleSet:
         from lab.schema.base import check
         from lab.schema.rules import rules_table
 
-        values = check(rules_table(), data, source).model_dump(exclude_none=True)
+        values = check(rules_table(cls, tuple(PRESETS)), data, source).model_dump(exclude_none=True)
         base = PRESETS[values.pop("preset", None) or preset or DEFAULT_PRESET]
         return _build(asdict(base), values, source) if values else base
 
@@ -136,9 +136,27 @@ RANGES: dict[str, tuple[int, int]] = {k: m["allowed"] for k, m in _DECLARED.item
                                       if isinstance(m["allowed"], tuple)}
 BOOLS = tuple(k for k, m in _DECLARED.items() if m["allowed"] == FLAG)
 DESCRIPTIONS = {k: m["description"] for k, m in _DECLARED.items()}
-# Offsets into the packed rules array (read by lab.engine): R_WALLS = 0, … in declaration order.
-globals().update({m["slot"]: slot for slot, m in enumerate(_DECLARED.values())})
+# Offsets into the packed rules array (read by lab.engine), in declaration order, written out
+# so that editors, linters and numba see plain ints; the check below holds them to the order.
+R_WALLS = 0
+R_LOGISTICS = 1
+R_HAND_CAP = 2
+R_INITIAL_HAND = 3
+R_MULLIGAN = 4
+R_DAMAGE_LAST_SET = 5
+R_PASS_ONLY_IF_NO_PLAY = 6
+R_PASS_COSTS_WALL = 7
+R_GUN_RETREAT = 8
+R_ODAWARA_FORTIFY = 9
+R_BROKEN_TO_GRAVE = 10
+R_MAX_TURNS = 11
+R_FIRST = 12
 N_RULES = len(_DECLARED)
+for _slot, _m in enumerate(_DECLARED.values()):
+    if globals().get(_m["slot"]) != _slot:
+        raise AssertionError(f"lab/rules.py: {_m['slot']} must be {_slot}, the toggle's place "
+                             "among the RuleSet fields; write it out so")
+del _slot, _m
 # 総構え under odawara = "fortify" pays two logistics cards for one wall (rules.md R4); the
 # context builder writes it into the castle's row, the only place the toggle is applied
 FORTIFY_COST = 2
@@ -162,7 +180,7 @@ def _check(rs: RuleSet, values: dict, source) -> None:
     from lab.schema.base import check
     from lab.schema.rules import toggles_table
 
-    for k, v in check(toggles_table(), values, source).model_dump().items():
+    for k, v in check(toggles_table(RuleSet), values, source).model_dump().items():
         object.__setattr__(rs, k, v)
     if rs.odawara == "fortify" and not rs.logistics:
         raise LabError("odawara = \"fortify\" needs logistics = true (the 総構え action pays "

@@ -22,10 +22,12 @@ from lab.cards.patch import Patch, parse_patch
 from lab.design import balance, balance_search
 from lab.design.balance_edits import catalogue, edit_table, patch_toml
 from lab.design.tiers import balance_note
+from lab.records.balance import read_result
+from lab.report import balance as shown
 from lab.errors import LabError
 from lab.sim import runner as sim_runner
 from lab.sim.config import load_experiment, with_patches
-from lab.sim.records import read_games
+from lab.records import read_games
 from lab.stats.balance import (Objectives, cluster_mean, game_mean, hopeless, objectives,
                                pareto)
 
@@ -479,12 +481,12 @@ def test_cli_runs_a_search_and_prints_json(config, tmp_path):
 
 def test_the_result_file_and_the_report_blocks(config, searched, tmp_path):
     out, result = searched
-    back = balance.read_result(out)
+    back = read_result(out)
     assert back == json.loads(json.dumps(result))
-    assert balance.read_result(out.parent) == back  # results/NAME finds results/NAME/balance
+    assert read_result(out.parent) == back  # results/NAME finds results/NAME/balance
     with pytest.raises(LabError, match="balance.json"):
-        balance.read_result(tmp_path)
-    blocks = balance.section(back)
+        read_result(tmp_path)
+    blocks = shown.section(back)
     assert blocks[0][0] == "para" and any(b[0] == "code" and "[[patch]]" in b[1]
                                           for b in blocks)
     table = pd.DataFrame(back["proposals"][0]["tiers"]["random-vs-random"]["armies"])
@@ -492,7 +494,7 @@ def test_the_result_file_and_the_report_blocks(config, searched, tmp_path):
     old = dict(back, format=1)  # a result of the one-tier search: refused in one line
     (tmp_path / "balance.json").write_text(json.dumps(old))
     with pytest.raises(LabError, match="earlier version"):
-        balance.read_result(tmp_path)
+        read_result(tmp_path)
 
 
 def test_the_report_shows_the_proposals_with_their_toml(searched, tmp_path):

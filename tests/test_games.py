@@ -16,7 +16,7 @@ from lab import games
 from lab.errors import LabError
 from lab.sim import runner
 from lab.sim.config import from_dict, load_experiment
-from lab.sim.records import kinds, read_games
+from lab.records import kinds, read_games
 
 RN = {"game": "rumble_nation", "seed": 5, "games": 40, "chunk_size": 16,
       "rules": ["base_2p", "base_3p", "base_4p"], "bots": "random",

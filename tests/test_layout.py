@@ -56,3 +56,58 @@ def test_describe_lists_every_field_once():
     rows = describe()
     assert len({(t, n) for t, n, *_ in rows}) == len(rows)
     assert ("header", "TOP_KURUMAGAKARI") in {(t, n) for t, n, *_ in rows}
+
+
+# ------------------------------------------------------------------ state by names (issue 28.4)
+
+def _player_offset_reads(path):
+    """Subscripts of a module that compute a player-block address themselves: an index holding
+    ``L.PB_*`` (or ``pb(…)``, ``L.H_SIZE``, ``L.P_SIZE``)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Subscript):
+            continue
+        for sub in ast.walk(node.slice):
+            name = (sub.attr if isinstance(sub, ast.Attribute) else
+                    sub.func.id if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
+                    else None)
+            if name and (name.startswith("PB_") or name in ("pb", "H_SIZE", "P_SIZE")):
+                found.append(f"{path.name}:{node.lineno}")
+                break
+    return found
+
+
+def test_outside_the_engine_a_player_block_is_read_through_accessors():
+    """Bots, the environment and every other package read a seat's zones through nb_core's
+    accessors or ``game.view``, never ``s[b + L.PB_X]`` (docs/engine.md)."""
+    from pathlib import Path
+
+    lab = Path(L.__file__).resolve().parent.parent
+    files = [p for p in lab.rglob("*.py") if "engine" not in p.relative_to(lab).parts[:1]
+             and "games" not in p.relative_to(lab).parts[:1]]
+    assert any(p.name == "nb_eval.py" for p in files)
+    offenders = [hit for p in files for hit in _player_offset_reads(p)]
+    assert offenders == []
+
+
+def test_the_offset_finder_sees_an_address_computed_by_hand(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(s, b, L):\n    return s[b + L.PB_HAND_N]\n", encoding="utf-8")
+    assert _player_offset_reads(bad) == ["bad.py:2"]
+
+
+def test_the_written_out_constants_are_plain_assignments():
+    """Editors and linters see every offset: each G_/PB_/ST_/C_/AX_/EV_ name is assigned in
+    layout.py's source, not made at run time."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(L.__file__).read_text(encoding="utf-8"))
+    assigned = {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Name)}
+    for prefix, table in (("G", L.HEADER), ("PB", L.PLAYER), ("ST", L.STATS), ("C", L.CONTEXT),
+                          ("AX", L.ACTION), ("EV", L.EVENTS)):
+        for f in table:
+            assert f"{prefix}_{f.name}" in assigned

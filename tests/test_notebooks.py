@@ -13,7 +13,8 @@ from nbclient import NotebookClient
 
 from _support.sim_cases import write_config
 from lab.design import value
-from lab.sim import runner, swap
+from lab.design import swap
+from lab.sim import runner
 from lab.sim.config import load_experiment
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"

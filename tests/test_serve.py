@@ -402,9 +402,10 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     assert r.status_code == 303, error_line(r.text)
     done = wait_job(client, r.headers["location"].rsplit("/", 1)[1])
     assert done["state"] == "done", done["message"]
-    from lab.design import balance
+    from lab.records.balance import read_result
+    from lab.report import balance
 
-    result = balance.read_result(results / "small" / "balance")
+    result = read_result(results / "small" / "balance")
     page = client.get("/answers/small").text
     import html
 

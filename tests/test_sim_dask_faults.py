@@ -29,7 +29,7 @@ import lab.cli as cli
 from _support.sim_cases import assert_same_records, lab_command, write_config
 from lab.errors import LabError
 from lab.sim import cluster, lock
-from lab.sim import records as rec
+from lab import records as rec
 from lab.sim.config import load_experiment
 from lab.sim.runner import run
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from _support.sim_cases import KILL, lab_command, write_config
 from lab.sim import read_games
-from lab.sim import records as rec
+from lab import records as rec
 from lab.sim.config import load_experiment
 
 PROGRESS = re.compile(r"^\[\d+:\d\d:\d\d\] ")  # a plain progress line (lab.sim.progress)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from _support.sim_cases import KILL, assert_same_records, lab_command, records, write_config
-from lab.sim import records as rec
+from lab import records as rec
 from lab.sim.config import load_experiment
 from lab.sim.runner import run
 

@@ -17,7 +17,7 @@ from lab.errors import LabError
 from lab.sim import manifest
 from lab.sim.config import load_experiment, with_patches
 from lab.sim.plan import cells, chunks, jobs
-from lab.sim.records import CARDS, GAMES, chunk_path
+from lab.records import CARDS, GAMES, chunk_path
 from lab.sim.replay import replay
 from lab.sim.runner import run
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import lab.cli as cli
 from _support.sim_cases import SMALL, assert_same_records, records, write_config
 from lab.errors import LabError
-from lab.sim import records as rec
+from lab import records as rec
 from lab.sim.config import load_experiment
 from lab.sim.plan import jobs
 from lab.sim.replay import replay

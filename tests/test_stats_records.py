@@ -156,8 +156,10 @@ def test_games_flagged_error_are_set_aside(frames):
 
 
 def test_reads_what_the_runner_writes(tmp_path, frames):
-    """The runner's own schema and chunk writer (lab.sim.records), fed synthetic rows."""
+    """The runner's own schema (lab.sim.records) and chunk writer (lab.records), fed synthetic
+    rows."""
     sim = pytest.importorskip("lab.sim.records")
+    from lab.records import write_chunk
     pa = pytest.importorskip("pyarrow")
     games, cards = frames
     assert set(GAMES_COLUMNS) <= set(sim.GAMES_SCHEMA.names)
@@ -177,7 +179,7 @@ def test_reads_what_the_runner_writes(tmp_path, frames):
     ids = games["game_id"].to_numpy()
     for k, start in enumerate(range(0, len(games), 25)):
         part = games.iloc[start:start + 25]
-        sim.write_chunk(tmp_path, k, table(part, sim.GAMES_SCHEMA),
+        write_chunk(tmp_path, k, table(part, sim.GAMES_SCHEMA),
                         table(cards[cards["game_id"].isin(ids[start:start + 25])],
                               sim.CARDS_SCHEMA))
     rec = stats.load(tmp_path)

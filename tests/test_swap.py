@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import lab.cli as cli
 from _support.sim_cases import records, write_config
 from lab.errors import LabError
-from lab.sim import swap
+from lab.design import swap
 from lab.sim.config import load_experiment
 from lab.sim.replay import replay
 

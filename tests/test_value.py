@@ -262,7 +262,7 @@ def test_cli_json_resume_and_the_report_location(config, played, tmp_path, monke
 def test_resume_after_lost_chunks_gives_the_same_table(small, played, tmp_path):
     import shutil
 
-    from lab.sim.records import GAMES, chunk_path
+    from lab.records import GAMES, chunk_path
 
     out, table = played
     shutil.copytree(out, tmp_path / "v")

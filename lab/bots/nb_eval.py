@@ -15,7 +15,8 @@ import math
 from lab.bots.nb_heuristic import card_value
 from lab.engine.jit import hot
 from lab.engine import layout as L
-from lab.engine.nb_core import low_index, pb, wall_total
+from lab.engine.nb_core import (castle_of, copies, deck_count, down_mask, hand_count, hand_mask,
+                                low_index, up_mask, wall_total)
 
 N_FEAT = 18
 FEATURE_NAMES = ("walls", "walls<=1", "walls<=2", "walls<=3", "hand", "hand_value", "hand_inf",
@@ -29,21 +30,20 @@ WEIGHTS = (0.39195, -0.18833, -0.08317, -0.00979, 0.28062, 0.01176, 0.09704, -0.
 @hot
 def _side(s, c, p):
     """Player p's own terms, in the order of FEATURE_NAMES (the first 16)."""
-    b = pb(p)
     w = wall_total(s, p)
-    hn = s[b + L.PB_HAND_N]
+    hn = hand_count(s, p)
     value = 0.0
     inf = 0
     tactics = 0
     strong = 0
     pairs = 0
     units = 0
-    m = s[b + L.PB_HAND_MASK]
+    m = hand_mask(s, p)
     while m != 0:
         low = m & -m
         m ^= low
         i = low_index(low)
-        k = s[b + L.PB_HAND + i]
+        k = copies(s, p, L.PB_HAND, i)
         value += card_value(c, i) * k
         st = c[L.C_STR + i]
         if st == L.INF:
@@ -58,18 +58,20 @@ def _side(s, c, p):
             pairs += 1
     up = 0.0
     down = 0.0
-    m = s[b + L.PB_UP_MASK] | s[b + L.PB_DOWN_MASK]
+    m = up_mask(s, p) | down_mask(s, p)
     while m != 0:
         low = m & -m
         m ^= low
         i = low_index(low)
-        up += card_value(c, i) * s[b + L.PB_UP + i]
-        down += card_value(c, i) * s[b + L.PB_DOWN + i]
-        units += s[b + L.PB_UP + i] + s[b + L.PB_DOWN + i]
-    deck = s[b + L.PB_DECK_N]
+        n_up = copies(s, p, L.PB_UP, i)
+        n_down = copies(s, p, L.PB_DOWN, i)
+        up += card_value(c, i) * n_up
+        down += card_value(c, i) * n_down
+        units += n_up + n_down
+    deck = deck_count(s, p)
     return (float(w), 1.0 if w <= 1 else 0.0, 1.0 if w <= 2 else 0.0, 1.0 if w <= 3 else 0.0,
             float(hn), value, float(inf), float(tactics), float(strong), float(pairs),
-            float(deck), up, down, 1.0 if s[b + L.PB_CASTLE] >= 0 else 0.0, float(units + deck),
+            float(deck), up, down, 1.0 if castle_of(s, p) >= 0 else 0.0, float(units + deck),
             1.0 if hn <= 2 else 0.0)
 
 

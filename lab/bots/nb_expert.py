@@ -32,11 +32,10 @@ from lab.bots import nb_buffer as B
 from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick, score_action
 from lab.bots.nb_eval import WEIGHTS, win_prob
 from lab.bots.nb_params import BP_CUTOFF, BP_DEPTH, BP_SIMS, BP_TICKS, BP_UCB, BP_WIDEN
-from lab.bots.nb_search import PLAYOUT_LIMIT, redeal_hidden
+from lab.bots.nb_search import PLAYOUT_LIMIT, determinise, seed_search_stream
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
 from lab.engine.nb_actions import legal_actions
-from lab.engine.nb_core import next32
 from lab.engine.nb_resolve import apply, begin_turn
 
 ROOT = 0
@@ -185,13 +184,7 @@ def _tree_step(t, c, sb, sacts, m, node, visits, bot, ucb, widen, may_expand):
 def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
     """One iteration: determinise, descend the tree adding at most one node, play out, score."""
     t = sb[B.SB_STATE:B.SB_STATE + L.S_SIZE]
-    for x in range(L.S_SIZE):
-        t[x] = s[x]
-    t[L.G_LOG_ON] = 0
-    redeal_hidden(t, c, sb, 1 - p, p)
-    redeal_hidden(t, c, sb, p, p)
-    for x in range(4):
-        t[L.G_RNG + x] = next32(sb, B.SB_RNG)
+    determinise(s, t, c, sb, p)
     node = ROOT
     depth = 0
     in_tree = True
@@ -261,10 +254,7 @@ def expert_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     p = s[L.G_TO_MOVE]
     if n <= 1:
         return 0
-    for k in range(4):
-        sb[B.SB_RNG + k] = next32(s, L.G_RNG)
-    if sb[B.SB_RNG] == 0:
-        sb[B.SB_RNG] = 1
+    seed_search_stream(s, sb)
     sb[B.EX_STAMP] += 1
     sb[B.EX_NODES] = 1
     sb[nd(ROOT, B.N_VISITS)] = 0

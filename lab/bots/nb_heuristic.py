@@ -14,7 +14,8 @@ from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
 from lab.engine.nb_actions import (GR_BUILD, GR_EQUAL, GR_INF, GR_LOGISTICS, GR_ONE, GR_RETURN,
                                    emit_group, legal_actions, plan, response_row)
-from lab.engine.nb_core import amount_of, effect_of, low_index, pb, row_at, wall_total
+from lab.engine.nb_core import (amount_of, copies, effect_of, field_mask, hand_count, hand_mask,
+                                low_index, row_at, up_mask, wall_total)
 from lab.engine.nb_emit import first_in, gather_hand, plan_row
 from lab.cards.vocab import Effect
 from lab.rules import R_DAMAGE_LAST_SET, R_PASS_COSTS_WALL
@@ -107,12 +108,11 @@ def _set_stats(c, a):
 
 @hot
 def _field_value(s, c, p):
-    b = pb(p)
     v = 0.0
-    m = s[b + L.PB_FIELD_MASK]
+    m = field_mask(s, p)
     for i in range(c[L.C_NLOC]):
         if (m >> i) & 1:
-            v += card_value(c, i) * s[b + L.PB_FIELD + i]
+            v += card_value(c, i) * copies(s, p, L.PB_FIELD, i)
     return v
 
 
@@ -213,7 +213,7 @@ def score_action(s, c, a, bot):
     card = bot[P.BP_CARD] / 100.0
     my_walls = wall_total(s, p)
     opp_walls = wall_total(s, q)
-    opp_hand = s[pb(q) + L.PB_HAND_N]
+    opp_hand = hand_count(s, q)
     if kind == L.A_RETURN:
         return _return_score(c, a[L.AX_C0], bot)
     if kind == L.A_KEEP:
@@ -389,11 +389,10 @@ def _pick(s, c, acts, wk, bot):
     Returns the steps seen (as ``legal_actions`` counts them)."""
     groups = plan(s, c, acts, wk, False)
     p = s[L.G_TO_MOVE]
-    b = pb(p)
     my_walls = wall_total(s, p)
     opp_walls = wall_total(s, 1 - p)
-    opp_hand = s[pb(1 - p) + L.PB_HAND_N]
-    units = s[b + L.PB_HAND_MASK] & c[L.C_M_UNIT]
+    opp_hand = hand_count(s, 1 - p)
+    units = hand_mask(s, p) & c[L.C_M_UNIT]
     kurumagakari = first_in(s, c, p, c[L.C_M_KURUMAGAKARI])
     pres = -1  # gather_hand not run yet
     pos = 0
@@ -438,7 +437,7 @@ def _pick(s, c, acts, wk, bot):
                     low = mv & -mv
                     mv ^= low
                     i = low_index(low)
-                    have = s[b + L.PB_HAND + i]
+                    have = copies(s, p, L.PB_HAND, i)
                     pos, best = _one_type_leads(s, c, acts, pos, best, bot, i,
                                                 k_hi if k_hi < have else have, kurumagakari,
                                                 opp_hand, opp_walls)
@@ -448,7 +447,7 @@ def _pick(s, c, acts, wk, bot):
                     low = mv & -mv
                     mv ^= low
                     i = low_index(low)
-                    if s[b + L.PB_HAND + i] >= k_lo:
+                    if copies(s, p, L.PB_HAND, i) >= k_lo:
                         pos, best = _one_type_answers(s, c, acts, pos, best, bot, i, k_lo,
                                                       kurumagakari, my_walls, opp_walls,
                                                       opp_hand)
@@ -469,7 +468,7 @@ def _return_first(s, c, bot):
     (×100: ±10⁴) — a lead's wall gain is 10⁴ once it would take the last wall and is capped by
     the walls left below that — so the most valuable one, the first in local-id order among
     equals, is the choice, and the turn's other steps need not be looked at."""
-    m = s[pb(s[L.G_TO_MOVE]) + L.PB_UP_MASK]
+    m = up_mask(s, s[L.G_TO_MOVE])
     if m == 0:
         return -1
     for k in range(P.BP_WALL_GAIN, P.BP_BIG + 1):

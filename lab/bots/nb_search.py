@@ -14,9 +14,10 @@ import math
 from lab.bots.nb_buffer import MAX_ROOT, SB_POOL, SB_RNG, SB_SIZE, SB_STATE, SB_VALUE, SB_VISITS  # noqa: F401
 from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
 from lab.bots.nb_params import BP_SIMS, BP_UCB
-from lab.engine.jit import kernel
+from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
-from lab.engine.nb_core import hand_add, hand_remove, next32, pb, rand_below
+from lab.engine.nb_core import (copies, deck_card, deck_count, hand_add, hand_remove, next32,
+                                rand_below, set_deck_card, set_wall_card, wall_card, wall_count)
 from lab.engine.nb_resolve import apply, begin_turn
 
 PLAYOUT_LIMIT = 2000
@@ -26,23 +27,20 @@ PLAYOUT_LIMIT = 2000
 def redeal_hidden(t, c, sb, q, observer):
     """Shuffle player q's hidden cards (deck, walls, and — if q is not the observer — the hand
     cards the observer does not know) among those same places."""
-    b = pb(q)
     nl = c[L.C_NLOC]
     m = 0
-    deck_n = t[b + L.PB_DECK_N]
-    wall_n = t[b + L.PB_WALL_N]
+    deck_n = deck_count(t, q)
+    wall_n = wall_count(t, q)
     for k in range(deck_n):
-        i = t[b + L.PB_DECK + k]
-        sb[SB_POOL + m] = i
+        sb[SB_POOL + m] = deck_card(t, q, k)
         m += 1
     for k in range(wall_n):
-        sb[SB_POOL + m] = t[b + L.PB_WALLS + k]
+        sb[SB_POOL + m] = wall_card(t, q, k)
         m += 1
     hidden_hand = 0
     if q != observer:
-        ob = pb(observer)
         for i in range(nl):
-            unknown = t[b + L.PB_HAND + i] - t[ob + L.PB_KNOWN + i]
+            unknown = copies(t, q, L.PB_HAND, i) - copies(t, observer, L.PB_KNOWN, i)
             for _ in range(unknown):
                 sb[SB_POOL + m] = i
                 m += 1
@@ -63,14 +61,39 @@ def redeal_hidden(t, c, sb, q, observer):
         sb[SB_POOL + y] = v
     k = 0
     for x in range(deck_n):
-        t[b + L.PB_DECK + x] = sb[SB_POOL + k]
+        set_deck_card(t, q, x, sb[SB_POOL + k])
         k += 1
     for x in range(wall_n):
-        t[b + L.PB_WALLS + x] = sb[SB_POOL + k]
+        set_wall_card(t, q, x, sb[SB_POOL + k])
         k += 1
     for _ in range(hidden_hand):
         hand_add(t, q, sb[SB_POOL + k])
         k += 1
+
+
+@hot
+def seed_search_stream(s, sb):
+    """Seed the search's own generator (``sb[SB_RNG]``) from the game's play stream, once per
+    decision: the searches' draws then never touch the game's stream again."""
+    for k in range(4):
+        sb[SB_RNG + k] = next32(s, L.G_RNG)
+    if sb[SB_RNG] == 0:
+        sb[SB_RNG] = 1
+
+
+@hot
+def determinise(s, t, c, sb, p):
+    """Copy the game ``s`` into ``t`` as seat ``p`` may imagine it: the log off, the opponent's
+    unknown hand cards and both players' deck orders and walls re-dealt from what ``p`` may
+    know, and a fresh play stream from the search's generator (the step every simulation of the
+    search and expert bots begins with)."""
+    for x in range(L.S_SIZE):
+        t[x] = s[x]
+    t[L.G_LOG_ON] = 0
+    redeal_hidden(t, c, sb, 1 - p, p)
+    redeal_hidden(t, c, sb, p, p)
+    for x in range(4):
+        t[L.G_RNG + x] = next32(sb, SB_RNG)
 
 
 @kernel
@@ -80,10 +103,7 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         return 0
     if n > MAX_ROOT:
         return heuristic_choose(s, c, acts, n, bot)
-    for k in range(4):
-        sb[SB_RNG + k] = next32(s, L.G_RNG)
-    if sb[SB_RNG] == 0:
-        sb[SB_RNG] = 1
+    seed_search_stream(s, sb)
     for k in range(n):
         sb[SB_VISITS + k] = 0
         sb[SB_VALUE + k] = 0
@@ -91,13 +111,7 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     ucb = bot[BP_UCB] / 100.0
     t = sb[SB_STATE:SB_STATE + L.S_SIZE]
     for sim in range(sims):
-        for x in range(L.S_SIZE):
-            t[x] = s[x]
-        t[L.G_LOG_ON] = 0
-        redeal_hidden(t, c, sb, 1 - p, p)
-        redeal_hidden(t, c, sb, p, p)
-        for x in range(4):
-            t[L.G_RNG + x] = next32(sb, SB_RNG)
+        determinise(s, t, c, sb, p)
         # UCB1 over the root actions (first unvisited ones in order)
         pick = -1
         if sim < n:

@@ -169,8 +169,8 @@ def report_command(
     interval and sample size."""
     from lab import writable
     from lab.games import of_results
-    from lab.report.build import page_path
-    from lab.sim.records import check_readable
+    from lab.report.page import page_path
+    from lab.records import check_readable
 
     check_readable(results)  # a damaged chunk is named here, in one line
     fmt = fmt.strip().lower()
@@ -244,7 +244,8 @@ def swap_command(
     import json
 
     from lab.design.tiers import display as display_tier
-    from lab.sim import config as sim_config, swap
+    from lab.design import swap
+    from lab.sim import config as sim_config
 
     defaults = swap.read_table(config) or {}
     exp = sim_config.load_experiment(config, games=games, cards=tuple(card_files or ()))
@@ -293,8 +294,8 @@ def swap_command(
                                   "rows": [clean(x) for x in sub.to_dict("records")]})
         print(json.dumps(doc, ensure_ascii=False, indent=2))
         return
-    pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
-    pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
+    from lab.fmt import pct
+    from lab.fmt import points as pts
     tier_name = {t.label: display_tier(t) for t in exp.tiers}
 
     def table(title: str, caption: str, part, label) -> Table:
@@ -534,8 +535,10 @@ def balance_command(
     if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return
-    out.print(balance.headline(result), soft_wrap=True)
-    for item in balance.tables(result, top):
+    from lab.report import balance as shown
+
+    out.print(shown.headline(result), soft_wrap=True)
+    for item in shown.tables(result, top):
         out.print(item, soft_wrap=True)
-    out.print(balance.search_line(result), soft_wrap=True)
+    out.print(shown.search_line(result), soft_wrap=True)
     out.print(f"result: {out_path}/balance.json", soft_wrap=True)

@@ -5,5 +5,7 @@ experiment runner (``lab.sim.runner``) and *read* their records through the stat
 context builder, like a rules toggle.
 
 ``value`` — ``lab value``: the causal value of every card of every army (ability off, above a
-vanilla 足軽), on the same deals as the unchanged decks.
+vanilla 足軽), on the same deals as the unchanged decks. ``swap`` — ``lab swap``: one card
+replaced by another, measured on paired deals. ``balance`` — ``lab balance``: card edits searched
+to bring every army into a band, at several bot tiers.
 """

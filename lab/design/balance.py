@@ -18,7 +18,6 @@ statistics ``lab.stats.balance``. It never reaches into the engine.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 
 from lab.bots.match import parse_bot
 from lab.errors import LabError, closest
+from lab.records.balance import FORMAT, RESULT
 from lab.sim.config import BASE_PATCH, Experiment, Tier
 from lab.stats.balance import game_mean, objectives
 
@@ -35,8 +35,6 @@ from lab.design.balance_search import Budget, Search, Settings, derive_seed
 from lab.design.balance_tiers import (fresh_block, screen_block, seed_label, select_block,
                                       tier_cost)
 
-RESULT = "balance.json"
-FORMAT = 2  # balance.json: several tiers, selection and fresh deals
 DEFAULT_CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
 DEFAULT_STRONG_GAMES = 320  # games per army on a strong tier's fresh deals (half to select)
 DEFAULT_STRONG = "search"  # the strong tier added to a config's one cheap tier
@@ -325,26 +323,6 @@ def write_result(out: str | Path, result: dict) -> Path:
     return path
 
 
-def read_result(folder: str | Path) -> dict:
-    """The balance result of a results folder: FOLDER/balance/balance.json or
-    FOLDER/balance.json. One-line LabError when absent or unreadable."""
-    folder = Path(folder)
-    found = [p for p in (folder / "balance" / RESULT, folder / RESULT) if p.is_file()]
-    if not found:
-        raise LabError(f"no {RESULT} in {folder} or {folder / 'balance'}; `lab balance CONFIG` "
-                       "writes it")
-    try:
-        result = json.loads(found[0].read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise LabError(f"cannot read the balance result: {e}", source=str(found[0])) from None
-    if not isinstance(result, dict) or result.get("format") != FORMAT:
-        raise LabError("this balance result was written by an earlier version of the lab (one "
-                       "tier, proposals reported on the deals that chose them); run `lab "
-                       "balance` again to get proposals measured on fresh deals at every tier",
-                       source=str(found[0]))
-    return result
-
-
 # ------------------------------------------------------------------------------------ result
 
 def build_result(p: BalancePlan, s: Search) -> dict:
@@ -523,128 +501,6 @@ def _clean(x):
     if isinstance(x, float) and x != x:
         return None
     return x
-
-
-# ----------------------------------------------------------------------------------- showing
-
-def pts(x) -> str:
-    return "—" if x is None else f"{100 * x:+.1f}".replace("-", "−")
-
-
-def pct(x) -> str:
-    return "—" if x is None else f"{100 * x:.1f}%"
-
-
-def headline(result: dict) -> str:
-    """One paragraph: what was searched and what came out."""
-    tgt = f"{100 * result['target']:.0f}% ± {100 * result['band']:.0f}"
-    tiers = result["tiers"]
-    head = (f"{result['name']} ({result['variant']}; screened at {tiers[0]}"
-            + (f", judged at {', '.join(tiers)}" if len(tiers) > 1 else "")
-            + f"): target {tgt} points at every tier, at most {result['max_edits']} edits.")
-    for label, b in result["before"].items():
-        worst = max(b["armies"], key=lambda r: abs(r["rate"] - result["target"]))
-        head += (f" As written at {label}: worst army {worst['name']} at {pct(worst['rate'])}, "
-                 f"spread {100 * b['spread']:.1f} points.")
-    props = result["proposals"]
-    meet = [p for p in props if p["meets_target"]]
-    where = "on fresh deals at every tier" if len(tiers) > 1 else "on fresh deals"
-    if meet:
-        p = meet[0]
-        head += (f" Proposal #{p['rank']}: {p['n_edits']} edit(s), every army within the band "
-                 f"{where} (worst {100 * p['worst']:.1f} points from the target, spread "
-                 f"{100 * p['spread']:.1f}).")
-    elif props:
-        p = props[0]
-        head += (f" No proposal brings every army into the band {where}; the best "
-                 f"(#{p['rank']}): {p['n_edits']} edit(s), worst {100 * p['worst']:.1f} points "
-                 f"from the target, spread {100 * p['spread']:.1f}.")
-    else:
-        head += " No proposal was selected within the budget."
-    return head
-
-
-def search_line(result: dict) -> str:
-    se = result["search"]
-    stop = {"budget": "the budget was spent", "converged": "nothing was left to try"}.get(
-        se["stop"], se["stop"] or "interrupted")
-    games = "; ".join(
-        f"{label}: {g['screen']:,} screening, {g['selection']:,} selection, {g['fresh']:,} "
-        "fresh" for label, g in se["games"].items())
-    return (f"search: {se['rounds']} rounds in {se['minutes']:.1f} min, {se['candidates']:,} "
-            f"edit sets screened ({se['dropped']:,} dropped by racing, {se['selected']} "
-            f"selected), {se['edits_tried']} single edits from {se['edits_from']}; games — "
-            f"{games}; stopped because {stop}")
-
-
-ARMY_COLUMNS = ["army", "before", "after", "change (points)", "games"]
-CAPTION = ("fresh deals — never used to screen or to choose the proposals; win rate (draw ½) "
-           "before and after the edits with 95% intervals clustered by deal; change paired on "
-           "the same games")
-
-
-def _span(lo, hi, fmt) -> str:
-    return f"[{fmt(lo)}, {fmt(hi)}]"
-
-
-def army_rows(t: dict) -> list[list[str]]:
-    """The before/after table of a proposal at one tier (text cells: value and 95% interval)."""
-    num = lambda x: "—" if x is None else f"{100 * x:.1f}"  # noqa: E731
-    return [[r["name"], f"{pct(r['before'])} {_span(r['before_lo'], r['before_hi'], num)}",
-             f"{pct(r['after'])} {_span(r['after_lo'], r['after_hi'], num)}",
-             f"{pts(r['change'])} {_span(r['change_lo'], r['change_hi'], pts)}",
-             f"{r['games']:,}"] for r in t["armies"]]
-
-
-def title(p: dict, result: dict) -> str:
-    verdict = ("every army within the band at every tier" if p["meets_target"] else
-               f"worst army {100 * p['worst']:.1f} points from the target")
-    sel = "; ".join(f"{label} worst {100 * o['worst']:.1f}, spread {100 * o['spread']:.1f}"
-                    for label, o in p["selection"].items() if o)
-    return (f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
-            f"{100 * p['spread']:.1f} points (fresh deals; chosen on the selection deals: "
-            f"{sel})")
-
-
-def tier_title(label: str, t: dict, result: dict) -> str:
-    verdict = "every army within the band" if t["meets_target"] else (
-        f"worst army {100 * t['worst']:.1f} points from the target")
-    return (f"at {label}: {verdict}; spread {100 * t['spread']:.1f}; every 95% interval within "
-            f"{100 * t['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
-            f"({t['games']['per_army_min']:,} fresh games per army)")
-
-
-def tables(result: dict, top: int = 5):
-    """Rich renderables: per proposal its title, a before/after table per tier, its TOML."""
-    from rich.table import Table
-    from rich.text import Text
-
-    out = []
-    for p in result["proposals"][:top]:
-        out.append(Text(title(p, result), style="bold"))
-        for label, t in p["tiers"].items():
-            tab = Table(title=tier_title(label, t, result), title_justify="left",
-                        caption=CAPTION, caption_justify="left")
-            for i, col in enumerate(ARMY_COLUMNS):
-                tab.add_column(col, justify="left" if i == 0 else "right", no_wrap=True)
-            for row in army_rows(t):
-                tab.add_row(*row)
-            out.append(tab)
-        out.append(Text(p["toml"]))
-    return out
-
-
-def section(result: dict, top: int = 5) -> list[tuple]:
-    """The report's "Balance proposals" section as plain blocks — ("para", text), ("title",
-    text), ("table", columns, rows, caption), ("code", text) — which the report renders."""
-    blocks: list[tuple] = [("para", headline(result)), ("para", search_line(result))]
-    for p in result["proposals"][:top]:
-        blocks.append(("title", title(p, result)))
-        for label, t in p["tiers"].items():
-            blocks.append(("para", tier_title(label, t, result)))
-            blocks.append(("table", ARMY_COLUMNS, army_rows(t), CAPTION))
-        blocks.append(("code", p["toml"]))
-    return blocks
 
 
 class Display:

@@ -730,7 +730,7 @@ class Search:
         """Play ``units`` through the runner (resuming the round's folders when they exist);
         a table of the units' scores."""
         from lab.sim import runner
-        from lab.sim.records import read_games
+        from lab.records import read_games
 
         work = self.out / WORK / f"round-{self.round:05d}"
         rows = []

@@ -188,7 +188,8 @@ def run(p: ValuePlan, out: str | Path, *, jobs: int | None = None, resume: bool 
         backend: str = "loky", scheduler: str | None = None, console=None):
     """Play every arm into OUT/records (a results folder): the runner's RunResult. A folder
     already holding this value run, complete, is reused as it is (nothing is played)."""
-    from lab.sim import manifest, records, runner
+    from lab import records
+    from lab.sim import manifest, runner
 
     folder = Path(out) / RECORDS
     old = manifest.read(folder)
@@ -202,7 +203,7 @@ def run(p: ValuePlan, out: str | Path, *, jobs: int | None = None, resume: bool 
 
 def compute(p: ValuePlan, out: str | Path) -> pd.DataFrame:
     """The value table of a finished run in ``out``, also written to OUT/value.parquet."""
-    from lab.sim.records import read_games
+    from lab.records import read_games
 
     games = read_games(Path(out) / RECORDS, columns=GAME_COLUMNS)
     table = value_table(games, p.arms_frame())
@@ -218,7 +219,7 @@ def tables(table: pd.DataFrame, alpha: float = ALPHA):
     intervals were computed at, ``lab.stats.ALPHA``)."""
     from rich.table import Table
 
-    pts = lambda x: "—" if pd.isna(x) else f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
+    from lab.fmt import points as pts
     out = []
     for (variant, tier), part in table.groupby(["variant", "tier"], sort=False):
         t = Table(title=f"card value — {variant}, {tier}", title_justify="left",

@@ -126,14 +126,15 @@ def build_context(pool: CardPool, rules: RuleSet, types_a: list[int], types_b: l
     # the ids of strength v each player may ever hold: their own, and the opponent's cards of a
     # type they do not have themselves (a steal of a type they have merges with their own)
     for p in (0, 1):
-        for v in range(1, 12):
+        for v in range(1, L.N_STR):
             ids = [i for i in range(n) if c[L.C_STR + i] == v and c[L.C_FLAGS + i] & L.F_UNIT
                    and (origin[i] == p or c[L.C_SAME + i] < 0)]
             if len(ids) > L.SL_CAP:
                 raise LabError(f"more than {L.SL_CAP} card types of strength {v} in one matchup")
-            c[L.C_SL_N + p * 12 + v] = len(ids)
+            row = p * L.N_STR + v  # [seat][strength]
+            c[L.C_SL_N + row] = len(ids)
             for k, i in enumerate(ids):
-                c[L.C_SL + (p * 12 + v) * L.SL_CAP + k] = i
+                c[L.C_SL + row * L.SL_CAP + k] = i
     lid = [{g: i for i, g in enumerate(gtypes) if origin[i] == p} for p in (0, 1)]
     extra = [0, 0]
     for p, deck in enumerate((deck_a, deck_b)):

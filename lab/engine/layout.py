@@ -28,12 +28,13 @@ class Field(NamedTuple):
 
 
 def _declare(prefix: str, table, start: int = 0) -> tuple[tuple[Field, ...], int]:
-    """Offsets for ``table`` from ``start``, each exported as ``PREFIX_NAME``; returns the
-    fields with their offsets and the first offset past the table."""
+    """Offsets for ``table`` from ``start`` (a field's offset is the sum of the sizes before
+    it); returns the fields with their offsets and the first offset past the table. Each offset
+    is also written out below its table as ``PREFIX_NAME = offset``, a plain int that editors,
+    linters and numba see; ``_check_written`` holds the two together at import."""
     at = start
     out = []
     for name, size, meaning in table:
-        globals()[f"{prefix}_{name}"] = at
         out.append(Field(name, size, meaning, at))
         at += size
     return tuple(out), at
@@ -42,6 +43,7 @@ def _declare(prefix: str, table, start: int = 0) -> tuple[tuple[Field, ...], int
 # ---------------------------------------------------------------- sizes
 NL = 64  # local ids (at most 63 used: masks are int64)
 INF = 11  # strength code of ∞ (lab.cards.vocab.INF)
+N_STR = 12  # strength codes 0–11 (1–10, INF; 0 = not a unit): rows of the per-strength tables
 DECK_CAP = 48
 WALL_CAP = 16
 LOGI_CAP = 16
@@ -100,6 +102,13 @@ ACTION, AW = _declare("AX", (
     ("FIRE", 1, "1: the answer fires (鉄砲, R10)"),
     ("X", 1, "the tactic, castle or logistics card of the step, or -1"),
 ))
+# the offsets of the table above, written out for readers and linters (checked below)
+AX_KIND = 0
+AX_N = 1
+AX_C0 = 2
+AX_KURUMAGAKARI = 7
+AX_FIRE = 8
+AX_X = 9
 MAXA = 8192  # rows of the action buffer
 
 # ---------------------------------------------------------------- state: the header
@@ -135,6 +144,37 @@ HEADER, _header_end = _declare("G", (
     ("MAX_DEFICIT", 2, "the most walls each seat was behind by"),
     ("CNT", 2 * N_CNT, "behaviour counters: [seat][CNT_*]"),
 ))
+# the offsets of the table above, written out for readers and linters (checked below)
+G_PHASE = 0
+G_TO_MOVE = 1
+G_LEADER = 2
+G_WINNER = 3
+G_END = 4
+G_TURNS = 5
+G_BATTLES = 6
+G_DECISIONS = 7
+G_STALEMATE = 8
+G_TURN_LIMIT = 9
+G_RNG = 10
+G_DRNG = 14
+G_DRNG_B = 18
+G_LOG_ON = 22
+G_LOG_N = 23
+G_FIRST = 24
+G_MULL_NEXT = 25
+G_ERROR = 26
+G_OPEN = 27
+G_TOP_OWNER = 28
+G_TOP_N = 29
+G_TOP_SHAPE = 30
+G_TOP_STR = 31
+G_TOP_CARDS = 32
+G_TOP_KURUMAGAKARI = 37
+G_PLAYS = 38
+G_STEALS = 40
+G_WIN_RECORDED = 42
+G_MAX_DEFICIT = 44
+G_CNT = 46
 H_SIZE = 64
 assert _header_end <= H_SIZE
 
@@ -160,6 +200,26 @@ PLAYER, _player_end = _declare("PB", (
     ("LOGI_N", 1, "cards in logistics"),
     ("FIELD_MASK", 1, "bit i: local id i is on this player's field"),
 ))
+# the offsets of the table above, written out for readers and linters (checked below)
+PB_HAND = 0
+PB_UP = 64
+PB_DOWN = 128
+PB_GRAVE = 192
+PB_FIELD = 256
+PB_KNOWN = 320
+PB_DECK = 384
+PB_WALLS = 432
+PB_LOGI = 448
+PB_HAND_N = 464
+PB_HAND_MASK = 465
+PB_UP_MASK = 466
+PB_DOWN_MASK = 467
+PB_DECK_N = 468
+PB_WALL_N = 469
+PB_CASTLE = 470
+PB_CASTLE_DMG = 471
+PB_LOGI_N = 472
+PB_FIELD_MASK = 473
 P_SIZE = 480
 assert _player_end <= P_SIZE
 P0 = H_SIZE
@@ -178,6 +238,16 @@ STATS, N_ST = _declare("ST", (
     ("DIED", 1, "copies that died"),
     ("STOLEN", 1, "copies taken by the opponent's 謀聖"),
 ))
+# the offsets of the table above, written out for readers and linters (checked below)
+ST_OPENING = 0
+ST_DRAWN = 1
+ST_FIRST_DRAW = 2
+ST_GAINED = 3
+ST_PLAYED = 4
+ST_WON = 5
+ST_TRIG = 6
+ST_DIED = 10
+ST_STOLEN = 11
 SCRATCH = ST_BASE + N_ST * NL  # set-up's castles set aside while dealing (16 slots)
 S_SIZE = SCRATCH + 16
 
@@ -195,7 +265,7 @@ CONTEXT, C_SIZE = _declare("C", (
     ("KEY", NL, "strength order for 'the strongest' (ties: first in the card data)"),
     ("SAME", NL, "the other deck's local id of the same card type, or -1"),
     ("ROWS", NL * 16, "ability rows: NL × 4 rows × (trigger, effect, amount, condition)"),
-    ("M_STR", 12, "masks: units of strength v (1–10, 11 = ∞)"),
+    ("M_STR", N_STR, "masks: units of strength v (1–10, 11 = ∞)"),
     ("M_UNIT", 1, "mask: units"),
     ("M_TACTIC", 1, "mask: tactics"),
     ("M_CASTLE", 1, "mask: castles"),
@@ -205,12 +275,40 @@ CONTEXT, C_SIZE = _declare("C", (
     ("M_SPECIAL", 1, "mask: units that may answer an ∞ (暗殺, 天下布武)"),
     ("M_ASSASSIN", 1, "mask: assassins"),
     ("M_GUN", 1, "mask: units that may fire (鉄砲)"),
-    ("SL", 2 * 12 * SL_CAP, "[seat][strength][k]: local ids of strength v a seat may hold"),
-    ("SL_N", 24, "[seat][strength]: how many"),
+    ("SL", 2 * N_STR * SL_CAP, "[seat][strength][k]: local ids of strength v a seat may hold"),
+    ("SL_N", 2 * N_STR, "[seat][strength]: how many"),
     ("DECK", 2 * DECK_CAP, "[seat][k]: each seat's deck list (set-up deals from it)"),
     ("DECK_N", 2, "cards in each seat's deck list"),
     ("EXTRA_OPEN", 2, "extra opening-hand cards of each seat (畿内の覇者)"),
 ))
+# the offsets of the table above, written out for readers and linters (checked below)
+C_NLOC = 0
+C_NLOC_P = 1
+C_RULES = 3
+C_GTYPE = 19
+C_STR = 83
+C_KIND = 147
+C_ORIGIN = 211
+C_COST = 275
+C_FLAGS = 339
+C_KEY = 403
+C_SAME = 467
+C_ROWS = 531
+C_M_STR = 1555
+C_M_UNIT = 1567
+C_M_TACTIC = 1568
+C_M_CASTLE = 1569
+C_M_KURUMAGAKARI = 1570
+C_M_DECOY = 1571
+C_M_LOW = 1572
+C_M_SPECIAL = 1573
+C_M_ASSASSIN = 1574
+C_M_GUN = 1575
+C_SL = 1576
+C_SL_N = 1960
+C_DECK = 1984
+C_DECK_N = 2080
+C_EXTRA_OPEN = 2082
 ROW_W = 4  # an ability row: trigger, effect, amount, condition
 ROWS_PER_CARD = 4
 
@@ -275,7 +373,59 @@ EVENTS, _n_events = _declare("EV", (
     ("FIELD_CLEARED", 1, "every unit on the field died (殺し間, 火計) · card: the tactic"),
     ("RETREAT", 1, "player's card went face down to camp (gun = retreat)"),
 ), start=1)
+# the offsets of the table above, written out for readers and linters (checked below)
+EV_TURN = 1
+EV_DRAW = 2
+EV_RETURN = 3
+EV_FLIP = 4
+EV_LEAD = 5
+EV_ANSWER = 6
+EV_PASS = 7
+EV_MIOKURI = 8
+EV_BUILD = 9
+EV_LOGISTICS = 10
+EV_FORTIFY = 11
+EV_TACTIC = 12
+EV_SIEGE = 13
+EV_FIRE = 14
+EV_WIN = 15
+EV_DAMAGE = 16
+EV_BREAK = 17
+EV_DIE = 18
+EV_CAMP = 19
+EV_TRIGGER = 20
+EV_ASSASSINATE = 21
+EV_DECOY = 22
+EV_STEAL = 23
+EV_REPAIR = 24
+EV_HOLD = 25
+EV_END = 26
+EV_MULLIGAN = 27
+EV_KEEP = 28
+EV_WALL_TO_HAND = 29
+EV_STARVE = 30
+EV_SURPRISE = 31
+EV_TENKA = 32
+EV_LOGI_PAY = 33
+EV_FIELD_CLEARED = 34
+EV_RETREAT = 35
 N_EVENTS = _n_events
+
+
+def _check_written() -> None:
+    """Every field's written-out constant is its offset in its table (a field inserted or
+    resized in a table without its constant being updated fails on import, naming it)."""
+    names = globals()
+    for prefix, table in (("AX", ACTION), ("G", HEADER), ("PB", PLAYER), ("ST", STATS),
+                          ("C", CONTEXT), ("EV", EVENTS)):
+        for f in table:
+            const = f"{prefix}_{f.name}"
+            if names.get(const) != f.offset:
+                raise AssertionError(f"lab/engine/layout.py: {const} = {names.get(const)}, but "
+                                     f"the field sits at {f.offset}; write {const} = {f.offset}")
+
+
+_check_written()
 
 
 def field_at(table, name: str) -> Field:

@@ -1,6 +1,7 @@
-"""Kernels for the small moves every rule is made of: the generator, the log, named reads of the
-state and of ability rows, zone moves, draws, repairs, flips, random hand picks, the game's end.
-Nothing here kills a card: deaths, with what they set off, are ``nb_effects``'.
+"""Kernels for the small moves every rule is made of: the log, named reads of the state and of
+ability rows, zone moves, draws, repairs, flips, random hand picks, the game's end (the generator
+is ``nb_rng``'s, shared by every game). Nothing here kills a card: deaths, with what they set
+off, are ``nb_effects``'.
 
 Only ``@njit`` functions over the state ``s``, the context ``c`` and the log ``lg``; no I/O and no
 Python objects, so the same code runs compiled and under NUMBA_DISABLE_JIT=1.
@@ -11,47 +12,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
+from lab.engine.nb_rng import next32, rand_below  # noqa: F401  (kernels take them from here)
 from lab.rules import R_LOGISTICS, R_WALLS
-
-M32 = 0xFFFFFFFF
-
-
-# ------------------------------------------------------------------ generator (xoshiro128**)
-@hot
-def _rotl32(x, k):
-    return ((x << k) | (x >> (32 - k))) & M32
-
-
-@hot
-def xoshiro_step(s0, s1, s2, s3):
-    """One step of xoshiro128** on four 32-bit words held as ints: (output, new words). Every
-    intermediate stays below 2**40, so int64 arithmetic is exact compiled or not."""
-    result = (_rotl32((s1 * 5) & M32, 7) * 9) & M32
-    t = (s1 << 9) & M32
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl32(s3, 11)
-    return result, s0, s1, s2, s3
-
-
-@hot
-def next32(s, at):
-    """Next 32-bit output of the generator whose four words start at ``s[at]``."""
-    result, s0, s1, s2, s3 = xoshiro_step(s[at], s[at + 1], s[at + 2], s[at + 3])
-    s[at] = s0
-    s[at + 1] = s1
-    s[at + 2] = s2
-    s[at + 3] = s3
-    return result
-
-
-@hot
-def rand_below(s, at, n):
-    """A uniform integer in [0, n) from the generator at ``s[at]`` (n < 2**31)."""
-    return (next32(s, at) * n) >> 32
 
 
 # ------------------------------------------------------------------ log
@@ -116,6 +78,11 @@ def down_mask(s, p):
 
 
 @hot
+def field_mask(s, p):
+    return s[pb(p) + L.PB_FIELD_MASK]
+
+
+@hot
 def deck_count(s, p):
     return s[pb(p) + L.PB_DECK_N]
 
@@ -141,6 +108,28 @@ def logi_count(s, p):
 def copies(s, p, zone, i):
     """Copies of local id i in one of p's count zones (``L.PB_HAND``, ``L.PB_UP`` …)."""
     return s[pb(p) + zone + i]
+
+
+@hot
+def deck_card(s, p, k):
+    """Local id of the k-th card of p's deck stack (k = 0 the bottom, the top last)."""
+    return s[pb(p) + L.PB_DECK + k]
+
+
+@hot
+def set_deck_card(s, p, k, i):
+    s[pb(p) + L.PB_DECK + k] = i
+
+
+@hot
+def wall_card(s, p, k):
+    """Local id of the k-th card of p's wall stack (k = 0 next to the 天守, the top last)."""
+    return s[pb(p) + L.PB_WALLS + k]
+
+
+@hot
+def set_wall_card(s, p, k, i):
+    s[pb(p) + L.PB_WALLS + k] = i
 
 
 @hot

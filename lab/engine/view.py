@@ -129,6 +129,34 @@ class StateView:
     def castle_damaged(self, seat) -> bool:
         return bool(self._s[self._field(seat, "CASTLE_DMG")])
 
+    # ------------------------------------------------------------------ as arrays, by local id
+    def card_types(self) -> np.ndarray:
+        """The pool index (global card type) of each local id: a read-only view."""
+        out = self._c[L.C_GTYPE:L.C_GTYPE + int(self._c[L.C_NLOC])]
+        out.flags.writeable = False
+        return out
+
+    def count_array(self, seat, zone: str) -> np.ndarray:
+        """A count zone (as ``counts``) as copies per local id: a read-only view of the state."""
+        at = self._field(seat, COUNT_ZONES[zone])
+        out = self._s[at:at + int(self._c[L.C_NLOC])]
+        out.flags.writeable = False
+        return out
+
+    def stack_array(self, seat, zone: str) -> np.ndarray:
+        """A stack zone's local ids as stored (the deck's top last): a read-only view."""
+        cards, count = STACK_ZONES[zone]
+        at = self._field(seat, cards)
+        out = self._s[at:at + int(self._s[self._field(seat, count)])]
+        out.flags.writeable = False
+        return out
+
+    def top_array(self) -> np.ndarray:
+        """The top set's local ids in the order played: a read-only view."""
+        out = self._s[L.G_TOP_CARDS:L.G_TOP_CARDS + self.top_n]
+        out.flags.writeable = False
+        return out
+
     # ------------------------------------------------------------------ the field
     def top(self) -> list[str]:
         """The top set's cards, in the order played."""

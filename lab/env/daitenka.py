@@ -32,51 +32,49 @@ def observation_size(n_types: int) -> int:
 
 def encode_observation(game: Game, seat: int, n_types: int) -> np.ndarray:
     """What ``seat`` may see of ``game`` as a vector (module docstring for the layout)."""
-    s, c = game.s, game.c
-    n = int(c[L.C_NLOC])
-    gt = c[L.C_GTYPE:L.C_GTYPE + n]
+    view = game.view
+    gt = view.card_types()
     out = np.zeros(observation_size(n_types), np.float32)
     blocks = out[:_CARD_BLOCKS * n_types].reshape(_CARD_BLOCKS, n_types)
 
-    def counts(row, base):
-        np.add.at(blocks[row], gt, s[base:base + n])
+    def counts(row, ids):
+        np.add.at(blocks[row], gt, ids)
 
-    def stack(row, base, k):
-        np.add.at(blocks[row], gt[s[base:base + k]], 1)
+    def stack(row, ids):
+        np.add.at(blocks[row], gt[ids], 1)
 
     for side, p in enumerate((seat, 1 - seat)):
-        b = L.H_SIZE + p * L.P_SIZE
         r = 7 * side
         if side == 0:
-            counts(r, b + L.PB_HAND)
+            counts(r, view.count_array(p, "hand"))
         else:  # the opponent's hand cards this seat knows are there
-            counts(r, L.H_SIZE + seat * L.P_SIZE + L.PB_KNOWN)
-        counts(r + 1, b + L.PB_UP)
-        counts(r + 2, b + L.PB_DOWN)
-        counts(r + 3, b + L.PB_GRAVE)
-        counts(r + 4, b + L.PB_FIELD)
-        stack(r + 5, b + L.PB_LOGI, int(s[b + L.PB_LOGI_N]))
-        if s[b + L.PB_CASTLE] >= 0:
-            blocks[r + 6, gt[s[b + L.PB_CASTLE]]] = 1
-    stack(14, L.G_TOP_CARDS, int(s[L.G_TOP_N]))
+            counts(r, view.count_array(seat, "known_hand"))
+        counts(r + 1, view.count_array(p, "camp_up"))
+        counts(r + 2, view.count_array(p, "camp_down"))
+        counts(r + 3, view.count_array(p, "graveyard"))
+        counts(r + 4, view.count_array(p, "field"))
+        stack(r + 5, view.stack_array(p, "logistics"))
+        if view.castle_id(p) >= 0:
+            blocks[r + 6, gt[view.castle_id(p)]] = 1
+    stack(14, view.top_array())
     x = out[_CARD_BLOCKS * n_types:]
     k = 0
     for p in (seat, 1 - seat):
-        b = L.H_SIZE + p * L.P_SIZE
-        walls = int(s[b + L.PB_WALL_N]) + (s[b + L.PB_CASTLE] >= 0)
-        x[k:k + 4] = (s[b + L.PB_HAND_N], s[b + L.PB_DECK_N], walls, s[b + L.PB_CASTLE_DMG])
+        x[k:k + 4] = (view.hand_count(p), view.deck_count(p), view.wall_count(p),
+                      view.castle_damaged(p))
         k += 4
-    x[k:k + 2] = s[L.G_PLAYS + seat], s[L.G_PLAYS + 1 - seat]
+    x[k:k + 2] = view.plays(seat), view.plays(1 - seat)
     k += 2
-    owner = int(s[L.G_TOP_OWNER])
-    x[k:k + 6] = (s[L.G_OPEN], owner == seat, owner == 1 - seat, s[L.G_TOP_N], s[L.G_TOP_SHAPE],
-                  s[L.G_TOP_STR] if s[L.G_TOP_N] else 0)
+    owner = view.top_owner
+    top_n = view.top_n
+    x[k:k + 6] = (view.open, owner == seat, owner == 1 - seat, top_n, view.top_shape,
+                  view.top_str if top_n else 0)
     k += 6
-    x[k + int(s[L.G_PHASE])] = 1
+    x[k + view.phase] = 1
     k += 6
-    x[k:k + 3] = (s[L.G_TOP_KURUMAGAKARI] >= 0, s[L.G_LEADER] == seat and not s[L.G_OPEN],
-                  s[L.G_FIRST] == seat)
-    x[k + 3] = s[L.G_TURNS]
+    x[k:k + 3] = (view.top_kurumagakari >= 0, view.leader == seat and not view.open,
+                  view.first == seat)
+    x[k + 3] = view.turns
     return out
 
 

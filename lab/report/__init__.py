@@ -6,6 +6,7 @@ Owns the report: the order of its sections (``build``), the tables it reads (``c
 ``lab.stats``: no simulation and no statistic of its own.
 """
 
-from lab.report.build import FORMATS, build_report
+from lab.report.build import build_report
+from lab.report.page import FORMATS
 
 __all__ = ["FORMATS", "build_report"]

@@ -1,23 +1,27 @@
-"""The report's "Balance proposals" section: the result of ``lab balance`` when the results
-folder holds one (``balance/balance.json``).
+"""The result of ``lab balance`` as people read it: the report's "Balance proposals" section
+(when the results folder holds ``balance/balance.json``), the terminal's tables after a search
+and the web app's blocks.
 
-Owns only the translation of ``lab.design.balance.section`` — the proposals ranked on the
-selection deals, each with its before/after army table per tier on the fresh deals and its
-[[patch]] TOML — into the report's blocks. The figures are read from the search's result file;
-nothing here computes a statistic.
+Owns the text of the result — a headline, the search line, per proposal ranked on the selection
+deals its before/after army table per tier on the fresh deals and its [[patch]] TOML — as plain
+blocks (``section``), rich tables (``tables``) or the report's blocks (``balance_section``).
+The figures are read from the result file (``lab.records.balance``); nothing here computes a
+statistic or imports the search.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from lab.errors import LabError
+from lab.fmt import pct
+from lab.fmt import points as pts
+from lab.records.balance import RESULT, read_result
 from lab.report.document import Code, Heading, Para, Table
 
 
 def find(results_dir) -> dict | None:
     """The balance result of a results folder, or None when it holds none."""
-    from lab.design.balance import RESULT, read_result
-    from lab.errors import LabError
 
     folder = Path(results_dir)
     if not any(p.is_file() for p in (folder / "balance" / RESULT, folder / RESULT)):
@@ -29,8 +33,6 @@ def find(results_dir) -> dict | None:
 
 
 def balance_section(result: dict) -> list:
-    from lab.design.balance import section
-
     blocks: list = [Heading("Balance proposals"),
                     Para("From `lab balance`: card edits searched on screening deals, the best "
                          "chosen on selection deals at every tier and measured on fresh deals "
@@ -49,4 +51,118 @@ def balance_section(result: dict) -> list:
             blocks.append(Table(columns, rows, caption))
         elif kind == "code":
             blocks.append(Code(rest[0], "toml"))
+    return blocks
+
+
+# -------------------------------------------------------------------- the result as text
+
+def headline(result: dict) -> str:
+    """One paragraph: what was searched and what came out."""
+    tgt = f"{100 * result['target']:.0f}% ± {100 * result['band']:.0f}"
+    tiers = result["tiers"]
+    head = (f"{result['name']} ({result['variant']}; screened at {tiers[0]}"
+            + (f", judged at {', '.join(tiers)}" if len(tiers) > 1 else "")
+            + f"): target {tgt} points at every tier, at most {result['max_edits']} edits.")
+    for label, b in result["before"].items():
+        worst = max(b["armies"], key=lambda r: abs(r["rate"] - result["target"]))
+        head += (f" As written at {label}: worst army {worst['name']} at {pct(worst['rate'])}, "
+                 f"spread {100 * b['spread']:.1f} points.")
+    props = result["proposals"]
+    meet = [p for p in props if p["meets_target"]]
+    where = "on fresh deals at every tier" if len(tiers) > 1 else "on fresh deals"
+    if meet:
+        p = meet[0]
+        head += (f" Proposal #{p['rank']}: {p['n_edits']} edit(s), every army within the band "
+                 f"{where} (worst {100 * p['worst']:.1f} points from the target, spread "
+                 f"{100 * p['spread']:.1f}).")
+    elif props:
+        p = props[0]
+        head += (f" No proposal brings every army into the band {where}; the best "
+                 f"(#{p['rank']}): {p['n_edits']} edit(s), worst {100 * p['worst']:.1f} points "
+                 f"from the target, spread {100 * p['spread']:.1f}.")
+    else:
+        head += " No proposal was selected within the budget."
+    return head
+
+
+def search_line(result: dict) -> str:
+    se = result["search"]
+    stop = {"budget": "the budget was spent", "converged": "nothing was left to try"}.get(
+        se["stop"], se["stop"] or "interrupted")
+    games = "; ".join(
+        f"{label}: {g['screen']:,} screening, {g['selection']:,} selection, {g['fresh']:,} "
+        "fresh" for label, g in se["games"].items())
+    return (f"search: {se['rounds']} rounds in {se['minutes']:.1f} min, {se['candidates']:,} "
+            f"edit sets screened ({se['dropped']:,} dropped by racing, {se['selected']} "
+            f"selected), {se['edits_tried']} single edits from {se['edits_from']}; games — "
+            f"{games}; stopped because {stop}")
+
+
+ARMY_COLUMNS = ["army", "before", "after", "change (points)", "games"]
+CAPTION = ("fresh deals — never used to screen or to choose the proposals; win rate (draw ½) "
+           "before and after the edits with 95% intervals clustered by deal; change paired on "
+           "the same games")
+
+
+def _span(lo, hi, fmt) -> str:
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def army_rows(t: dict) -> list[list[str]]:
+    """The before/after table of a proposal at one tier (text cells: value and 95% interval)."""
+    num = lambda x: pct(x).removesuffix("%")  # noqa: E731
+    return [[r["name"], f"{pct(r['before'])} {_span(r['before_lo'], r['before_hi'], num)}",
+             f"{pct(r['after'])} {_span(r['after_lo'], r['after_hi'], num)}",
+             f"{pts(r['change'])} {_span(r['change_lo'], r['change_hi'], pts)}",
+             f"{r['games']:,}"] for r in t["armies"]]
+
+
+def title(p: dict, result: dict) -> str:
+    verdict = ("every army within the band at every tier" if p["meets_target"] else
+               f"worst army {100 * p['worst']:.1f} points from the target")
+    sel = "; ".join(f"{label} worst {100 * o['worst']:.1f}, spread {100 * o['spread']:.1f}"
+                    for label, o in p["selection"].items() if o)
+    return (f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
+            f"{100 * p['spread']:.1f} points (fresh deals; chosen on the selection deals: "
+            f"{sel})")
+
+
+def tier_title(label: str, t: dict, result: dict) -> str:
+    verdict = "every army within the band" if t["meets_target"] else (
+        f"worst army {100 * t['worst']:.1f} points from the target")
+    return (f"at {label}: {verdict}; spread {100 * t['spread']:.1f}; every 95% interval within "
+            f"{100 * t['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
+            f"({t['games']['per_army_min']:,} fresh games per army)")
+
+
+def tables(result: dict, top: int = 5):
+    """Rich renderables: per proposal its title, a before/after table per tier, its TOML."""
+    from rich.table import Table
+    from rich.text import Text
+
+    out = []
+    for p in result["proposals"][:top]:
+        out.append(Text(title(p, result), style="bold"))
+        for label, t in p["tiers"].items():
+            tab = Table(title=tier_title(label, t, result), title_justify="left",
+                        caption=CAPTION, caption_justify="left")
+            for i, col in enumerate(ARMY_COLUMNS):
+                tab.add_column(col, justify="left" if i == 0 else "right", no_wrap=True)
+            for row in army_rows(t):
+                tab.add_row(*row)
+            out.append(tab)
+        out.append(Text(p["toml"]))
+    return out
+
+
+def section(result: dict, top: int = 5) -> list[tuple]:
+    """The report's "Balance proposals" section as plain blocks — ("para", text), ("title",
+    text), ("table", columns, rows, caption), ("code", text) — which the report renders."""
+    blocks: list[tuple] = [("para", headline(result)), ("para", search_line(result))]
+    for p in result["proposals"][:top]:
+        blocks.append(("title", title(p, result)))
+        for label, t in p["tiers"].items():
+            blocks.append(("para", tier_title(label, t, result)))
+            blocks.append(("table", ARMY_COLUMNS, army_rows(t), CAPTION))
+        blocks.append(("code", p["toml"]))
     return blocks

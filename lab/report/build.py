@@ -9,7 +9,7 @@ balance proposals of ``lab balance`` (when it holds ``balance/balance.json``), t
 card metrics with the opening-hand effect (labelled: not a cause) and dead abilities
 (``sections``, ``cards``)
 — rendered as one self-contained HTML file or a Markdown twin with PNG figures beside it
-(``document``). Reports only read records (through ``lab.stats``); nothing here simulates or
+(``document``, written by ``page``). Reports only read records (through ``lab.stats``); nothing here simulates or
 computes a statistic of its own.
 """
 
@@ -18,12 +18,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from lab import stats
-from lab.errors import LabError
 from lab.report import balance, cards, glance, sections
 from lab.report.context import Context
-from lab.report.document import render_html, render_markdown
-
-FORMATS = ("html", "md")
+from lab.report.page import check_format, write_page
 
 
 def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None = None,
@@ -37,8 +34,7 @@ def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None =
     strongest (default: ranked from the bots' results, ``stats.tier_order``). Intervals are
     95% and flags use a 5% false-discovery rate (``stats.ALPHA``), as the page says.
     """
-    if fmt not in FORMATS:
-        raise LabError(f"format \"{fmt}\" is not one of: {', '.join(FORMATS)}")
+    check_format(fmt)
     rec = stats.load(results_dir)
     ctx = Context(rec, rec.variants(), stats.reference_variant(rec, base),
                   stats.tier_order(rec, tier_order), min_games, stats.ALPHA,
@@ -60,28 +56,5 @@ def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None =
     blocks += cards.observational(ctx)  # the opening-hand effect closes it: not a cause
     blocks += cards.abilities(ctx)
 
-    page = _out_path(Path(results_dir), out, fmt)
-    page.parent.mkdir(parents=True, exist_ok=True)
     title = f"大天下 balance report — {Path(results_dir).resolve().name}"
-    if fmt == "html":
-        page.write_text(render_html(title, blocks), encoding="utf-8")
-    else:
-        rel = f"{page.stem}_files"
-        page.write_text(render_markdown(title, blocks, page.parent / rel, rel), encoding="utf-8")
-    return page
-
-
-def page_path(results_dir, out, fmt: str) -> Path:
-    """Where ``build_report`` writes the page (to check it before the report is computed)."""
-    if fmt not in FORMATS:
-        raise LabError(f"format \"{fmt}\" is not one of: {', '.join(FORMATS)}")
-    return _out_path(Path(results_dir), out, fmt)
-
-
-def _out_path(results: Path, out, fmt: str) -> Path:
-    if out is None:
-        return results / f"report.{fmt}"
-    out = Path(out)
-    if out.is_dir() or (not out.suffix and not out.exists()):
-        return out / f"report.{fmt}"
-    return out
+    return write_page(results_dir, out, fmt, title, blocks)

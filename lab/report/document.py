@@ -11,30 +11,19 @@ from __future__ import annotations
 
 import base64
 import html
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lab import fmt
+from lab.fmt import missing, num, pct
+
 # ------------------------------------------------------------------------------ number formats
 
 
-def _bad(x) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
-def pct(x, digits: int = 1) -> str:
-    return "—" if _bad(x) else f"{100 * x:.{digits}f}%"
-
-
 def points(x, digits: int = 1) -> str:
-    return "—" if _bad(x) else f"{100 * x:+.{digits}f}"
-
-
-def num(x, digits: int = 1) -> str:
-    if _bad(x):
-        return "—"
-    return f"{int(x):,}" if float(x).is_integer() and digits == 0 else f"{x:,.{digits}f}"
+    """Points as the pages have always written them: a plain hyphen for minus."""
+    return fmt.points(x, digits, minus="-")
 
 
 @dataclass
@@ -48,10 +37,10 @@ class Cell:
     def rate(cls, row, name: str, min_games: int, strong: bool = False) -> "Cell":
         n = row.get(f"{name}_n")
         note = (f"[{pct(row[f'{name}_lo'])}, {pct(row[f'{name}_hi'])}]"
-                if not _bad(row.get(f"{name}_lo")) else "")
-        n_txt = f"n={int(n):,}" if not _bad(n) else ""
+                if not missing(row.get(f"{name}_lo")) else "")
+        n_txt = f"n={int(n):,}" if not missing(n) else ""
         return cls(pct(row[name]), " ".join(s for s in (note, n_txt) if s),
-                   thin=_bad(n) or n < min_games, strong=strong)
+                   thin=missing(n) or n < min_games, strong=strong)
 
     @classmethod
     def diff(cls, row, name: str, n=None, thin: bool = False, strong: bool = False) -> "Cell":
@@ -115,7 +104,7 @@ class Code:
 
 
 def _cell(v) -> Cell:
-    return v if isinstance(v, Cell) else Cell("—" if _bad(v) else str(v))
+    return v if isinstance(v, Cell) else Cell("—" if missing(v) else str(v))
 
 
 def slug(text: str) -> str:

@@ -9,18 +9,17 @@ It computes no statistic of its own.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from lab.errors import LabError
-from lab.report.document import (Cell, Figure, Heading, Para, Table, num, pct, points,
-                                 render_html, render_markdown)
+from lab.records import read_manifest
+from lab.report.document import Cell, Figure, Heading, Para, Table, num, pct, points
+from lab.report.page import check_format, write_page
 from lab.stats import seats
 
-FORMATS = ("html", "md")
 MIN_GAMES = 100
 
 
@@ -213,31 +212,26 @@ def toggle_section(games: pd.DataFrame) -> list:
 
 def build_report(results_dir, fmt: str = "html", out=None, **_options) -> Path:
     """Write the report of an N-seat run; returns the page's path (``out`` as for 大天下's)."""
-    from lab.report.build import _out_path
-
-    if fmt not in FORMATS:
-        raise LabError(f"format \"{fmt}\" is not one of: {', '.join(FORMATS)}")
+    check_format(fmt)
     results = Path(results_dir)
     games = seats.load(results)
     if games.empty:
         raise LabError("the folder holds no games yet; run the experiment first",
                        source=str(results))
-    try:
-        man = json.loads((results / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        man = {}
+    man = _manifest(results)
     blocks = at_a_glance(games)
     blocks += run_section(games, man)
     blocks += position_section(games)
     blocks += score_section(games)
     blocks += token_section(games)
     blocks += toggle_section(games)
-    page = _out_path(results, out, fmt)
-    page.parent.mkdir(parents=True, exist_ok=True)
     title = f"Rumble Nation report — {results.resolve().name}"
-    if fmt == "html":
-        page.write_text(render_html(title, blocks), encoding="utf-8")
-    else:
-        rel = f"{page.stem}_files"
-        page.write_text(render_markdown(title, blocks, page.parent / rel, rel), encoding="utf-8")
-    return page
+    return write_page(results, out, fmt, title, blocks)
+
+
+def _manifest(results: Path) -> dict:
+    """The run's manifest, or nothing when it is missing or unreadable (the page says less)."""
+    try:
+        return read_manifest(results) or {}
+    except LabError:
+        return {}

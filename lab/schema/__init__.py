@@ -8,3 +8,5 @@ fix). It builds no game object of its own beyond the validated data: the loaders
 (``lab.cards.pool``, ``lab.rules``, ``lab.sim.config``, ``lab.scenario``, ``lab.play.record``)
 turn that data into the lab's values. It must stay import-light and never simulate.
 """
+
+FLAG = "flag"  # the allowed values of an on/off toggle, in every game's declaration of its rules

@@ -2,8 +2,9 @@
 
 A rules file holds ``preset = "…"`` and toggles, at top level or under one ``[rules]`` table; a
 config's ``[overrides]``, a scenario's ``[overrides]``, ``--set`` and the play-again prompt hold
-toggles. Every toggle's type and allowed values come from its one declaration in ``lab.rules``;
-this module adds the words of the command line (``on``/``off``, ``"10"``) and nothing else.
+toggles. Every toggle's type and allowed values come from its one declaration in the game's rule
+set (``lab.rules.RuleSet``, handed in: this module imports no game); it adds the words of the
+command line (``on``/``off``, ``"10"``) and nothing else.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import BeforeValidator, Field, create_model
 
 from lab.errors import LabError
+from lab.schema import FLAG
 from lab.schema.base import Table, field
 
 _TRUE = {"true", "on", "yes", "1"}
@@ -41,8 +43,6 @@ def _digits(value):
 
 def _toggle(allowed) -> tuple[object, str]:
     """The pydantic type of a toggle declared with ``allowed`` and its allowed values in words."""
-    from lab.rules import FLAG
-
     if allowed == FLAG:
         return Annotated[bool, BeforeValidator(_on_off)], "true, false (or on, off)"
     if isinstance(allowed, tuple):
@@ -53,24 +53,20 @@ def _toggle(allowed) -> tuple[object, str]:
 
 
 @lru_cache(maxsize=None)
-def toggles_table() -> type[Toggles]:
-    """Every toggle of a rule set, each required."""
-    from lab.rules import RuleSet
-
+def toggles_table(ruleset: type) -> type[Toggles]:
+    """Every toggle of a rule set (the dataclass ``ruleset``), each required."""
     spec = {}
-    for f in fields(RuleSet):
+    for f in fields(ruleset):
         tp, words = _toggle(f.metadata["allowed"])
         spec[f.name] = (tp, field(..., allowed=words))
     return create_model("RuleToggles", __base__=Toggles, **spec)
 
 
 @lru_cache(maxsize=None)
-def rules_table() -> type[Toggles]:
-    """A rules table: an optional ``preset`` and any toggles."""
-    from lab.rules import PRESETS, RuleSet
-
-    spec: dict = {"preset": (Optional[Literal[tuple(PRESETS)]], field(None))}
-    for f in fields(RuleSet):
+def rules_table(ruleset: type, presets: tuple[str, ...]) -> type[Toggles]:
+    """A rules table: an optional ``preset`` (one of ``presets``) and any toggles."""
+    spec: dict = {"preset": (Optional[Literal[presets]], field(None))}
+    for f in fields(ruleset):
         tp, words = _toggle(f.metadata["allowed"])
         spec[f.name] = (Optional[tp], field(None, allowed=words))
     return create_model("RulesTable", __base__=Toggles, **spec)

@@ -122,7 +122,7 @@ def _stale(folder: Path) -> bool:
 def build_report(folder: Path) -> Path:
     """``lab report FOLDER``: the same checks and the same page (report.html in the folder)."""
     from lab.games import of_results
-    from lab.sim.records import check_readable
+    from lab.records import check_readable
 
     with _locks_lock:
         lock = _report_locks.setdefault(folder, threading.Lock())
@@ -150,8 +150,8 @@ def value_tables(folder: Path) -> list[PageTable]:
 
 def balance_blocks(folder: Path) -> list[dict] | None:
     """``lab balance``'s result as the page shows it: paragraphs, titles, before/after tables
-    and the ``[[patch]]`` TOML of each proposal (``lab.design.balance.section``)."""
-    from lab.design import balance
+    and the ``[[patch]]`` TOML of each proposal (``lab.report.balance.section``)."""
+    from lab.report import balance
 
     path = folder / "balance"
     if not (path / "balance.json").is_file():

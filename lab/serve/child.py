@@ -154,7 +154,9 @@ def _balance(spec: dict, status: Status) -> None:
     result = balance.run(p, spec["out"], minutes=minutes, games=games,
                          resume=spec.get("resume", False), jobs=spec.get("jobs"),
                          progress=progress)
-    status(state="done", message=balance.headline(result), fraction=1.0)
+    from lab.report.balance import headline
+
+    status(state="done", message=headline(result), fraction=1.0)
 
 
 if __name__ == "__main__":

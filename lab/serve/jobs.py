@@ -73,7 +73,8 @@ class Job:
 def folder_progress(out: Path) -> tuple[int, int] | None:
     """(games written, games in the experiment) of a results folder, from its manifest's chunk
     plan and the chunk files present; None before it has a manifest."""
-    from lab.sim import manifest, records
+    from lab import records
+    from lab.sim import manifest
 
     try:
         man = manifest.read(out)

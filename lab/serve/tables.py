@@ -73,7 +73,7 @@ def from_rich(table) -> PageTable:
 
 def from_rows(title: str, columns: list[str], rows: list[list], caption: str = "",
               right_from: int = 1) -> PageTable:
-    """A table of text cells (``lab.design.balance.section``'s blocks, the compare page)."""
+    """A table of text cells (``lab.report.balance.section``'s blocks, the compare page)."""
     return PageTable(title, list(columns), [k >= right_from for k in range(len(columns))],
                      [[c if isinstance(c, Cell) else Cell(str(c)) for c in r] for r in rows],
                      caption)

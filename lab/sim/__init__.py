@@ -3,9 +3,9 @@ of the compiled engine whose records land in Parquet (docs/records.md).
 
 The modules, in data-path order: ``config`` (load and validate an experiment file), ``plan``
 (cells, game ids, chunks), ``seeding`` (the deal and play streams of architecture.md principle 5),
-``worker`` (play one chunk and write its records), ``records`` (the games/cards tables, atomic
-Parquet writes, chunk checksums, readers), ``manifest`` (manifest.json, versions, the folder
-check), ``lock`` (one run per results folder), ``runner`` (the order of a run, timings),
+``worker`` (play one chunk and write its records), ``records`` (大天下's games/cards tables;
+the files themselves — atomic Parquet writes, chunk checksums, readers — are ``lab.records``'),
+``manifest`` (manifest.json's content, versions, the folder check), ``lock`` (one run per results folder), ``runner`` (the order of a run, timings),
 ``dispatch`` (loky workers or a Dask cluster), ``cluster`` (the Dask side: connecting, warming
 the workers, a lost worker or scheduler), ``progress`` (status lines and the progress bar),
 ``summary`` (the end-of-run tables) and ``replay`` (one recorded game again, with its log). The package knows no rule of the game: it hands contexts,
@@ -16,6 +16,6 @@ manifest, resume and dispatch; ``config.from_dict`` hands a config naming anothe
 """
 
 from lab.sim.config import Experiment, load_experiment
-from lab.sim.records import read_cards, read_games
+from lab.records import read_cards, read_games
 
 __all__ = ["Experiment", "load_experiment", "read_cards", "read_games"]

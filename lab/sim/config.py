@@ -19,7 +19,6 @@ armies exchanged; ``chunk_size`` is the most games one chunk (one Parquet file) 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -34,6 +33,7 @@ from lab.errors import LabError, closest, parse_toml, read_text, read_toml
 from lab.rules import PRESETS, RuleSet
 from lab.schema.base import check
 from lab.schema.experiment import MAX_GAMES, ExperimentFile
+from lab.schema.grid import check_grid, expand_grid
 
 BASE_PATCH = Patch(BASE)
 PATCH_SEPARATOR = "@"  # variant id of a patched variant: RULES@PATCH (rules id, patch name)
@@ -266,33 +266,8 @@ def _variants(f: ExperimentFile, grid: dict, src: str) -> tuple[RuleSet, ...]:
     if "patch" in overrides:
         raise LabError("patch goes in [grid] (patch = [\"base\", \"<patch name>\"]), not in "
                        "[overrides]; a one-patch grid plays that patch alone", source=src)
-    for key, values in grid.items():
-        if key not in TOGGLES:
-            hint = closest(key, TOGGLES)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"[grid] unknown rules key \"{key}\"; {did}valid keys: "
-                           f"{', '.join(TOGGLES)}", source=src)
-        if not isinstance(values, list) or not values:
-            raise LabError(f"[grid] {key} = {values!r}: a grid entry is a non-empty list of "
-                           f"values, e.g. {key} = [{_example(key)}]", source=src)
-        if key in overrides:
-            raise LabError(f"\"{key}\" is in both [overrides] and [grid]; keep it in one",
-                           source=src)
-    variants: list[RuleSet] = []
-    seen: dict[str, str] = {}
-    for preset in presets:
-        base = PRESETS[preset].with_overrides(overrides, source=f"{src} [overrides]")
-        for combo in itertools.product(*grid.values()):
-            toggles = dict(zip(grid, combo))
-            where = f"{src} variant rules = \"{preset}\"" + "".join(
-                f", {k} = {v!r}" for k, v in toggles.items())
-            rs = base.with_overrides(toggles, source=where)
-            if rs.id in seen:
-                raise LabError(f"two entries give the same rule set {rs.id} ({seen[rs.id]} and "
-                               f"{where.removeprefix(src + ' ')}); remove one", source=src)
-            seen[rs.id] = where.removeprefix(src + " ")
-            variants.append(rs)
-    return tuple(variants)
+    check_grid(grid, overrides, TOGGLES, src, _example)
+    return expand_grid(PRESETS, presets, overrides, grid, src)
 
 
 def _extra_cards(files: list[str], src: str) -> CardSource:

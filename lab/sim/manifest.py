@@ -2,17 +2,15 @@
 
 Owns the manifest's content (the resolved config and its fingerprint, package versions, git
 commit, a digest of the engine, bot and card sources, the chunk plan, status, and one timing entry
-per session that worked on the folder, and each written chunk's rows and checksum), its atomic
-writes, and the decision whether a run may use an output folder: a folder holding another
+per session that worked on the folder, and each written chunk's rows and checksum) and the decision whether a run may use an output folder: a folder holding another
 experiment, or records made by other engine code, is refused with one line saying what differs;
-a complete one is reported as such (its summary is shown, nothing is played). It plays nothing.
+a complete one is reported as such (its summary is shown, nothing is played). It plays nothing;
+the file is read and written atomically by ``lab.records``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import platform
 import subprocess
 import sys
@@ -21,11 +19,14 @@ from importlib import metadata
 from pathlib import Path
 
 from lab.errors import LabError
+# the file itself is lab.records' (below stats and sim); the runner calls manifest.read/write
+from lab.records import MANIFEST as NAME
+from lab.records import read_manifest as read
+from lab.records import write_manifest as write  # noqa: F401
+from lab.records import written_chunks
 from lab.sim import lock
 from lab.sim.config import Experiment
-from lab.sim.records import written_chunks
 
-NAME = "manifest.json"
 SCHEMA = 1
 _LAB = Path(__file__).resolve().parent.parent
 PACKAGES = ("daitenka-lab", "numpy", "numba", "pandas", "pyarrow", "joblib", "rich", "dask",
@@ -67,25 +68,6 @@ def code_digest() -> str:
         h.update(p.relative_to(_LAB).as_posix().encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
-
-
-def read(out: Path) -> dict | None:
-    path = Path(out) / NAME
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise LabError(f"cannot read the manifest ({e}); this folder is not a usable results "
-                       "folder — choose another --out", source=str(path)) from None
-
-
-def write(out: Path, data: dict) -> None:
-    """Atomically replace manifest.json (temp file, then rename)."""
-    path = Path(out) / NAME
-    tmp = path.with_name(f".{NAME}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def new(exp: Experiment, plan: list[dict]) -> dict:

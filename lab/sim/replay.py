@@ -18,7 +18,9 @@ from lab.cards.pool import load_army, load_deck, pool_from
 from lab.engine.api import Game
 from lab.errors import LabError
 from lab.rules import RuleSet
-from lab.sim import manifest, records
+from lab import records
+from lab.sim import manifest
+from lab.sim.records import TOGGLE_TYPES
 from lab.sim.config import variant_id
 
 CHECKED = ("winner", "end_reason", "leader_turns", "battles", "decisions")
@@ -53,7 +55,7 @@ def load_record(out, game_id: int) -> tuple[dict, dict]:
 
 def replay(out, game_id: int) -> Replay:
     man, row = load_record(out, game_id)
-    rules = RuleSet(**{k: row[k] for k in records.TOGGLE_TYPES})
+    rules = RuleSet(**{k: row[k] for k in TOGGLE_TYPES})
     # the experiment's pool: the package's cards and its extra card files, kept in the manifest
     pool = pool_from(tuple((f["file"], f["toml"])
                            for f in man["config"].get("cards", {}).get("extra", [])))

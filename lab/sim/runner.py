@@ -25,7 +25,8 @@ from pathlib import Path
 from rich.console import Console
 
 from lab.errors import LabError
-from lab.sim import cluster, dispatch, lock, manifest, progress, records
+from lab import records
+from lab.sim import cluster, dispatch, lock, manifest, progress
 from lab.sim.config import Experiment
 from lab.sim.worker import Receipt
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 from rich.table import Table
 
-from lab.sim.records import read_games
+from lab.records import read_games
 
 SHORT_ID = 16  # longer variant ids are shown as v1, v2, … with a legend (80-column tables)
 COLUMNS = ["variant", "tier", "army_a", "army_b", "first", "winner", "leader_turns", "battles",

@@ -22,6 +22,7 @@ from lab.bots.match import Batch
 from lab.cards.patch import Patch
 from lab.engine.context import matchup_context
 from lab.rules import RuleSet
+from lab.records import write_chunk
 from lab.sim import records
 from lab.sim.config import BASE_PATCH, Army
 from lab.sim.plan import Job
@@ -77,7 +78,7 @@ def play_chunk(job: Job, out: str) -> Receipt:
     for j in outputs:
         games = records.games_table(j, seeds, results)
         cards = records.cards_table(j, pool, ctx, decks, stats)
-        files[j.id] = records.write_chunk(Path(out), j.id, games, cards)
+        files[j.id] = write_chunk(Path(out), j.id, games, cards)
     return Receipt(job.id, job.size, time.perf_counter() - t,
                    int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])),
                    job.size * len(outputs), files)

@@ -1,7 +1,7 @@
-"""Reading a results folder into pandas, checked against the record schema (docs/records.md).
+"""A results folder as the statistics take it, checked against the record schema (docs/records.md).
 
-Owns: ``load(results_dir)`` — the games and cards tables from either layout a run may write
-(chunk folders ``games/chunk-*.parquet``, ``cards/chunk-*.parquet`` or the merged ``games.parquet``,
+Owns: ``load(results_dir)`` — the games and cards tables (read by ``lab.records``) from either
+layout a run may write (chunk folders ``games/chunk-*.parquet``, ``cards/chunk-*.parquet`` or the merged ``games.parquet``,
 ``cards.parquet``; when both exist the merged file is read) plus ``manifest.json`` when present —
 the columns the statistics need, their allowed values, and the ``Records`` value every statistic
 takes. Only complete chunks are read, and games the engine flagged ``error`` are set aside
@@ -11,13 +11,14 @@ naming the file, the column and what is allowed. It computes no statistic and ne
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from lab import records
 from lab.errors import LabError
+from lab.records import CARDS, GAMES
 
 # Columns the statistics read (docs/records.md lists more; extra columns are kept, never needed).
 GAMES_COLUMNS: dict[str, str] = {
@@ -111,18 +112,33 @@ def load(results_dir: str | Path, *, cards: bool = True) -> Records:
     if not root.is_dir():
         raise LabError("not a folder; give the results folder that holds games.parquet or "
                        "games/chunk-*.parquet", source=str(root))
-    manifest = _read_manifest(root / "manifest.json")
-    games_files, games_src = _files(root, "games")
-    skipped = 0
+    manifest = records.read_manifest(root) or {}
+    tables = (GAMES, CARDS) if cards else (GAMES,)
+    for kind in tables:
+        if not records.files(root, kind, (kind,)):
+            raise LabError(f"no {kind} records: expected {kind}.parquet or "
+                           f"{kind}/chunk-*.parquet (docs/records.md)", source=str(root))
+    # chunks count when complete in every table read; a merged file is whole on its own
+    merged = any((root / f"{kind}.parquet").is_file() for kind in tables)
+    games_files = records.files(root, GAMES, (GAMES,) if merged else tables)
+    if not games_files:
+        raise LabError("no complete chunk: games/ and cards/ share no chunk-*.parquet file name",
+                       source=str(root))
+    g = check_games(records.read_frame(games_files, _label(root, GAMES)), _label(root, GAMES))
+    c = None
     if cards:
-        cards_files, cards_src = _files(root, "cards")
-        if not (root / "games.parquet").is_file() and not (root / "cards.parquet").is_file():
-            games_files, cards_files, skipped = _complete(games_files, cards_files)
-    g = check_games(_read(games_files, games_src), games_src)
-    c = check_cards(_read(cards_files, cards_src), g, cards_src) if cards else None
+        cards_files = records.files(root, CARDS, (CARDS,) if merged else tables)
+        c = check_cards(records.read_frame(cards_files, _label(root, CARDS)), g,
+                        _label(root, CARDS))
     rec = _set_aside_errors(Records(g, c, manifest, root))
-    rec.skipped_chunks = skipped
+    rec.skipped_chunks = 0 if merged or not cards else records.incomplete_chunks(root, tables)
     return rec
+
+
+def _label(root: Path, kind: str) -> str:
+    """How an error names a table's files: the merged file, else the chunk pattern."""
+    merged = root / f"{kind}.parquet"
+    return str(merged) if merged.is_file() else str(root / kind / "chunk-*.parquet")
 
 
 def _set_aside_errors(rec: Records) -> Records:
@@ -138,58 +154,6 @@ def _set_aside_errors(rec: Records) -> Records:
             keep = rec.cards["game_id"].isin(rec.games["game_id"])
             rec.cards = rec.cards[keep].reset_index(drop=True)
     return rec
-
-
-def _read_manifest(path: Path) -> dict:
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise LabError(f"not valid JSON: {e}", source=str(path)) from None
-    if not isinstance(data, dict):
-        raise LabError("manifest.json must hold a JSON object", source=str(path))
-    return data
-
-
-def _files(root: Path, name: str) -> tuple[list[Path], str]:
-    """The merged file when there is one, else the chunk files (sorted), and a label for errors."""
-    merged = root / f"{name}.parquet"
-    if merged.is_file():
-        return [merged], str(merged)
-    folder = root / name
-    files = sorted(folder.glob("chunk-*.parquet")) if folder.is_dir() else []
-    if not files:
-        raise LabError(f"no {name} records: expected {name}.parquet or "
-                       f"{name}/chunk-*.parquet (docs/records.md)", source=str(root))
-    return files, str(folder / "chunk-*.parquet")
-
-
-def _complete(games: list[Path], cards: list[Path]) -> tuple[list[Path], list[Path], int]:
-    """Keep the chunks present in both folders; count the rest."""
-    g = {p.name: p for p in games}
-    c = {p.name: p for p in cards}
-    both = sorted(set(g) & set(c))
-    if not both:
-        raise LabError("no complete chunk: games/ and cards/ share no chunk-*.parquet file name",
-                       source=str(games[0].parent.parent))
-    return [g[n] for n in both], [c[n] for n in both], len(set(g) ^ set(c))
-
-
-def _read(files: list[Path], src: str) -> pd.DataFrame:
-    try:
-        frames = [pd.read_parquet(f) for f in files]
-    except Exception as e:  # pyarrow raises several types for a damaged file
-        raise LabError(f"cannot read the Parquet file(s): {e}", source=src) from None
-    if len(frames) == 1:
-        return frames[0]
-    cols = list(frames[0].columns)
-    for f, df in zip(files[1:], frames[1:]):
-        if set(df.columns) != set(cols):
-            diff = sorted(set(df.columns) ^ set(cols))
-            raise LabError(f"its columns differ from {files[0].name}'s ({', '.join(diff)}); the "
-                           "chunks of one run must share one schema", source=str(f))
-    return pd.concat(frames, ignore_index=True)
 
 
 # --------------------------------------------------------------------------------- validation

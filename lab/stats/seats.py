@@ -32,8 +32,8 @@ TOGGLES = ("reroll", "soldier_counts", "reinforcements", "second_place", "daimyo
 
 
 def load(results_dir) -> pd.DataFrame:
-    """A results folder's games records (any layout ``lab.sim.records`` reads)."""
-    from lab.sim.records import read_games
+    """A results folder's games records (any layout ``lab.records`` reads)."""
+    from lab.records import read_games
 
     return read_games(results_dir)
 

@@ -14,7 +14,6 @@ game in ``games/`` (docs/records.md, "Rumble Nation"), seats as columns ``_p1`` 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import time
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from lab.games.rumble_nation.nb_layout import MAXP
 from lab.games.rumble_nation.rules import DEFAULT, PRESETS, RNRules
 from lab.schema.base import check
 from lab.schema.experiment import GameExperimentFile
+from lab.schema.grid import check_grid, expand_grid
 
 GAME = "rumble_nation"
 GAMES = "games"
@@ -138,33 +138,13 @@ def _variants(presets, overrides: dict, grid: dict, src: str) -> tuple[RNRules, 
             did = f"did you mean {', '.join(hint)}? " if hint else ""
             raise LabError(f"rules: unknown Rumble Nation preset \"{p}\"; {did}presets: "
                            f"{', '.join(PRESETS)}", source=src)
-    for key, values in grid.items():
-        if key not in TOGGLES:
-            hint = closest(key, TOGGLES)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"[grid] unknown rules key \"{key}\"; {did}valid keys: "
-                           f"{', '.join(TOGGLES)}", source=src)
-        if not isinstance(values, list) or not values:
-            raise LabError(f"[grid] {key} = {values!r}: a grid entry is a non-empty list of "
-                           f"values, e.g. reroll = [true, false]", source=src)
-        if key in overrides:
-            raise LabError(f"\"{key}\" is in both [overrides] and [grid]; keep it in one",
-                           source=src)
-    out: list[RNRules] = []
-    seen: dict[str, str] = {}
-    for preset in presets:
-        base = PRESETS[preset].with_overrides(overrides, source=f"{src} [overrides]")
-        for combo in itertools.product(*grid.values()):
-            toggles = dict(zip(grid, combo))
-            where = f"rules = \"{preset}\"" + "".join(f", {k} = {v!r}" for k, v in
-                                                       toggles.items())
-            rs = base.with_overrides(toggles, source=f"{src} variant {where}")
-            if rs.id in seen:
-                raise LabError(f"two entries give the same rule set {rs.id} ({seen[rs.id]} and "
-                               f"{where}); remove one", source=src)
-            seen[rs.id] = where
-            out.append(rs)
-    return tuple(out)
+    check_grid(grid, overrides, TOGGLES, src, _example)
+    return expand_grid(PRESETS, presets, overrides, grid, src)
+
+
+def _example(key: str) -> str:
+    return {"reroll": "true, false", "second_place": "true, false", "daimyo": "true, false",
+            "reinforcements": "1, 2", "players": "2, 3, 4"}.get(key, "…")
 
 
 def _tiers(entries, key: str, variants, src: str) -> tuple[Tier, ...]:
@@ -241,7 +221,7 @@ def warm(job: Job) -> None:
 
 
 def play_chunk(job: Job, out: str):
-    from lab.sim import records
+    from lab import records
     from lab.sim.worker import Receipt
 
     t = time.perf_counter()

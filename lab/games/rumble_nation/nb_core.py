@@ -1,4 +1,4 @@
-"""Rumble Nation's rules as kernels: the generator, set-up (RN2), rolls and the legal placements
+"""Rumble Nation's rules as kernels: set-up (RN2), rolls and the legal placements
 (RN3), applying a decision, the war phase (RN4) and the final ranking (RN5).
 
 Only ``@kernel``/``@hot`` functions over the state ``s`` and the context ``c`` (layout in
@@ -7,45 +7,8 @@ under NUMBA_DISABLE_JIT=1. Bots, the batch loop and the invariant checks live in
 """
 
 from lab.engine.jit import hot, kernel
+from lab.engine.nb_rng import next32, rand_below  # noqa: F401  (the shared generator)
 from lab.games.rumble_nation import nb_layout as L
-
-M32 = 0xFFFFFFFF
-
-
-# ------------------------------------------------------------------ generator (xoshiro128**)
-# The generator's four 32-bit words live in the state, so a copy of the state made for search
-# copies them too; held in int64 with every intermediate below 2**41, so the arithmetic is exact
-# whether numba compiles it or Python runs it.
-@hot
-def _rotl32(x, k):
-    return ((x << k) | (x >> (32 - k))) & M32
-
-
-@hot
-def next32(s, at):
-    """Next 32-bit output of the generator whose words start at ``s[at]``."""
-    s0 = s[at]
-    s1 = s[at + 1]
-    s2 = s[at + 2]
-    s3 = s[at + 3]
-    result = (_rotl32((s1 * 5) & M32, 7) * 9) & M32
-    t = (s1 << 9) & M32
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s[at] = s0
-    s[at + 1] = s1
-    s[at + 2] = s2
-    s[at + 3] = _rotl32(s3, 11)
-    return result
-
-
-@hot
-def rand_below(s, at, n):
-    """A uniform integer in [0, n) from the generator at ``s[at]`` (n < 2**31)."""
-    return (next32(s, at) * n) >> 32
 
 
 # ------------------------------------------------------------------ field access

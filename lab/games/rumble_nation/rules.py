@@ -150,7 +150,7 @@ def _toggles_table():
 
     from pydantic import create_model
 
-    from lab.rules import FLAG
+    from lab.schema import FLAG
     from lab.schema.base import field
     from lab.schema.rules import Toggles, _toggle
 

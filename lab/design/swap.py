@@ -181,7 +181,7 @@ def reading(p: SwapPlan, row, names: dict[str, str]) -> str:
     """One line a designer reads: "removing 赤備え costs 武田 −3.1 points [−5.0, −1.2]" — the
     headline of a swap measured in one variant and tier (``row``: its army row)."""
     name = names.get(row["army"], row["army"])
-    pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
+    from lab.fmt import points as pts
     span = f"{pts(row['change'])} points [{pts(row['change_lo'])}, {pts(row['change_hi'])}]"
     head = f"removing {p.card.name} (for {p.replacement.name})"
     if p.army:

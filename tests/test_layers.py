@@ -1,0 +1,203 @@
+"""The layering of shared/spec/architecture.md, read from the source: every ``import`` of lab/
+(at the top of a module or inside a function — a lazy import is still a dependency) is checked
+against what its package may use, and no two modules import each other, directly or round a
+circle. A new dependency that breaks a layer fails here with the import that does it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+LAB = Path(__file__).resolve().parent.parent / "lab"
+
+# 大天下's own packages, still at the top level of lab/ until they move into lab/games/daitenka/
+# (issue 28 item 1); the platform packages below may not name them (see KNOWN).
+DAITENKA = {"lab.rules", "lab.cards", "lab.engine", "lab.bots", "lab.env", "lab.play",
+            "lab.scenario", "lab.bench"}
+BASE = {"lab", "lab.errors", "lab.writable", "lab.fmt"}
+
+# What each package may import besides itself (architecture.md, "Layout": the arrows point down).
+# Packages absent from the table — cli and serve, which use everything, and the games' own
+# folders — are checked for circles only.
+ALLOWED: dict[str, set[str]] = {
+    "lab.schema": BASE | {"lab.rules", "lab.cards", "lab.engine", "lab.bots"},  # input grammars
+    "lab.rules": BASE | {"lab.schema"},
+    "lab.cards": BASE | {"lab.schema"},
+    # the engine: no I/O, never the runner, statistics, report or design (principle 7)
+    "lab.engine": BASE | {"lab.rules", "lab.cards"},
+    "lab.bots": BASE | {"lab.rules", "lab.cards", "lab.engine"},
+    "lab.env": BASE | {"lab.rules", "lab.cards", "lab.engine", "lab.bots"},
+    # results folders: below the runner, statistics, design and report; games only through the
+    # registry (which game's tables a folder holds)
+    "lab.records": BASE | {"lab.games"},
+    # statistics read records, never simulate and never import the runner or the design layer
+    "lab.stats": BASE | {"lab.records"},
+    # the report reads records, statistics and design result files (lab.records.balance)
+    "lab.report": BASE | {"lab.records", "lab.stats"},
+    # the runner reaches games through the registry; its config, plan and worker are still
+    # 大天下's (item 1 moves them into the game's folder)
+    "lab.sim": BASE | {"lab.schema", "lab.records", "lab.games"} | DAITENKA,
+    # design questions plan runs and read records; never the engine
+    "lab.design": BASE | {"lab.schema", "lab.records", "lab.sim", "lab.stats", "lab.cards",
+                          "lab.bots"},
+    "lab.games": BASE,  # the registry names the games' modules, imports them on first use
+}
+
+# Platform modules that still name 大天下's packages: item 1 (lab/games/daitenka/ behind the
+# protocol) removes them. Listed one by one so that none is added; a fixed one must leave the list.
+KNOWN = {
+    ("lab.stats.abilities", "lab.cards.pool"),
+    ("lab.stats.armies", "lab.cards.pool"),
+    ("lab.stats.cards", "lab.cards.pool"),
+    ("lab.stats.causal", "lab.cards.pool"),
+    ("lab.report.context", "lab.bots.match"),
+}
+
+
+def _modules() -> dict[str, Path]:
+    mods = {}
+    for path in LAB.rglob("*.py"):
+        parts = list(path.relative_to(LAB.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        mods[".".join(parts)] = path
+    return mods
+
+
+MODULES = _modules()
+
+
+def _owner(name: str) -> str:
+    """The module an imported name lives in (``lab.sim.records.read_games`` → lab.sim.records)."""
+    while name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _imports(module: str, path: Path) -> set[str]:
+    """The lab modules ``module`` imports, anywhere in its source."""
+    found = set()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {_owner(a.name) for a in node.names if a.name.split(".")[0] == "lab"}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package
+                for _ in range(node.level - 1):
+                    up = up.rpartition(".")[0]
+                base = f"{up}.{base}" if base else up
+            if base.split(".")[0] != "lab":
+                continue
+            for a in node.names:  # `from lab.sim import records` imports a module
+                full = f"{base}.{a.name}"
+                found.add(full if full in MODULES else _owner(base))
+    found.discard(module)
+    return found
+
+
+GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+
+
+REGISTRY = {"protocol"}  # lab/games/ modules that are the registry's, not a game's
+
+
+def package(module: str) -> str:
+    """The unit the table speaks of: lab.X, or lab.games.X for a game's folder or module (the
+    registry and its protocol are lab.games)."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[1] == "games" and parts[2] not in REGISTRY:
+        return ".".join(parts[:3])
+    return ".".join(parts[:2])
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, children = work[-1]
+            for w in children:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        found.append(sorted(comp))
+    return found
+
+
+def test_no_module_imports_itself_round_a_circle():
+    assert _cycles(GRAPH) == []
+
+
+def test_the_cycle_finder_finds_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("pkg", sorted(ALLOWED))
+def test_each_package_imports_only_what_its_layer_may_use(pkg):
+    wrong = sorted((m, t) for m, targets in GRAPH.items() if package(m) == pkg
+                   for t in targets
+                   if package(t) != pkg and package(t) not in ALLOWED[pkg]
+                   and (m, t) not in KNOWN)
+    assert not wrong, (f"{pkg} may import only {sorted(ALLOWED[pkg])} "
+                       f"(shared/spec/architecture.md); found: {wrong}")
+
+
+def test_the_known_exceptions_still_exist():
+    """An exception that is gone leaves KNOWN, so the list only shrinks."""
+    stale = sorted(e for e in KNOWN if e[1] not in GRAPH.get(e[0], ()))
+    assert not stale
+
+
+def test_the_rules_the_architecture_names():
+    """Never an engine importing sim/stats/report; never stats or report importing the runner
+    or the design layer (reports read result files); records below stats and sim."""
+    never = {
+        "lab.engine": {"lab.sim", "lab.stats", "lab.report", "lab.design", "lab.records"},
+        "lab.bots": {"lab.sim", "lab.stats", "lab.report", "lab.design", "lab.records"},
+        "lab.stats": {"lab.sim", "lab.design", "lab.report"},
+        "lab.report": {"lab.sim", "lab.design"},
+        "lab.records": {"lab.sim", "lab.stats", "lab.design", "lab.report"},
+    }
+    wrong = sorted((m, t) for m, targets in GRAPH.items() for t in targets
+                   if package(t) in never.get(package(m), ()))
+    assert not wrong
+
+
+def test_lazy_imports_are_seen():
+    """The reader counts an import inside a function (how the old report → design edge hid)."""
+    report_balance = GRAPH["lab.report.balance"]
+    assert "lab.records.balance" in report_balance
+    assert "lab.games" in GRAPH["lab.records"]  # imported inside kinds()
