@@ -224,7 +224,7 @@ def test_the_smoke_config_is_an_experiment_of_the_game(smoke_run):
 
 
 def test_records_have_the_declared_schemas_and_one_row_per_game(smoke_run):
-    from lab.sim.records import read_table
+    from lab.records import read_table
 
     entry, exp, out = smoke_run
     for kind in entry.RECORD_KINDS:
@@ -243,7 +243,7 @@ def test_records_have_the_declared_schemas_and_one_row_per_game(smoke_run):
 def test_records_are_the_same_for_any_chunk_size(smoke_run, tmp_path):
     from lab.sim import runner
     from lab.sim.config import from_dict
-    from lab.sim.records import read_table
+    from lab.records import read_table
 
     entry, exp, out = smoke_run
     other = from_dict(entry.smoke_config(games=4) | {"chunk_size": 3}, "chunks.toml")
