@@ -13,7 +13,7 @@ multiple of five are held out to report how often the fit agrees with the teache
 often the heuristic does. Seeds are drawn per round and pair, so the result is the same for any
 number of worker processes.
 
-    python -m lab.bots.distill [--games-per-pair 10] [--rounds 3] [--simulations 1000]
+    python -m lab.bots.distill [--games-per-pair 6] [--rounds 3] [--simulations 1000]
                                [--seed 1] [--jobs 2] [--out lab/bots/data/strong_weights.json]
 """
 
@@ -39,7 +39,7 @@ from lab.engine.nb_play import setup
 from lab.engine.nb_resolve import apply, begin_turn
 
 DATA = Path(__file__).parent / "data"
-DEFAULTS = {"games_per_pair": 10, "rounds": 3, "simulations": 1000, "seed": 1,
+DEFAULTS = {"games_per_pair": 6, "rounds": 3, "simulations": 1000, "seed": 1,
             "max_actions": 400, "ridge": 0.01}
 # the test's reduced run (tests/test_distill.py): its weights ship beside the full ones
 SMALL = {"games_per_pair": 1, "rounds": 2, "simulations": 40, "seed": 1, "max_actions": 400,
@@ -194,6 +194,7 @@ def train(games_per_pair: int, rounds: int, simulations: int, seed: int, max_act
     pairs = [(a, b) for a in names for b in names]
     weights = [0] * N_W
     weights[0] = int(SCALE)
+    _chunk(*pairs[0], np.zeros((0, 12), np.int64), weights, simulations, max_actions)  # compile once
     data = Data()
     history = []
     out = {}
@@ -251,6 +252,9 @@ def main(argv=None) -> int:
     args = dict(SMALL) if a.small else {k: getattr(a, k) for k in DEFAULTS}
     out_path = a.out or DATA / ("strong_weights_small.json" if a.small else "strong_weights.json")
     t0 = time.perf_counter()
+    # run as ``python -m`` this file is __main__, whose kernels the worker processes would
+    # receive by value and compile afresh; the imported module's come from the numba cache
+    from lab.bots.distill import train
     out = train(**args, jobs=a.jobs, progress=lambda m: print(m, file=sys.stderr, flush=True))
     doc = document(args, out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
