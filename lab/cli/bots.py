@@ -98,14 +98,18 @@ def bench_command(
     start_runs: Annotated[int, typer.Option(
         min=0, help="Fresh processes timed loading the compiled engine (0 = skip).")] = 3,
     preset: Annotated[list[str] | None, typer.Option("--preset", help="Only these presets.")] = None,
+    bot_games: Annotated[int, typer.Option(
+        min=0, help="Games per run of each of the heuristic, tuned and strong bots against "
+                    "itself (second edition, one core; 0 = skip).")] = 4_000,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
     game: Annotated[str, typer.Option(
         "--game", "-g", metavar="GAME",
         help="daitenka (大天下, the default) or rumble_nation (random bots per preset; no "
              "compile timings).")] = "daitenka",
 ) -> None:
-    """Engine speed: random-vs-random games on one core, all nine armies, per preset; then the
-    cold compile and cached start of a fresh process. Each step shows what runs and for how long."""
+    """Engine speed: random-vs-random games on one core, all nine armies, per preset; the
+    heuristic, tuned and strong bots' own games/s; then the cold compile and cached start of a
+    fresh process. Each step shows what runs and for how long."""
     import json
 
     from lab import bench
@@ -138,8 +142,11 @@ def bench_command(
                        start_runs=start_runs,
                        progress=None if as_json else (lambda m: err.print(m)),
                        status=lambda m: status(console, m))
+    bots = bench.bot_speed(games=bot_games, runs=runs,
+                           progress=None if as_json else (lambda m: err.print(m)),
+                           status=lambda m: status(console, m)) if bot_games else {}
     if as_json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps({**result, "bots": bots} if bots else result, indent=2))
         return
     table = Table(title=f"engine speed, one core, median of {runs} runs", title_justify="left")
     for col in ("preset", "games/s", "decisions/s", "decisions/game", "cold compile s",
@@ -151,3 +158,11 @@ def bench_command(
                       f"{r['decisions_per_game']:.1f}", fmt(r["compile_s"]),
                       fmt(r["cached_start_s"]))
     out.print(table)
+    if bots:
+        table = Table(title=f"bots against themselves, second edition, one core, median of "
+                            f"{runs} runs", title_justify="left")
+        for col in ("bot", "games/s", "× heuristic (same run)"):
+            table.add_column(col, justify="right" if col != "bot" else "left")
+        for name, r in bots.items():
+            table.add_row(name, f"{r['games_per_s']:,.0f}", f"{r['vs_first']:.2f}")
+        out.print(table)
