@@ -13,7 +13,7 @@ multiple of five are held out to report how often the fit agrees with the teache
 often the heuristic does. Seeds are drawn per round and pair, so the result is the same for any
 number of worker processes.
 
-    python -m lab.bots.distill [--games-per-pair 6] [--rounds 3] [--simulations 1000]
+    python -m lab.bots.distill [--games-per-pair 8] [--rounds 3] [--simulations 1000]
                                [--seed 1] [--jobs 2] [--out lab/bots/data/strong_weights.json]
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 from lab.bots.match import parse_bot
 from lab.bots.nb_buffer import SB_SIZE
 from lab.bots.nb_expert import expert_choose
-from lab.bots.nb_params import BOT_STRONG, BP_KIND, BP_W, N_W
+from lab.bots.nb_params import BOT_STRONG, BP_ALT, BP_KIND, BP_W, N_W
 from lab.bots.nb_strong import FEATURE_NAMES, SCALE, fill_features, strong_choose
 from lab.engine.jit import kernel
 from lab.engine.layout import AW, G_PHASE, LW, MAXA, PH_LEADER_START, PH_OVER, S_SIZE
@@ -39,11 +39,11 @@ from lab.engine.nb_play import setup
 from lab.engine.nb_resolve import apply, begin_turn
 
 DATA = Path(__file__).parent / "data"
-DEFAULTS = {"games_per_pair": 6, "rounds": 3, "simulations": 1000, "seed": 1,
-            "max_actions": 400, "ridge": 0.01}
+DEFAULTS = {"games_per_pair": 8, "rounds": 3, "simulations": 1000, "seed": 1,
+            "max_actions": 400, "ridge": 0.001}
 # the test's reduced run (tests/test_distill.py): its weights ship beside the full ones
 SMALL = {"games_per_pair": 1, "rounds": 2, "simulations": 40, "seed": 1, "max_actions": 400,
-         "ridge": 0.01}
+         "ridge": 0.001}
 
 
 @kernel
@@ -79,6 +79,7 @@ def _learner(weights) -> np.ndarray:
     bot = parse_bot("heuristic").pack()
     bot[BP_KIND] = BOT_STRONG
     bot[BP_W:BP_W + N_W] = weights
+    bot[BP_ALT:BP_ALT + BP_W] = parse_bot("tuned").pack()[:BP_W]
     return bot
 
 

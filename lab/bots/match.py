@@ -18,7 +18,7 @@ from lab.bots import nb_match, nb_policy
 from lab.bots.nb_buffer import SB_SIZE
 from lab.bots.nb_expert import ticks_per_ms
 from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BOT_STRONG,
-                                BP_KIND, BP_SIZE, BP_TICKS, BP_W, N_W)
+                                BP_ALT, BP_KIND, BP_SIZE, BP_TICKS, BP_W, N_W)
 from lab.bots.personas import EXPERT_DEFAULTS, PARAMS, PERSONAS, SEARCH_DEFAULTS
 from lab.engine import nb_play
 from lab.engine.layout import AW, LW, MAXA, N_ST, NL, S_SIZE
@@ -81,6 +81,7 @@ class BotSpec:
         a[BP_KIND] = KINDS[self.kind]
         if self.kind == "strong":
             a[BP_W:BP_W + N_W] = strong_weights()
+            a[BP_ALT:BP_ALT + BP_W] = parse_bot("tuned").pack()[:BP_W]
         if self.kind != "random":
             for name, value in self.values().items():
                 if name == "time_ms":

@@ -1,14 +1,15 @@
 """The strong bot: a linear policy over action features, distilled from the expert.
 
 Every legal action is described by ``N_FEAT`` numbers from the mover's side — what the balanced
-heuristic thinks of it (is it the heuristic's choice, its clipped score, is it decisive), its
+and the tuned heuristics think of it (is it their choice, their clipped score, is it decisive), its
 kind, and for led and answering sets their size, value, top strength, shape, extra damage,
 車懸り and gun fire, the chance the heuristic gives of it being beaten, the share of the hand's
 value it spends, its strong units, whether it empties the hand, and a few interactions with the
 walls at stake — and scored by a weighted sum; the best is played (the first among equals). The
 weights are a conditional-logit fit of the expert's choices on positions from the bot's own play
 (``lab.bots.distill``); they ship as ``lab/bots/data/strong_weights.json`` and travel in the bot
-spec (``BP_W``…, ×10⁵) so the compiled code holds no weight of its own.
+spec (``BP_W``…, ×10⁵, and the tuned persona's fields from ``BP_ALT``) so the compiled code
+holds no weight of its own.
 
 It reads what the heuristic reads (rules.md R1): its own hand, counts of the opponent's hand and
 walls, the field and camps — never the opponent's hand, a deck or a wall card.
@@ -32,7 +33,8 @@ FEATURE_NAMES = (
     "answer_kuruma", "answer_fire", "answer_beaten", "answer_hand_share", "answer_strong",
     "answer_empties",
     "lead_value_late", "answer_value_x_danger", "pass_walls", "pass_fatal", "answer_wins_game",
-    "lead_wins_game", "miokuri_x_walls", "tactic_x_danger", "castle_x_walls")
+    "lead_wins_game", "miokuri_x_walls", "tactic_x_danger", "castle_x_walls",
+    "tuned_best", "tuned_score", "tuned_decisive")
 
 
 @hot
@@ -58,6 +60,11 @@ def context(s, c, bot):
 
 
 @hot
+def _clip(h):
+    return 30.0 if h > 30.0 else (-30.0 if h < -30.0 else h)
+
+
+@hot
 def _strong_units(c, a):
     n = 0
     for j in range(a[L.AX_N]):
@@ -68,9 +75,9 @@ def _strong_units(c, a):
 
 
 @hot
-def action_features(s, c, a, h, best, ctx):
-    """The features of action row ``a`` (heuristic score ``h``; ``best``: the heuristic's choice)
-    in the order of FEATURE_NAMES."""
+def action_features(s, c, a, h, best, ht, best_t, ctx):
+    """The features of action row ``a`` (heuristic score ``h``; ``best``: the heuristic's choice;
+    ``ht``, ``best_t``: the same for the tuned persona) in the order of FEATURE_NAMES."""
     mw, ow, oh, hn, hv, deck, po, pm = ctx
     kind = a[L.AX_KIND]
     is_lead = kind == L.A_LEAD
@@ -104,11 +111,7 @@ def action_features(s, c, a, h, best, ctx):
     ld = 1.0 if is_lead else 0.0
     an = 1.0 if is_answer else 0.0
     ps = 1.0 if kind == L.A_PASS else 0.0
-    hc = h
-    if hc > 30.0:
-        hc = 30.0
-    elif hc < -30.0:
-        hc = -30.0
+    hc = _clip(h)
     # four short tuples: CPython builds a long tuple display through a list, which numba refuses
     kinds = (1.0 if best else 0.0, hc / 10.0, 1.0 if h >= 1000.0 else 0.0,
              1.0 if h <= -1000.0 else 0.0,
@@ -128,7 +131,8 @@ def action_features(s, c, a, h, best, ctx):
               ld * (1.0 if 1.0 + bonus >= ow else 0.0),
               (1.0 if kind == L.A_MIOKURI else 0.0) * mw,
               (1.0 if kind == L.A_TACTIC or kind == L.A_SIEGE else 0.0) * po,
-              (1.0 if kind == L.A_BUILD or kind == L.A_FORTIFY else 0.0) * mw)
+              (1.0 if kind == L.A_BUILD or kind == L.A_FORTIFY else 0.0) * mw,
+              1.0 if best_t else 0.0, _clip(ht) / 10.0, 1.0 if ht >= 1000.0 else 0.0)
     return kinds + leads + answers + stakes
 
 
@@ -150,12 +154,15 @@ def strong_choose(s, c, acts, n, bot):
     """Index of the row with the highest weighted feature sum (the first among equals)."""
     if n <= 1:
         return 0
+    alt = bot[P.BP_ALT:P.BP_ALT + P.BP_W]
     hb = heuristic_best(s, c, acts, n, bot)
+    tb = heuristic_best(s, c, acts, n, alt)
     ctx = context(s, c, bot)
     pick = 0
     top = -1.0e300
     for k in range(n):
-        f = action_features(s, c, acts[k], score_action(s, c, acts[k], bot), k == hb, ctx)
+        f = action_features(s, c, acts[k], score_action(s, c, acts[k], bot), k == hb,
+                            score_action(s, c, acts[k], alt), k == tb, ctx)
         z = 0.0
         for j in range(N_FEAT):
             z += bot[P.BP_W + j] / SCALE * f[j]
@@ -168,9 +175,12 @@ def strong_choose(s, c, acts, n, bot):
 @kernel
 def fill_features(s, c, acts, n, bot, X, row):
     """Write the features of the ``n`` rows into X[row:row + n] (for ``lab.bots.distill``)."""
+    alt = bot[P.BP_ALT:P.BP_ALT + P.BP_W]
     hb = heuristic_best(s, c, acts, n, bot)
+    tb = heuristic_best(s, c, acts, n, alt)
     ctx = context(s, c, bot)
     for k in range(n):
-        f = action_features(s, c, acts[k], score_action(s, c, acts[k], bot), k == hb, ctx)
+        f = action_features(s, c, acts[k], score_action(s, c, acts[k], bot), k == hb,
+                            score_action(s, c, acts[k], alt), k == tb, ctx)
         for j in range(N_FEAT):
             X[row + k, j] = f[j]
