@@ -113,7 +113,8 @@ def army_rates(spec, games_per_pair, seed):
     for i, x in enumerate(armies):
         for j, y in enumerate(armies):
             seeds = rng.integers(1, 2**32, size=(games_per_pair, 12)).astype(np.int64)
-            w = batch.play(matchup_context(pool, RuleSet(), x, y), seeds, bot, bot)[0][:, RES_WINNER]
+            c = matchup_context(pool, RuleSet(), x, y)
+            w = batch.play(c, seeds, bot, bot)[0][:, RES_WINNER]
             a = float(((w == 0) + 0.5 * (w == 2)).sum())
             pts[i] += a
             pts[j] += games_per_pair - a

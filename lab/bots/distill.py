@@ -195,7 +195,8 @@ def train(games_per_pair: int, rounds: int, simulations: int, seed: int, max_act
     pairs = [(a, b) for a in names for b in names]
     weights = [0] * N_W
     weights[0] = int(SCALE)
-    _chunk(*pairs[0], np.zeros((0, 12), np.int64), weights, simulations, max_actions)  # compile once
+    # compile once here, so that the workers load the kernels from the cache
+    _chunk(*pairs[0], np.zeros((0, 12), np.int64), weights, simulations, max_actions)
     data = Data()
     history = []
     out = {}
