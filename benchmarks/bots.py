@@ -2,6 +2,10 @@
 
     python benchmarks/bots.py [--games N] [--sims S]          # issue 5 figures and speed
     python benchmarks/bots.py --expert [--games 324]          # expert vs search(400), search(3000)
+    python benchmarks/bots.py --strong [--games 648] [--expert-games 324] [--rank-games 8]
+                                        # the strong bot (issue 29): vs search(400), tuned,
+                                        # heuristic and the expert; its speed beside the
+                                        # heuristic's; the nine-army ranking vs search(400)'s
     python benchmarks/bots.py --sweep 100,300,1000,3000,10000 [--opponent '{...}'] [--games 324]
     python benchmarks/bots.py --compare '{...}' '{...}' … [--opponent '{...}'] [--games 648] [--seed 77]
                                         # bot specs on the same deals, paired against the first
@@ -95,6 +99,66 @@ def speed_ratio(runs=3):
             "heuristic_speed_ratio": round(max(hh) / max(rr), 3)}
 
 
+def army_rates(spec, games_per_pair, seed):
+    """Each army's score (draws half) in a round robin of ``spec`` against itself: every
+    ordered army pair, ``games_per_pair`` deals each, the same deals for any bot."""
+    from lab.engine.nb_play import RES_WINNER
+
+    pool = load_pool()
+    armies = load_armies(pool)
+    bot = parse_bot(spec)
+    batch = Batch()
+    rng = np.random.default_rng(seed)
+    pts, n = np.zeros(len(armies)), np.zeros(len(armies))
+    for i, x in enumerate(armies):
+        for j, y in enumerate(armies):
+            seeds = rng.integers(1, 2**32, size=(games_per_pair, 12)).astype(np.int64)
+            c = matchup_context(pool, RuleSet(), x, y)
+            w = batch.play(c, seeds, bot, bot)[0][:, RES_WINNER]
+            a = float(((w == 0) + 0.5 * (w == 2)).sum())
+            pts[i] += a
+            pts[j] += games_per_pair - a
+            n[i] += games_per_pair
+            n[j] += games_per_pair
+    return {a.name: round(float(p / k), 4) for a, p, k in zip(armies, pts, n)}
+
+
+def strong_figures(games, expert_games, rank_games):
+    """Issue 29's targets: paired deals, seats swapped, 95% intervals over deals."""
+    from scipy.stats import spearmanr
+
+    out = {}
+    for name, opp, g, seed in (("vs_search400", SEARCH_400, games, 31),
+                               ("vs_tuned", "tuned", games, 32),
+                               ("vs_heuristic", "heuristic", games, 33),
+                               ("vs_expert", "expert", expert_games, 34)):
+        if g:
+            t = time.perf_counter()
+            out[name] = win_rate("strong", opp, g, seed) | {
+                "seconds": round(time.perf_counter() - t)}
+            print(json.dumps({name: out[name]}), flush=True)
+    hs, ss = [], []
+    for _ in range(3):  # alternately, best of three: the machine is shared
+        hs.append(speed("heuristic", "heuristic", 8_000))
+        ss.append(speed("strong", "strong", 8_000))
+    out["speed"] = {"heuristic_games_per_s": round(max(hs)), "strong_games_per_s": round(max(ss)),
+                    "strong_vs_heuristic": round(max(ss) / max(hs), 3)}
+    print(json.dumps({"speed": out["speed"]}), flush=True)
+    if rank_games:
+        t = time.perf_counter()
+        strong = army_rates("strong", rank_games, 35)
+        t_strong = time.perf_counter() - t
+        search = army_rates(SEARCH_400, rank_games, 35)
+        t_search = time.perf_counter() - t - t_strong
+        names = list(strong)
+        rho = spearmanr([strong[k] for k in names], [search[k] for k in names]).statistic
+        out["ranking"] = {"games_per_pair": rank_games, "games_per_tier": 81 * rank_games,
+                          "strong": strong, "search400": search,
+                          "spearman_rho": round(float(rho), 4),
+                          "seconds_strong": round(t_strong), "seconds_search400": round(t_search)}
+    return out
+
+
 def compare(specs, opponent, games, seed):
     """Each spec's score against ``opponent`` on the same deals, and its paired difference
     from the first spec's (an interval over deals: the deal luck cancels)."""
@@ -136,6 +200,10 @@ if __name__ == "__main__":
     ap.add_argument("--search-games", type=int, default=324)
     ap.add_argument("--sims", type=int, default=None)
     ap.add_argument("--expert", action="store_true", help="the expert's targets")
+    ap.add_argument("--strong", action="store_true", help="the strong bot's targets (issue 29)")
+    ap.add_argument("--expert-games", type=int, default=324, help="--strong: games vs the expert")
+    ap.add_argument("--rank-games", type=int, default=8,
+                    help="--strong: deals per ordered army pair of the ranking round robins")
     ap.add_argument("--sweep", default=None, help="expert budgets, e.g. 100,300,1000,3000,10000")
     ap.add_argument("--compare", nargs="+", default=None, help="bot specs (JSON) to compare")
     ap.add_argument("--seed", type=int, default=77, help="the deals of --compare")
@@ -154,6 +222,8 @@ if __name__ == "__main__":
         print(f"{'sims':>8} {'win rate':>8}  {'95% interval':<16} {'games':>6} {'ms/dec':>9}")
         rows = sweep([int(x) for x in a.sweep.split(",")], opp, a.games or 324)
         print(json.dumps({"opponent": parse_bot(opp).short, "sweep": rows}, indent=2))
+    elif a.strong:
+        print(json.dumps(strong_figures(a.games or 648, a.expert_games, a.rank_games), indent=2))
     elif a.expert:
         games = a.games or 324
         out = {"expert_vs_search400": win_rate("expert", SEARCH_400, games, 21),

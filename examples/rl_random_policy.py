@@ -18,7 +18,7 @@ from lab.bots.play import BotPlayer
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--episodes", type=int, default=20)
-    ap.add_argument("--bot", default="heuristic", help="bot spec of seat B, e.g. tuned, search")
+    ap.add_argument("--bot", default="heuristic", help="bot spec of seat B, e.g. tuned, strong, search")
     a = ap.parse_args()
     env = lab.env.env(rules="second_edition")
     bot = BotPlayer(a.bot, rng=0)

@@ -1,4 +1,5 @@
-"""Engine speed: random-vs-random full games per preset on one core (issue: lab bench).
+"""Engine speed: random-vs-random full games per preset on one core (issue: lab bench), and the
+speed of the heuristic, tuned and strong bots playing themselves (``bot_speed``).
 
 Measures games/s, decisions/s and decisions per game over all nine armies round robin, and the
 cold compile and cached start times of a fresh process (the cold compile once by default: it
@@ -64,6 +65,49 @@ def time_games(preset: str, games: int, seed: int = 0) -> tuple[float, int, int]
         nb_play.run_random(c, seeds, res, stats)
         decisions += int(res[:, nb_play.RES_DECISIONS].sum())
     return time.perf_counter() - t, per * len(ctxs), decisions
+
+
+BOTS = ("heuristic", "tuned", "strong")  # the bots whose own speed `lab bench` prints
+
+
+def time_bot(bot: str, games: int, seed: int = 0, preset: str = "second_edition"
+             ) -> tuple[float, int]:
+    """Seconds and games for about ``games`` games of ``bot`` against itself over all army
+    pairs, through the batch runs' match loop (one core)."""
+    from lab.bots.match import Batch, parse_bot
+
+    spec = parse_bot(bot)
+    ctxs = _contexts(preset)
+    rng = np.random.default_rng(seed)
+    per = -(-games // len(ctxs))
+    batches = [(c, rng.integers(1, 2**32, size=(per, 12)).astype(np.int64)) for c in ctxs]
+    batch = Batch()
+    batch.play(ctxs[0], batches[0][1][:1], spec, spec)  # compiled or loaded
+    t = time.perf_counter()
+    for c, seeds in batches:
+        batch.play(c, seeds, spec, spec)
+    return time.perf_counter() - t, per * len(ctxs)
+
+
+def bot_speed(bots=BOTS, games: int = 4_000, runs: int = 3, progress=None, status=None) -> dict:
+    """Median games/s of each bot against itself (second edition, one core), and its ratio to
+    the first bot's (the heuristic's) measured in the same run."""
+    if games < 1 or runs < 1:
+        raise LabError(f"--bot-games {games}, --runs {runs}: whole numbers ≥ 1 (--bot-games 0 "
+                       "skips the bots)")
+    status = status or (lambda message: contextlib.nullcontext())
+    progress = progress or (lambda message: None)
+    rates: dict[str, list[float]] = {b: [] for b in bots}
+    ratios: dict[str, list[float]] = {b: [] for b in bots}
+    for r in range(runs):
+        for b in bots:
+            with status(f"{b}: run {r + 1} of {runs}, {games:,} games against itself"):
+                secs, n = time_bot(b, games, seed=r)
+            rates[b].append(n / secs)
+            ratios[b].append(rates[b][-1] / rates[bots[0]][-1])
+            progress(f"{b} run {r + 1}/{runs}: {n / secs:,.0f} games/s")
+    return {b: {"games_per_s": statistics.median(rates[b]),
+                "vs_first": statistics.median(ratios[b])} for b in bots}
 
 
 def startup_seconds(cold: bool) -> float:

@@ -381,6 +381,18 @@ def test_default_tiers_add_the_search_tier_to_a_cheap_one(config, tmp_path):
         "search(simulations=50)-vs-search(simulations=50)"]  # the cheapest screens
 
 
+def test_the_strong_bot_is_a_strong_tier(config, tmp_path):
+    """Issue 29: the distilled bot judges proposals as the search does — no note, and a config
+    whose one tier is strong gets no search tier added."""
+    exp = load_experiment(config)
+    note = lambda ts: balance_note(ts, balance.STRONG_COST)  # noqa: E731
+    assert note(balance.pick_tiers(exp, ["tuned,strong"], None)) is None
+    assert "no strong tier" in note(balance.pick_tiers(exp, None, "tuned"))
+    alone = write_config(tmp_path, CONFIG.replace('bots = "heuristic"', 'bots = "strong"'))
+    assert [t.label for t in balance.pick_tiers(load_experiment(alone), None, None)] == [
+        "strong-vs-strong"]
+
+
 def test_a_dask_cluster_gives_the_same_search(small, searched, tmp_path):
     pytest.importorskip("distributed")
     _, first = searched

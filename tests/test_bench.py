@@ -52,3 +52,18 @@ def test_cold_compiles_once_by_default_say_what_runs_and_leave_no_cache(monkeypa
 def test_bench_refuses_numbers_it_cannot_measure(options):
     with pytest.raises(LabError, match="whole numbers"):
         bench.run(["second_edition"], **options)
+
+
+def test_bot_speed_times_each_bot_against_itself_beside_the_heuristic():
+    """Issue 29: `lab bench` prints the strong bot's games/s beside the heuristic's and tuned's,
+    as a ratio measured in the same run."""
+    said = []
+    result = bench.bot_speed(games=81, runs=1, progress=said.append)
+    assert list(result) == ["heuristic", "tuned", "strong"]
+    assert result["heuristic"]["vs_first"] == 1.0
+    assert all(r["games_per_s"] > 0 for r in result.values())
+    assert result["strong"]["vs_first"] == pytest.approx(
+        result["strong"]["games_per_s"] / result["heuristic"]["games_per_s"])
+    assert any(m.startswith("strong run 1/1") for m in said)
+    with pytest.raises(LabError, match="--bot-games 0"):
+        bench.bot_speed(games=0)

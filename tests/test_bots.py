@@ -22,7 +22,7 @@ from _support.hidden import positions as _random_positions, resample_hidden
 
 BOTS = ["random", "heuristic", {"kind": "heuristic", "persona": "aggressive"},
         {"kind": "heuristic", "persona": "defensive"}, "tuned",
-        {"kind": "search", "simulations": 40}, {"kind": "expert", "simulations": 60}]
+        {"kind": "search", "simulations": 40}, {"kind": "expert", "simulations": 60}, "strong"]
 
 
 def _decide(g: Game, spec) -> tuple:

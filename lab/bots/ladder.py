@@ -25,7 +25,7 @@ from lab.rules import RuleSet
 
 # the default ladder: every tier a designer can name; the expert pairs take most of its time
 # (about ten minutes on one quiet core at 324 games a pair)
-DEFAULT_BOTS = ("random", "heuristic", "tuned", "search", "expert")
+DEFAULT_BOTS = ("random", "heuristic", "tuned", "strong", "search", "expert")
 ELO = 400 / np.log(10)  # Elo points per unit of log-odds
 
 

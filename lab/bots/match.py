@@ -8,14 +8,17 @@ records. It holds no rule and writes no file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+import json
 
 import numpy as np
 
 from lab.bots import nb_match, nb_policy
 from lab.bots.nb_buffer import SB_SIZE
 from lab.bots.nb_expert import ticks_per_ms
-from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BP_KIND,
-                                BP_SIZE, BP_TICKS)
+from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BOT_STRONG,
+                                BP_ALT, BP_KIND, BP_SIZE, BP_TICKS, BP_W, N_W)
 from lab.bots.personas import EXPERT_DEFAULTS, PARAMS, PERSONAS, SEARCH_DEFAULTS
 from lab.engine import nb_play
 from lab.engine.layout import AW, LW, MAXA, N_ST, NL, S_SIZE
@@ -23,7 +26,19 @@ from lab.engine.nb_actions import WK_SIZE
 from lab.errors import LabError
 
 KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC, "search": BOT_SEARCH,
-         "expert": BOT_EXPERT}
+         "expert": BOT_EXPERT, "strong": BOT_STRONG}
+STRONG_WEIGHTS = "strong_weights.json"  # in lab/bots/data, written by lab.bots.distill
+
+
+@cache
+def strong_weights(name: str = STRONG_WEIGHTS) -> tuple:
+    """The strong bot's feature weights ×10⁵ as shipped (lab/bots/data)."""
+    text = resources.files("lab.bots").joinpath("data", name).read_text(encoding="utf-8")
+    weights = tuple(json.loads(text)["weights"])
+    if len(weights) != N_W:
+        raise LabError(f"lab/bots/data/{name}: {len(weights)} weights, the strong bot reads "
+                       f"{N_W}; rerun python -m lab.bots.distill")
+    return weights
 TREE_ONLY = {"widen", "depth", "cutoff", "time_ms"}  # parameters of the expert alone
 SEARCH_ONLY = {"simulations", "exploration"}  # of the search and the expert
 
@@ -64,6 +79,9 @@ class BotSpec:
     def pack(self) -> np.ndarray:
         a = np.zeros(BP_SIZE, np.int64)
         a[BP_KIND] = KINDS[self.kind]
+        if self.kind == "strong":
+            a[BP_W:BP_W + N_W] = strong_weights()
+            a[BP_ALT:BP_ALT + BP_W] = parse_bot("tuned").pack()[:BP_W]
         if self.kind != "random":
             for name, value in self.values().items():
                 if name == "time_ms":
@@ -75,7 +93,8 @@ class BotSpec:
 
 
 def parse_bot(spec, source: str | None = None) -> BotSpec:
-    """A bot named in a config: "random", "heuristic", "expert", a persona name such as "tuned",
+    """A bot named in a config: "random", "heuristic", "strong", "search", "expert", a persona
+    name such as "tuned",
     or a table such as { kind = "search", simulations = 400 }."""
     if isinstance(spec, BotSpec):
         return spec
@@ -88,8 +107,8 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
     if kind not in KINDS:
         raise LabError(f"unknown bot kind \"{kind}\"; allowed: {', '.join(KINDS)} (or a persona: "
                        f"{', '.join(PERSONAS)})", source=source)
-    if kind == "random" and len(spec) > 1:
-        raise LabError("the random bot takes no parameters", source=source)
+    if kind in ("random", "strong") and len(spec) > 1:
+        raise LabError(f"the {kind} bot takes no parameters", source=source)
     allowed = {"persona"} | set(PARAMS) | TREE_ONLY
     if kind == "heuristic":
         allowed -= SEARCH_ONLY | TREE_ONLY

@@ -3,8 +3,9 @@ preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds
 """
 
 from lab.bots.nb_heuristic import heuristic_pick
-from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BP_KIND
+from lab.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BOT_STRONG, BP_KIND
 from lab.bots.nb_policy import choose
+from lab.bots.nb_strong import strong_choose
 from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
 from lab.engine.nb_actions import legal_actions
@@ -15,8 +16,8 @@ from lab.engine.nb_resolve import apply, begin_turn
 
 @hot
 def _take_turn(s, c, lg, acts, wk, bots):
-    """Begin a due leader turn; a random or heuristic seat moves (True) — the same step as
-    choose() over the listing would take, mostly without the listing — else False: the bot
+    """Begin a due leader turn; a random, heuristic or strong seat moves (True) — the same step
+    as choose() over the listing would take, mostly without the listing — else False: the bot
     searches."""
     if s[L.G_PHASE] == L.PH_LEADER_START:
         begin_turn(s, c, lg)
@@ -25,6 +26,11 @@ def _take_turn(s, c, lg, acts, wk, bots):
         random_pick(s, c, acts, wk)
     elif kind == BOT_HEURISTIC:
         heuristic_pick(s, c, acts, wk, bots[s[L.G_TO_MOVE]])
+    elif kind == BOT_STRONG:
+        n = legal_actions(s, c, acts, wk)
+        k = strong_choose(s, c, acts, n, bots[s[L.G_TO_MOVE]])
+        apply(s, c, lg, acts[k])
+        return True
     else:
         return False
     apply(s, c, lg, acts[0])
@@ -46,7 +52,8 @@ def play_game(s, c, lg, acts, wk, bots, sb, sacts):
 
 @hot
 def play_game_basic(s, c, lg, acts, wk, bots, sb, sacts):
-    """``play_game`` for random and heuristic seats only (nothing of the search compiled)."""
+    """``play_game`` for random, heuristic and strong seats only (nothing of the search
+    compiled)."""
     while s[L.G_PHASE] != L.PH_OVER:
         _take_turn(s, c, lg, acts, wk, bots)
 
@@ -64,7 +71,7 @@ def run_batch(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
 
 @kernel
 def run_batch_basic(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
-    """``run_batch`` for random and heuristic seats only."""
+    """``run_batch`` for random, heuristic and strong seats only."""
     for g in range(seeds.shape[0]):
         setup(s, c, lg, seeds[g])
         play_game_basic(s, c, lg, acts, wk, bots, sb, sacts)

@@ -1,10 +1,12 @@
 """Offsets of the bot spec array (int64[BP_SIZE]) shared by the compiled bots and the Python
-persona tables. Weights are stored ×100; the expert reuses the search fields."""
+persona tables. Weights are stored ×100; the expert reuses the search fields; the strong bot's
+feature weights (×10⁵) follow them."""
 
 BOT_RANDOM = 0
 BOT_HEURISTIC = 1
 BOT_SEARCH = 2
 BOT_EXPERT = 3
+BOT_STRONG = 4
 BP_KIND = 0
 BP_WALL_GAIN = 1  # value of breaking one opponent wall
 BP_WALL_LOSS = 2  # value of keeping one own wall
@@ -23,4 +25,7 @@ BP_WIDEN = 14  # expert: progressive widening, children allowed per √visit ×1
 BP_TICKS = 15  # expert: time budget per decision in clock ticks (0: simulations only)
 BP_DEPTH = 16  # expert: deepest tree node, in decisions from the root (0: no limit)
 BP_CUTOFF = 17  # expert: a playout is scored by lab.bots.nb_eval at its k-th leader-turn start (0: played to the end)
-BP_SIZE = 20
+BP_W = 20  # strong: its N_W feature weights ×10⁵ (lab.bots.nb_strong)
+N_W = 51
+BP_ALT = BP_W + N_W  # strong: a second heuristic's fields (the tuned persona), offsets as above
+BP_SIZE = BP_ALT + BP_W

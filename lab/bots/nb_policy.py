@@ -7,8 +7,9 @@ from lab.bots.nb_buffer import SB_SIZE  # noqa: F401  (the scratch buffer every 
 from lab.bots.nb_expert import expert_choose
 from lab.bots.nb_heuristic import heuristic_choose
 from lab.bots.nb_search import search_choose
+from lab.bots.nb_strong import strong_choose
 from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH,  # noqa: F401
-                                BP_KIND, BP_SIZE)
+                                BOT_STRONG, BP_KIND, BP_SIZE)
 from lab.engine.jit import kernel
 from lab.engine.layout import G_RNG
 from lab.engine.nb_core import rand_below
@@ -16,10 +17,12 @@ from lab.engine.nb_core import rand_below
 
 @kernel
 def choose_basic(s, c, lg, acts, n, wk, bot, sb, sacts):
-    """``choose`` for the random and heuristic bots only: a run without search bots compiles
-    neither search (lab.sim.warmup)."""
+    """``choose`` for the random, heuristic and strong bots only: a run without search bots
+    compiles neither search (lab.sim.warmup)."""
     if bot[BP_KIND] == BOT_HEURISTIC:
         return heuristic_choose(s, c, acts, n, bot)
+    if bot[BP_KIND] == BOT_STRONG:
+        return strong_choose(s, c, acts, n, bot)
     return rand_below(s, G_RNG, n)
 
 
@@ -29,6 +32,8 @@ def choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     kind = bot[BP_KIND]
     if kind == BOT_HEURISTIC:
         return heuristic_choose(s, c, acts, n, bot)
+    if kind == BOT_STRONG:
+        return strong_choose(s, c, acts, n, bot)
     if kind == BOT_SEARCH:
         return search_choose(s, c, lg, acts, n, wk, bot, sb, sacts)
     if kind == BOT_EXPERT:

@@ -55,18 +55,23 @@ def bench_command(
     start_runs: Annotated[int, typer.Option(
         min=0, help="Fresh processes timed loading the compiled engine (0 = skip).")] = 3,
     preset: Annotated[list[str] | None, typer.Option("--preset", help="Only these presets.")] = None,
+    bot_games: Annotated[int, typer.Option(
+        min=0, help="Games per run of each of the heuristic, tuned and strong bots against "
+                    "itself (second edition, one core; 0 = skip).")] = 4_000,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
     game: Annotated[str, typer.Option(
         "--game", "-g", metavar="GAME",
         help="daitenka (大天下, the default) or rumble_nation (random bots per preset; no "
              "compile timings).")] = "daitenka",
 ) -> None:
-    """Engine speed: random-vs-random games on one core, all nine armies, per preset; then the
-    cold compile and cached start of a fresh process. Each step shows what runs and for how long."""
+    """Engine speed: random-vs-random games on one core, all nine armies, per preset; the
+    heuristic, tuned and strong bots' own games/s (大天下); then the cold compile and cached start
+    of a fresh process. Each step shows what runs and for how long."""
     from lab.games import get
     from lab.games.protocol import BenchOptions
 
     get(game, key="--game").bench(BenchOptions(games=games, runs=runs, compile_runs=compile_runs,
                                                start_runs=start_runs,
-                                               presets=tuple(preset or ()), as_json=as_json),
+                                               presets=tuple(preset or ()), as_json=as_json,
+                                               bot_games=bot_games),
                                   out, err)

@@ -32,6 +32,7 @@ from lab.stats.balance import game_mean, objectives
 
 from lab.design.balance_edits import catalogue, card_ids, patch_toml, responsible
 from lab.design.balance_search import Budget, Search, Settings, derive_seed
+from lab.design.tiers import strong
 from lab.design.balance_tiers import (fresh_block, screen_block, seed_label, select_block,
                                       tier_cost)
 
@@ -114,7 +115,8 @@ def pick_tiers(config: Experiment, tiers: list[str] | None, tier: str | None,
         chosen = [pick_tier(config, tier, "--tier")]
     else:
         chosen = sorted(config.tiers, key=tier_cost)
-        if len(chosen) == 1 and tier_cost(chosen[0]) < STRONG_COST:
+        if (len(chosen) == 1 and tier_cost(chosen[0]) < STRONG_COST
+                and not (strong(chosen[0].a) and strong(chosen[0].b))):
             chosen.append(pick_tier(config, DEFAULT_STRONG, "--tiers"))
     if extra:
         chosen.append(pick_tier(config, extra, "--confirm-tier"))

@@ -26,6 +26,14 @@ def weak(bot: BotSpec) -> bool:
     return bot.kind == "heuristic" and dict(bot.params) in ({}, {"persona": PLAIN})
 
 
+STRONG_KINDS = ("strong", "search", "expert")  # the tiers that may judge a balance proposal
+
+
+def strong(bot: BotSpec) -> bool:
+    """A strong player: the distilled strong bot, or a search (search, expert)."""
+    return bot.kind in STRONG_KINDS
+
+
 def weak_tier_note(tiers: Iterable) -> str | None:
     """The line to print when any of ``tiers`` (``lab.sim.config.Tier``) seats a weak bot
     (``weak``), else None — for every design command that measures at a config's tiers."""
@@ -39,17 +47,17 @@ def weak_tier_note(tiers: Iterable) -> str | None:
 
 
 def balance_note(tiers, strong_cost: float) -> str | None:
-    """The line ``lab balance`` prints: none when a strong tier (a game worth ``strong_cost``
-    heuristic games or more) judges every proposal; else the weak-tier note, or — at the tuned
-    tier alone — that nothing checked the proposals at a strong tier."""
+    """The line ``lab balance`` prints: none when a strong tier (the strong bot, or a game worth
+    ``strong_cost`` heuristic games or more) judges every proposal; else the weak-tier note, or —
+    at the tuned tier alone — that nothing checked the proposals at a strong tier."""
     from lab.design.balance_tiers import tier_cost
 
     tiers = list(tiers)
-    if any(tier_cost(t) >= strong_cost for t in tiers):
+    if any(tier_cost(t) >= strong_cost or (strong(t.a) and strong(t.b)) for t in tiers):
         return None
     return weak_tier_note(tiers) or (
         f"{', '.join(t.label for t in tiers)}: no strong tier judges these proposals — "
-        f"{ADVICE} advises confirming at the search tier (--tiers tuned,search)")
+        f"{ADVICE} advises confirming at a strong tier (--tiers tuned,strong)")
 
 
 def names(tier) -> set[str]:

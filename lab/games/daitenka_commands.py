@@ -77,8 +77,11 @@ def bench(o: BenchOptions, console, progress_console) -> None:
                          compile_runs=o.compile_runs, start_runs=o.start_runs,
                          progress=None if o.as_json else (lambda m: progress_console.print(m)),
                          status=lambda m: status(shown, m))
+    bots = timings.bot_speed(games=o.bot_games, runs=o.runs,
+                             progress=None if o.as_json else (lambda m: progress_console.print(m)),
+                             status=lambda m: status(shown, m)) if o.bot_games else {}
     if o.as_json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps({**result, "bots": bots} if bots else result, indent=2))
         return
     table = Table(title=f"engine speed, one core, median of {o.runs} runs", title_justify="left")
     for col in ("preset", "games/s", "decisions/s", "decisions/game", "cold compile s",
@@ -90,6 +93,14 @@ def bench(o: BenchOptions, console, progress_console) -> None:
                       f"{r['decisions_per_game']:.1f}", fmt(r["compile_s"]),
                       fmt(r["cached_start_s"]))
     console.print(table)
+    if bots:
+        table = Table(title=f"bots against themselves, second edition, one core, median of "
+                            f"{o.runs} runs", title_justify="left")
+        for col in ("bot", "games/s", "× heuristic (same run)"):
+            table.add_column(col, justify="right" if col != "bot" else "left")
+        for name, r in bots.items():
+            table.add_row(name, f"{r['games_per_s']:,.0f}", f"{r['vs_first']:.2f}")
+        console.print(table)
 
 
 def replay(results, game_id: int, o: ReplayOptions, console, err_console) -> int:

@@ -58,6 +58,7 @@ class BenchOptions:
     start_runs: int = 3
     presets: tuple[str, ...] = ()  # empty: every preset
     as_json: bool = False
+    bot_games: int = 0  # games per run of each bot against itself (0: skip; games without bots ignore it)
 
 
 @dataclass(frozen=True)

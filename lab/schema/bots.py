@@ -1,8 +1,8 @@
 """The one command-line grammar for a bot: what ``--bot``, ``--bots`` and the play-again prompt's
 ``bot=`` accept.
 
-A bot is written as a kind (random, heuristic, search, expert), a heuristic persona (tuned,
-aggressive, defensive, balanced), ``KIND:KEY=VALUE,…`` (search:simulations=200,
+A bot is written as a kind (random, heuristic, strong, search, expert), a heuristic persona
+(tuned, aggressive, defensive, balanced), ``KIND:KEY=VALUE,…`` (search:simulations=200,
 heuristic:persona=defensive,card=30) or a TOML inline table as a config writes it
 ('{ kind = "search", simulations = 100 }'). The text becomes the table a config would hold and
 ``lab.bots.match.parse_bot`` — the single validator of bot parameters — checks it. Nothing else
@@ -17,8 +17,8 @@ from lab.bots.match import KINDS, BotSpec, parse_bot
 from lab.bots.personas import PERSONAS
 from lab.errors import LabError, closest
 
-BOT_FORMS = ("a kind (random, heuristic, search, expert), a heuristic persona (tuned, aggressive, "
-             "defensive, balanced), KIND:KEY=VALUE,… (e.g. search:simulations=200 or "
+BOT_FORMS = ("a kind (random, heuristic, strong, search, expert), a heuristic persona (tuned, "
+             "aggressive, defensive, balanced), KIND:KEY=VALUE,… (e.g. search:simulations=200 or "
              "heuristic:persona=defensive,card=30) or a TOML inline table such as "
              "'{ kind = \"search\", simulations = 100 }'")
 

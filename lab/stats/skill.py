@@ -36,7 +36,7 @@ from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
 from lab.stats.views import card_rows, group_codes, group_columns, seat_rows
 
-KIND_RANK = {"random": 0, "heuristic": 1, "search": 2}
+KIND_RANK = {"random": 0, "heuristic": 1, "strong": 2, "search": 2, "expert": 3}
 METRICS = ("win_rate", "opening_hand")
 
 
