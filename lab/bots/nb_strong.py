@@ -19,7 +19,7 @@ from lab.bots import nb_params as P
 from lab.bots.nb_heuristic import _danger, _set_stats, answer_prob, card_value, score_action
 from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
-from lab.engine.nb_core import low_index, pb, wall_total
+from lab.engine.nb_core import copies, deck_count, hand_count, hand_mask, low_index, wall_total
 
 N_FEAT = P.N_W
 SCALE = 100000.0  # weights are stored in the bot spec as whole numbers ×10⁵
@@ -42,21 +42,20 @@ def context(s, c, bot):
     """What every action of one decision shares: (my walls, opponent's walls, opponent's hand
     size, my hand size, my hand's value, my deck size, walls at stake if I pass, my plays)."""
     p = s[L.G_TO_MOVE]
-    b = pb(p)
     mw = wall_total(s, p)
     ow = wall_total(s, 1 - p)
     hv = 0.0
-    m = s[b + L.PB_HAND_MASK]
+    m = hand_mask(s, p)
     while m != 0:
         low = m & -m
         m ^= low
         i = low_index(low)
-        hv += card_value(c, i) * s[b + L.PB_HAND + i]
+        hv += card_value(c, i) * copies(s, p, L.PB_HAND, i)
     po = 0
     if s[L.G_PHASE] == L.PH_RESPONSE:
         po = _danger(s, c, bot, p, mw)[0]
-    return (float(mw), float(ow), float(s[pb(1 - p) + L.PB_HAND_N]), float(s[b + L.PB_HAND_N]),
-            hv, float(s[b + L.PB_DECK_N]), float(po), float(s[L.G_PLAYS + p]))
+    return (float(mw), float(ow), float(hand_count(s, 1 - p)), float(hand_count(s, p)),
+            hv, float(deck_count(s, p)), float(po), float(s[L.G_PLAYS + p]))
 
 
 @hot
