@@ -44,31 +44,41 @@ def warm_up(config: Path, tiers: list[str], jobs: int) -> None:
     folder = Path(tempfile.mkdtemp(prefix="lab-bench-balance-"))
     try:
         for i, tier in enumerate(plan.tiers):
-            runner.run(replace(exp, matchups=exp.matchups[:2], tiers=(tier,)),
-                       folder / str(i), jobs=jobs)
+            runner.run(
+                replace(exp, matchups=exp.matchups[:2], tiers=(tier,)), folder / str(i), jobs=jobs
+            )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def measure(config: Path, minutes: float, tiers: list[str], jobs: int, out: Path | None,
-            value: Path | None, progress=print) -> dict:
+def measure(
+    config: Path,
+    minutes: float,
+    tiers: list[str],
+    jobs: int,
+    out: Path | None,
+    value: Path | None,
+    progress=print,
+) -> dict:
     warm_up(config, tiers, jobs)
     folder = out or Path(tempfile.mkdtemp(prefix="lab-bench-balance-"))
     if out is not None and folder.exists():
         shutil.rmtree(folder)
     try:
-        plan = balance.plan(load_experiment(config), tiers=tiers, max_edits=MAX_EDITS,
-                            value=value)
+        plan = balance.plan(load_experiment(config), tiers=tiers, max_edits=MAX_EDITS, value=value)
         last = [0.0]
 
         def show(st):
             if time.monotonic() - last[0] > 60:
                 last[0] = time.monotonic()
-                best = ", ".join(f"{e} edits {100 * w:.1f}{'✓' if ok else ''}"
-                                 for e, w, _, ok in st.front[:4])
-                progress(f"  {st.elapsed / 60:5.1f} min, round {st.round} ({st.phase}), "
-                         f"{st.games:,} games, {st.candidates:,} sets ({st.dropped:,} "
-                         f"dropped); best: {best}")
+                best = ", ".join(
+                    f"{e} edits {100 * w:.1f}{'✓' if ok else ''}" for e, w, _, ok in st.front[:4]
+                )
+                progress(
+                    f"  {st.elapsed / 60:5.1f} min, round {st.round} ({st.phase}), "
+                    f"{st.games:,} games, {st.candidates:,} sets ({st.dropped:,} "
+                    f"dropped); best: {best}"
+                )
 
         t0 = time.perf_counter()
         result = balance.run(plan, folder, minutes=minutes, jobs=jobs, progress=show)
@@ -80,34 +90,61 @@ def measure(config: Path, minutes: float, tiers: list[str], jobs: int, out: Path
     labels = result["tiers"]
     fresh_ok = best is not None and all(
         best["tiers"][t]["games"]["per_army_min"] >= MIN_FRESH[min(i, 1)]
-        for i, t in enumerate(labels))
+        for i, t in enumerate(labels)
+    )
     return {
-        "config": str(config), "tiers": labels, "minutes_budget": minutes, "jobs": jobs,
-        "load_average": os.getloadavg(), "wall_minutes": wall / 60,
-        "edits_tried": len(plan.moves), "edits_from": plan.value_note,
-        "before": result["before"], "best": best, "search": result["search"],
+        "config": str(config),
+        "tiers": labels,
+        "minutes_budget": minutes,
+        "jobs": jobs,
+        "load_average": os.getloadavg(),
+        "wall_minutes": wall / 60,
+        "edits_tried": len(plan.moves),
+        "edits_from": plan.value_note,
+        "before": result["before"],
+        "best": best,
+        "search": result["search"],
         "deals": result["deals"],
-        "aim": {"every_army_within": AIM, "intervals_within": AIM_INTERVAL,
-                "max_edits": MAX_EDITS, "min_fresh_games_per_army": MIN_FRESH},
-        "reached": bool(best and best["worst"] <= AIM and best["worst_interval"] <= AIM_INTERVAL
-                        and best["n_edits"] <= MAX_EDITS and fresh_ok),
-        "proposals": [{k: p[k] for k in ("rank", "n_edits", "worst", "spread",
-                                         "worst_interval", "meets_target")}
-                      for p in result["proposals"]],
+        "aim": {
+            "every_army_within": AIM,
+            "intervals_within": AIM_INTERVAL,
+            "max_edits": MAX_EDITS,
+            "min_fresh_games_per_army": MIN_FRESH,
+        },
+        "reached": bool(
+            best
+            and best["worst"] <= AIM
+            and best["worst_interval"] <= AIM_INTERVAL
+            and best["n_edits"] <= MAX_EDITS
+            and fresh_ok
+        ),
+        "proposals": [
+            {
+                k: p[k]
+                for k in ("rank", "n_edits", "worst", "spread", "worst_interval", "meets_target")
+            }
+            for p in result["proposals"]
+        ],
     }
 
 
 def report(r: dict) -> None:
     p, se = r["best"], r["search"]
-    print(f"lab balance {r['config']} --tiers {','.join(r['tiers'])} --budget-minutes "
-          f"{r['minutes_budget']:g} --jobs {r['jobs']} (load average "
-          f"{', '.join(f'{x:.1f}' for x in r['load_average'])})")
-    games = "; ".join(f"{t}: {g['screen']:,} screening, {g['selection']:,} selection, "
-                      f"{g['fresh']:,} fresh" for t, g in se["games"].items())
-    print(f"  {r['edits_tried']} single edits from {r['edits_from']}; {se['rounds']} rounds, "
-          f"{se['candidates']:,} edit sets screened, {se['dropped']:,} dropped by racing, "
-          f"{se['selected']} selected, {se['finalists']} finalists; games — {games}; "
-          f"{r['wall_minutes']:.1f} min")
+    print(
+        f"lab balance {r['config']} --tiers {','.join(r['tiers'])} --budget-minutes "
+        f"{r['minutes_budget']:g} --jobs {r['jobs']} (load average "
+        f"{', '.join(f'{x:.1f}' for x in r['load_average'])})"
+    )
+    games = "; ".join(
+        f"{t}: {g['screen']:,} screening, {g['selection']:,} selection, {g['fresh']:,} fresh"
+        for t, g in se["games"].items()
+    )
+    print(
+        f"  {r['edits_tried']} single edits from {r['edits_from']}; {se['rounds']} rounds, "
+        f"{se['candidates']:,} edit sets screened, {se['dropped']:,} dropped by racing, "
+        f"{se['selected']} selected, {se['finalists']} finalists; games — {games}; "
+        f"{r['wall_minutes']:.1f} min"
+    )
     if p is None:
         print("  no proposal was measured on the fresh deals")
         return
@@ -119,37 +156,59 @@ def report(r: dict) -> None:
         print(f"  at {label}, fresh deals ({t['games']['per_army_min']:,} games per army):")
         print(f"    {'army':6} {'before':>22} {'after':>22} {'change (points)':>24}")
         for a in t["armies"]:
-            print(f"    {a['name']:6} {100 * a['before']:6.1f}% [{100 * a['before_lo']:5.1f}, "
-                  f"{100 * a['before_hi']:5.1f}]   {100 * a['after']:6.1f}% "
-                  f"[{100 * a['after_lo']:5.1f}, {100 * a['after_hi']:5.1f}]   "
-                  f"{100 * a['change']:+6.1f} [{100 * a['change_lo']:+5.1f}, "
-                  f"{100 * a['change_hi']:+5.1f}]")
-        print(f"    spread {100 * b['spread']:.1f} → {100 * t['spread']:.1f} points; worst army "
-              f"{100 * b['worst']:.1f} → {100 * t['worst']:.1f} points from 50%; every 95% "
-              f"interval within {100 * t['worst_interval']:.1f} points of 50%")
-    print(f"  aim (every army within ±{100 * AIM:g} at every tier, intervals within "
-          f"±{100 * AIM_INTERVAL:g}, ≤ {MAX_EDITS} edits, ≥ {MIN_FRESH[0]:,} / "
-          f"{MIN_FRESH[1]:,} fresh games per army): "
-          f"{'reached' if r['reached'] else 'NOT reached'}")
-    print("  proposals on the fresh deals: " + "; ".join(
-        f"#{x['rank']} {x['n_edits']} edits: worst {100 * x['worst']:.1f}, spread "
-        f"{100 * x['spread']:.1f}" for x in r["proposals"]))
+            print(
+                f"    {a['name']:6} {100 * a['before']:6.1f}% [{100 * a['before_lo']:5.1f}, "
+                f"{100 * a['before_hi']:5.1f}]   {100 * a['after']:6.1f}% "
+                f"[{100 * a['after_lo']:5.1f}, {100 * a['after_hi']:5.1f}]   "
+                f"{100 * a['change']:+6.1f} [{100 * a['change_lo']:+5.1f}, "
+                f"{100 * a['change_hi']:+5.1f}]"
+            )
+        print(
+            f"    spread {100 * b['spread']:.1f} → {100 * t['spread']:.1f} points; worst army "
+            f"{100 * b['worst']:.1f} → {100 * t['worst']:.1f} points from 50%; every 95% "
+            f"interval within {100 * t['worst_interval']:.1f} points of 50%"
+        )
+    print(
+        f"  aim (every army within ±{100 * AIM:g} at every tier, intervals within "
+        f"±{100 * AIM_INTERVAL:g}, ≤ {MAX_EDITS} edits, ≥ {MIN_FRESH[0]:,} / "
+        f"{MIN_FRESH[1]:,} fresh games per army): "
+        f"{'reached' if r['reached'] else 'NOT reached'}"
+    )
+    print(
+        "  proposals on the fresh deals: "
+        + "; ".join(
+            f"#{x['rank']} {x['n_edits']} edits: worst {100 * x['worst']:.1f}, spread "
+            f"{100 * x['spread']:.1f}"
+            for x in r["proposals"]
+        )
+    )
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", type=Path, default=CONFIG, help="experiment file")
     ap.add_argument("--minutes", type=float, default=60.0, help="budget (default 60)")
-    ap.add_argument("--tiers", default=None,
-                    help="bot tiers, the screening tier first (default: the command's)")
+    ap.add_argument(
+        "--tiers", default=None, help="bot tiers, the screening tier first (default: the command's)"
+    )
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    ap.add_argument("--out", type=Path, help="keep the search folder here (default: a "
-                                             "temporary folder, deleted)")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        help="keep the search folder here (default: a temporary folder, deleted)",
+    )
     ap.add_argument("--value", type=Path, help="a lab value folder ranking the cards")
     ap.add_argument("--json", action="store_true", help="print JSON only")
     a = ap.parse_args()
-    r = measure(a.config, a.minutes, [a.tiers] if a.tiers else None, a.jobs, a.out, a.value,
-                progress=(lambda m: None) if a.json else print)
+    r = measure(
+        a.config,
+        a.minutes,
+        [a.tiers] if a.tiers else None,
+        a.jobs,
+        a.out,
+        a.value,
+        progress=(lambda m: None) if a.json else print,
+    )
     if a.json:
         print(json.dumps(r, indent=2, ensure_ascii=False))
     else:

@@ -45,8 +45,13 @@ def win_rate(a, b, games, seed):
     """a's score against b with its 95% interval over deals."""
     pts = deal_points(parse_bot(a), parse_bot(b), games, RuleSet(), seed) / 2
     m, lo, hi, n = mean_interval(pts)
-    return {"a": parse_bot(a).short, "b": parse_bot(b).short, "win_rate": round(m, 4),
-            "ci95": [round(lo, 4), round(hi, 4)], "games": 2 * n}
+    return {
+        "a": parse_bot(a).short,
+        "b": parse_bot(b).short,
+        "win_rate": round(m, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "games": 2 * n,
+    }
 
 
 def decision_ms(spec, games=6):
@@ -95,8 +100,11 @@ def speed_ratio(runs=3):
     for _ in range(runs):
         hh.append(speed("heuristic", "heuristic"))
         rr.append(speed("random", "random"))
-    return {"heuristic_games_per_s": round(max(hh)), "random_games_per_s": round(max(rr)),
-            "heuristic_speed_ratio": round(max(hh) / max(rr), 3)}
+    return {
+        "heuristic_games_per_s": round(max(hh)),
+        "random_games_per_s": round(max(rr)),
+        "heuristic_speed_ratio": round(max(hh) / max(rr), 3),
+    }
 
 
 def army_rates(spec, games_per_pair, seed):
@@ -128,21 +136,27 @@ def strong_figures(games, expert_games, rank_games):
     from scipy.stats import spearmanr
 
     out = {}
-    for name, opp, g, seed in (("vs_search400", SEARCH_400, games, 31),
-                               ("vs_tuned", "tuned", games, 32),
-                               ("vs_heuristic", "heuristic", games, 33),
-                               ("vs_expert", "expert", expert_games, 34)):
+    for name, opp, g, seed in (
+        ("vs_search400", SEARCH_400, games, 31),
+        ("vs_tuned", "tuned", games, 32),
+        ("vs_heuristic", "heuristic", games, 33),
+        ("vs_expert", "expert", expert_games, 34),
+    ):
         if g:
             t = time.perf_counter()
             out[name] = win_rate("strong", opp, g, seed) | {
-                "seconds": round(time.perf_counter() - t)}
+                "seconds": round(time.perf_counter() - t)
+            }
             print(json.dumps({name: out[name]}), flush=True)
     hs, ss = [], []
     for _ in range(3):  # alternately, best of three: the machine is shared
         hs.append(speed("heuristic", "heuristic", 8_000))
         ss.append(speed("strong", "strong", 8_000))
-    out["speed"] = {"heuristic_games_per_s": round(max(hs)), "strong_games_per_s": round(max(ss)),
-                    "strong_vs_heuristic": round(max(ss) / max(hs), 3)}
+    out["speed"] = {
+        "heuristic_games_per_s": round(max(hs)),
+        "strong_games_per_s": round(max(ss)),
+        "strong_vs_heuristic": round(max(ss) / max(hs), 3),
+    }
     print(json.dumps({"speed": out["speed"]}), flush=True)
     if rank_games:
         t = time.perf_counter()
@@ -152,10 +166,15 @@ def strong_figures(games, expert_games, rank_games):
         t_search = time.perf_counter() - t - t_strong
         names = list(strong)
         rho = spearmanr([strong[k] for k in names], [search[k] for k in names]).statistic
-        out["ranking"] = {"games_per_pair": rank_games, "games_per_tier": 81 * rank_games,
-                          "strong": strong, "search400": search,
-                          "spearman_rho": round(float(rho), 4),
-                          "seconds_strong": round(t_strong), "seconds_search400": round(t_search)}
+        out["ranking"] = {
+            "games_per_pair": rank_games,
+            "games_per_tier": 81 * rank_games,
+            "strong": strong,
+            "search400": search,
+            "spearman_rho": round(float(rho), 4),
+            "seconds_strong": round(t_strong),
+            "seconds_search400": round(t_search),
+        }
     return out
 
 
@@ -167,8 +186,13 @@ def compare(specs, opponent, games, seed):
         t = time.perf_counter()
         pts = deal_points(parse_bot(spec), parse_bot(opponent), games, RuleSet(), seed) / 2
         m, lo, hi, n = mean_interval(pts)
-        row = {"bot": spec, "win_rate": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
-               "games": 2 * n, "seconds": round(time.perf_counter() - t)}
+        row = {
+            "bot": spec,
+            "win_rate": round(m, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "games": 2 * n,
+            "seconds": round(time.perf_counter() - t),
+        }
         line = f"{json.dumps(spec):72s} {m:6.1%} [{lo:.1%}, {hi:.1%}] {row['seconds']:>5}s"
         if first is None:
             first = pts
@@ -187,10 +211,20 @@ def sweep(budgets, opponent, games, seed=7):
         spec = {"kind": "expert", "simulations": sims}
         r = win_rate(spec, opponent, games, seed)  # the same deals for every budget
         ms, _ = decision_ms(spec, games=3)
-        rows.append({"simulations": sims, "win_rate": r["win_rate"], "ci95": r["ci95"],
-                     "games": r["games"], "ms_per_decision": ms})
-        print(f"{sims:>8} {r['win_rate']:>8.1%}  [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}]"
-              f" {r['games']:>6} {ms:>9.1f}", flush=True)
+        rows.append(
+            {
+                "simulations": sims,
+                "win_rate": r["win_rate"],
+                "ci95": r["ci95"],
+                "games": r["games"],
+                "ms_per_decision": ms,
+            }
+        )
+        print(
+            f"{sims:>8} {r['win_rate']:>8.1%}  [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}]"
+            f" {r['games']:>6} {ms:>9.1f}",
+            flush=True,
+        )
     return rows
 
 
@@ -202,18 +236,25 @@ if __name__ == "__main__":
     ap.add_argument("--expert", action="store_true", help="the expert's targets")
     ap.add_argument("--strong", action="store_true", help="the strong bot's targets (issue 29)")
     ap.add_argument("--expert-games", type=int, default=324, help="--strong: games vs the expert")
-    ap.add_argument("--rank-games", type=int, default=8,
-                    help="--strong: deals per ordered army pair of the ranking round robins")
+    ap.add_argument(
+        "--rank-games",
+        type=int,
+        default=8,
+        help="--strong: deals per ordered army pair of the ranking round robins",
+    )
     ap.add_argument("--sweep", default=None, help="expert budgets, e.g. 100,300,1000,3000,10000")
     ap.add_argument("--compare", nargs="+", default=None, help="bot specs (JSON) to compare")
     ap.add_argument("--seed", type=int, default=77, help="the deals of --compare")
-    ap.add_argument("--opponent", default=json.dumps(SEARCH_400),
-                    help="the opponent of --sweep and --compare")
+    ap.add_argument(
+        "--opponent", default=json.dumps(SEARCH_400), help="the opponent of --sweep and --compare"
+    )
     a = ap.parse_args()
     if a.compare:
         opp = json.loads(a.opponent)
-        print(f"against {parse_bot(opp).short}, {a.games or 648} games each (seed {a.seed}); "
-              "the last column is the paired difference from the first bot")
+        print(
+            f"against {parse_bot(opp).short}, {a.games or 648} games each (seed {a.seed}); "
+            "the last column is the paired difference from the first bot"
+        )
         rows = compare([json.loads(x) for x in a.compare], opp, a.games or 648, a.seed)
         print(json.dumps({"opponent": parse_bot(opp).short, "compare": rows}, indent=2))
     elif a.sweep:
@@ -226,17 +267,25 @@ if __name__ == "__main__":
         print(json.dumps(strong_figures(a.games or 648, a.expert_games, a.rank_games), indent=2))
     elif a.expert:
         games = a.games or 324
-        out = {"expert_vs_search400": win_rate("expert", SEARCH_400, games, 21),
-               "expert_vs_search3000": win_rate("expert", SEARCH_3000, games, 22)}
+        out = {
+            "expert_vs_search400": win_rate("expert", SEARCH_400, games, 21),
+            "expert_vs_search3000": win_rate("expert", SEARCH_3000, games, 22),
+        }
         for spec in ("expert", SEARCH_400, SEARCH_3000):
             out[f"ms_per_decision {parse_bot(spec).short}"] = decision_ms(spec)[0]
         print(json.dumps(out, indent=2))
     else:
         search = SEARCH_400 | ({"simulations": a.sims} if a.sims else {})
         ms, decisions = decision_ms(search)
-        print(json.dumps({
-            "heuristic_vs_random": win_rate("heuristic", "random", a.games or 1000, 1),
-            "search_vs_heuristic": win_rate(search, "heuristic", a.search_games, 2),
-            "search_decision_ms_median": ms, "search_decisions_timed": decisions,
-            **speed_ratio(),
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "heuristic_vs_random": win_rate("heuristic", "random", a.games or 1000, 1),
+                    "search_vs_heuristic": win_rate(search, "heuristic", a.search_games, 2),
+                    "search_decision_ms_median": ms,
+                    "search_decisions_timed": decisions,
+                    **speed_ratio(),
+                },
+                indent=2,
+            )
+        )

@@ -59,28 +59,40 @@ def main(argv=None) -> None:
     try:
         clone = tmp / "clone"
         t_clone, _ = _timed(f"git clone --quiet {args.repo} {clone}", tmp, dict(os.environ))
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "VIRTUAL_ENV", "NUMBA_DISABLE_JIT")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "VIRTUAL_ENV", "NUMBA_DISABLE_JIT")
+        }
         env["XDG_CACHE_HOME"] = str(tmp / "cache")  # an empty numba cache
-        env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
-                                      if ".venv" not in p)
+        env["PATH"] = os.pathsep.join(
+            p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p
+        )
         activate = ". .venv/bin/activate && "
-        t_install, _ = _timed("python3 -m venv .venv && " + activate
-                              + "pip install --progress-bar off -q -e .", clone, env)
+        t_install, _ = _timed(
+            "python3 -m venv .venv && " + activate + "pip install --progress-bar off -q -e .",
+            clone,
+            env,
+        )
         t_first, first = _timed(activate + "lab run configs/default.toml", clone, env)
         manifest = json.loads((clone / "results" / "default" / "manifest.json").read_text())
         compile_s = manifest["sessions"][0].get("compile_s")
         t_again, again = _timed(activate + "lab run configs/default.toml", clone, env)
         t_warm, _ = _timed(activate + "lab run configs/default.toml --fresh", clone, env)
         cpu = _cpu  # clone, install, first, again, fresh
-        rows = [("git clone", t_clone, cpu[0]), ("venv + pip install -e .", t_install, cpu[1]),
-                ("first lab run configs/default.toml (empty cache)", t_first, cpu[2]),
-                ("  of which compiling (manifest compile_s)", compile_s, None),
-                ("the same command again (folder complete)", t_again, cpu[3]),
-                ("lab run … --fresh (warm cache: the games)", t_warm, cpu[4]),
-                ("clone → first summary", t_clone + t_install + t_first, sum(cpu[:3]))]
-        print(f"cores: {os.cpu_count()}, load average before: {load[0]:.1f}, "
-              f"after: {os.getloadavg()[0]:.1f}")
+        rows = [
+            ("git clone", t_clone, cpu[0]),
+            ("venv + pip install -e .", t_install, cpu[1]),
+            ("first lab run configs/default.toml (empty cache)", t_first, cpu[2]),
+            ("  of which compiling (manifest compile_s)", compile_s, None),
+            ("the same command again (folder complete)", t_again, cpu[3]),
+            ("lab run … --fresh (warm cache: the games)", t_warm, cpu[4]),
+            ("clone → first summary", t_clone + t_install + t_first, sum(cpu[:3])),
+        ]
+        print(
+            f"cores: {os.cpu_count()}, load average before: {load[0]:.1f}, "
+            f"after: {os.getloadavg()[0]:.1f}"
+        )
         print(f"{'':52s} {'wall':>9s} {'CPU':>9s}")
         for label, sec, cpu_s in rows:
             wall = f"{sec:7.1f} s" if sec is not None else "      ? "

@@ -10,6 +10,7 @@ machine's load drifts over all of them alike. Prints the median and quartiles of
 ratio to the first checkout (process time), then each one's median and best round. On a shared machine single runs vary by a third;
 the median ratio of paired rounds is the figure to quote.
 """
+
 import json
 import os
 import statistics
@@ -21,7 +22,7 @@ bot = "random"
 if "--bot" in args:
     k = args.index("--bot")
     bot = args[k + 1]
-    del args[k:k + 2]
+    del args[k : k + 2]
 if len(args) < 3 or bot not in ("random", "heuristic"):
     sys.exit(__doc__)
 trees = [os.path.abspath(t) for t in args[1:]]
@@ -49,22 +50,35 @@ for line in sys.stdin:
     dt = time.process_time() - t
     print(json.dumps({"games_s": per * len(ctxs) / dt, "dec_s": dec / dt}), flush=True)
 '''
-procs = {t: subprocess.Popen([sys.executable, "-c", WORKER, bot], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             text=True, env={**os.environ, "PYTHONPATH": t}) for t in trees}
+procs = {
+    t: subprocess.Popen(
+        [sys.executable, "-c", WORKER, bot],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": t},
+    )
+    for t in trees
+}
 for t in trees:
     assert procs[t].stdout.readline().strip() == "ready", t
-best = {}; allr = {t: [] for t in trees}
+best = {}
+allr = {t: [] for t in trees}
 for rnd in range(rounds):
     for t in trees:
-        procs[t].stdin.write(f"{per}\n"); procs[t].stdin.flush()
-        r = json.loads(procs[t].stdout.readline()); allr[t].append(r["games_s"])
+        procs[t].stdin.write(f"{per}\n")
+        procs[t].stdin.flush()
+        r = json.loads(procs[t].stdout.readline())
+        allr[t].append(r["games_s"])
         if t not in best or r["games_s"] > best[t]["games_s"]:
             best[t] = r
 for t in trees[1:]:
     ratios = [b / a for a, b in zip(allr[trees[0]], allr[t])]
     q1, _, q3 = statistics.quantiles(ratios, n=4)
-    print(f"{t} / {trees[0]}: median ratio {statistics.median(ratios):.3f} "
-          f"(quartiles {q1:.3f}–{q3:.3f}, {len(ratios)} rounds)")
+    print(
+        f"{t} / {trees[0]}: median ratio {statistics.median(ratios):.3f} "
+        f"(quartiles {q1:.3f}–{q3:.3f}, {len(ratios)} rounds)"
+    )
 for t in trees:
     print(t, "median", round(statistics.median(allr[t])))
     r = best[t]

@@ -31,11 +31,13 @@ from lab.games.rumble_nation.batch import Buffers, play_rows
 from lab.games.rumble_nation.ladder import head_to_head
 from lab.games.rumble_nation.nb_layout import R_DECISIONS
 
-_STARTUP = ("import time; t = time.perf_counter(); "
-            "from lab.games.rumble_nation import PRESETS, play_batch, seeds_for; "
-            "play_batch(PRESETS['base_2p'], ['random', {'kind': 'search', 'simulations': 1}], "
-            "seeds_for(1)); "
-            "print(time.perf_counter() - t)")
+_STARTUP = (
+    "import time; t = time.perf_counter(); "
+    "from lab.games.rumble_nation import PRESETS, play_batch, seeds_for; "
+    "play_batch(PRESETS['base_2p'], ['random', {'kind': 'search', 'simulations': 1}], "
+    "seeds_for(1)); "
+    "print(time.perf_counter() - t)"
+)
 
 
 def games_per_s(preset: str, bots, games: int, seed: int) -> tuple[float, float]:
@@ -55,35 +57,41 @@ def startup_seconds(cold: bool) -> float:
     env.pop("NUMBA_DISABLE_JIT", None)
     if cold:
         env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="rn-bench-cache-")
-    out = subprocess.run([sys.executable, "-c", _STARTUP], env=env, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _STARTUP], env=env, capture_output=True, text=True, check=True
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 
 def speed(games: int, runs: int) -> dict:
     out = {}
     for preset, rules in PRESETS.items():
-        rows = [games_per_s(preset, ["random"] * rules.players, games, seed=r)
-                for r in range(runs)]
-        out[preset] = {"players": rules.players,
-                       "random_games_per_s": statistics.median(g for g, _ in rows),
-                       "random_decisions_per_s": statistics.median(d for _, d in rows),
-                       "runs": [round(g) for g, _ in rows]}
+        rows = [games_per_s(preset, ["random"] * rules.players, games, seed=r) for r in range(runs)]
+        out[preset] = {
+            "players": rules.players,
+            "random_games_per_s": statistics.median(g for g, _ in rows),
+            "random_decisions_per_s": statistics.median(d for _, d in rows),
+            "runs": [round(g) for g, _ in rows],
+        }
     out["base_2p"]["heuristic_games_per_s"] = statistics.median(
         games_per_s("base_2p", ["heuristic"] * 2, max(1, games // 50), seed=r)[0]
-        for r in range(runs))
+        for r in range(runs)
+    )
     out["base_2p"]["search_vs_heuristic_games_per_s"] = statistics.median(
         games_per_s("base_2p", ["search", "heuristic"], max(1, games // 5000), seed=r)[0]
-        for r in range(runs))
+        for r in range(runs)
+    )
     return out
 
 
 def ladder(deals: int, search_deals: int) -> list[dict]:
-    pairs = [("base_2p", "heuristic", "random", deals),
-             ("base_3p", "heuristic", "random", deals),
-             ("base_4p", "heuristic", "random", deals),
-             ("base_2p", "search", "heuristic", search_deals),
-             ("base_4p", "search", "heuristic", max(1, search_deals // 5))]
+    pairs = [
+        ("base_2p", "heuristic", "random", deals),
+        ("base_3p", "heuristic", "random", deals),
+        ("base_4p", "heuristic", "random", deals),
+        ("base_2p", "search", "heuristic", search_deals),
+        ("base_4p", "search", "heuristic", max(1, search_deals // 5)),
+    ]
     out = []
     for preset, bot, against, d in pairs:
         t = time.perf_counter()
@@ -94,8 +102,9 @@ def ladder(deals: int, search_deals: int) -> list[dict]:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=200_000, help="random games per speed run")
     ap.add_argument("--runs", type=int, default=5, help="speed runs per preset (median)")
     ap.add_argument("--compile-runs", type=int, default=3, help="fresh processes (median)")

@@ -27,8 +27,18 @@ from lab.sim.worker import _batch, _context, seeds_for
 
 
 def experiment(games: int, chunk: int):
-    return from_dict({"name": "bench", "seed": 1, "games": games, "rules": "second_edition",
-                      "armies": "all", "bots": "random", "chunk_size": chunk}, "bench")
+    return from_dict(
+        {
+            "name": "bench",
+            "seed": 1,
+            "games": games,
+            "rules": "second_edition",
+            "armies": "all",
+            "bots": "random",
+            "chunk_size": chunk,
+        },
+        "bench",
+    )
 
 
 def timed_run(exp, jobs: int) -> float:
@@ -77,8 +87,12 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=3000, help="deals per ordered pair (× 81)")
     ap.add_argument("--runs", type=int, default=3, help="runs per figure (the median is shown)")
-    ap.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK,
-                    help=f"games per chunk (default {DEFAULT_CHUNK}, as in lab run)")
+    ap.add_argument(
+        "--chunk-size",
+        type=int,
+        default=DEFAULT_CHUNK,
+        help=f"games per chunk (default {DEFAULT_CHUNK}, as in lab run)",
+    )
     ap.add_argument("--json", action="store_true", help="print JSON only")
     a = ap.parse_args()
     r = measure(a.games, a.runs, a.chunk_size, progress=(lambda m: None) if a.json else print)
@@ -89,5 +103,7 @@ if __name__ == "__main__":
         print(f"  1 worker : {r['jobs1_games_per_s']:,.0f} games/s")
         print(f"  2 workers: {r['jobs2_games_per_s']:,.0f} games/s")
         print(f"  ratio    : {r['ratio']:.2f} (issue 6 asks for ≥ 1.8)")
-        print(f"  engine alone, 1 core: {r['engine_only_games_per_s']:,.0f} games/s — seeding "
-              f"and records take {r['recording_share_one_worker']:.0%} of a worker's time")
+        print(
+            f"  engine alone, 1 core: {r['engine_only_games_per_s']:,.0f} games/s — seeding "
+            f"and records take {r['recording_share_one_worker']:.0%} of a worker's time"
+        )

@@ -54,14 +54,31 @@ def clicks(base: str, matches: int) -> dict:
     """Server-side ms of every click in ``matches`` matches of each game."""
     out = {}
     with httpx.Client(base_url=base, timeout=120) as c:
-        for game, forms in (("daitenka", [{"game": "daitenka", "army": a, "vs": b, "seed": str(s)}
-                                          for s, (a, b) in enumerate(
-                                              [("oda", "takeda"), ("honganji", "houjou"),
-                                               ("saika", "mouri"), ("uesugi", "seigun"),
-                                               ("tougun", "oda")] * matches)][:matches]),
-                            ("rumble_nation", [{"game": "rumble_nation", "seed": str(s),
-                                                "rule_players": str(2 + s % 3)}
-                                               for s in range(matches)])):
+        for game, forms in (
+            (
+                "daitenka",
+                [
+                    {"game": "daitenka", "army": a, "vs": b, "seed": str(s)}
+                    for s, (a, b) in enumerate(
+                        [
+                            ("oda", "takeda"),
+                            ("honganji", "houjou"),
+                            ("saika", "mouri"),
+                            ("uesugi", "seigun"),
+                            ("tougun", "oda"),
+                        ]
+                        * matches
+                    )
+                ][:matches],
+            ),
+            (
+                "rumble_nation",
+                [
+                    {"game": "rumble_nation", "seed": str(s), "rule_players": str(2 + s % 3)}
+                    for s in range(matches)
+                ],
+            ),
+        ):
             times = []
             for k, form in enumerate(forms):
                 r = c.post("/play", data=form, follow_redirects=False)
@@ -71,17 +88,23 @@ def clicks(base: str, matches: int) -> dict:
                 n = 0
                 while not view["over"]:
                     choice = (n * 5 + k) % len(view["legal"])
-                    r = c.post(f"/play/{match}/act", data={"i": str(choice),
-                                                          "step": str(view["step"])},
-                               headers={"X-Fragment": "1"})
+                    r = c.post(
+                        f"/play/{match}/act",
+                        data={"i": str(choice), "step": str(view["step"])},
+                        headers={"X-Fragment": "1"},
+                    )
                     assert r.status_code == 200, r.text[:300]
                     times.append(server_time(r))
                     view = c.get(f"/play/{match}.json").json()
                     n += 1
             times.sort()
-            out[game] = {"clicks": len(times), "median_ms": statistics.median(times),
-                         "p95_ms": times[int(0.95 * (len(times) - 1))], "max_ms": times[-1],
-                         "under_100ms": sum(t < 100 for t in times) / len(times)}
+            out[game] = {
+                "clicks": len(times),
+                "median_ms": statistics.median(times),
+                "p95_ms": times[int(0.95 * (len(times) - 1))],
+                "max_ms": times[-1],
+                "under_100ms": sum(t < 100 for t in times) / len(times),
+            }
     return out
 
 
@@ -93,9 +116,17 @@ def manifest_rate(folder: Path) -> float:
 def page_run(base: str, config: str, games: int | None, results: Path) -> dict:
     with httpx.Client(base_url=base, timeout=120) as c:
         t = time.perf_counter()
-        r = c.post("/experiments/start", data={"kind": "run", "config": config, "out": "page",
-                                               "fresh": "1", "games": str(games or "")},
-                   follow_redirects=False)
+        r = c.post(
+            "/experiments/start",
+            data={
+                "kind": "run",
+                "config": config,
+                "out": "page",
+                "fresh": "1",
+                "games": str(games or ""),
+            },
+            follow_redirects=False,
+        )
         assert r.status_code == 303, r.text[:500]
         job = r.headers["location"].rsplit("/", 1)[1]
         while True:
@@ -132,8 +163,7 @@ def main() -> None:
         config = ROOT / a.config
         app = create_app(tmp / "results", [config.parent])
         port = free_port()
-        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                            log_level="warning"))
+        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         thread = threading.Thread(target=srv.run, daemon=True)
         thread.start()
         while not srv.started:
@@ -150,11 +180,21 @@ def main() -> None:
             page.append(page_run(base, ref, a.games, tmp / "results"))
             cli.append(cli_run(config, a.games, tmp / "cli"))
         med = lambda rows, k: statistics.median(r[k] for r in rows)  # noqa: E731
-        report["run"] = None if not page else {"config": a.config, "games_per_cell": a.games, "runs": a.runs,
-                         "page": page, "cli": cli,
-                         "page_games_per_s": med(page, "games_per_s"),
-                         "cli_games_per_s": med(cli, "games_per_s"),
-                         "page_wall_s": med(page, "wall_s"), "cli_wall_s": med(cli, "wall_s")}
+        report["run"] = (
+            None
+            if not page
+            else {
+                "config": a.config,
+                "games_per_cell": a.games,
+                "runs": a.runs,
+                "page": page,
+                "cli": cli,
+                "page_games_per_s": med(page, "games_per_s"),
+                "cli_games_per_s": med(cli, "games_per_s"),
+                "page_wall_s": med(page, "wall_s"),
+                "cli_wall_s": med(cli, "wall_s"),
+            }
+        )
         if page:
             r = report["run"]
             r["ratio_games_per_s"] = r["page_games_per_s"] / r["cli_games_per_s"]
@@ -167,17 +207,21 @@ def main() -> None:
         print(json.dumps(report, indent=1))
         return
     for game, c in report.get("clicks", {}).items():
-        print(f"clicks {game}: {c['clicks']} clicks, server-side median {c['median_ms']:.1f} ms, "
-              f"p95 {c['p95_ms']:.1f} ms, max {c['max_ms']:.1f} ms, "
-              f"{100 * c['under_100ms']:.1f}% under 100 ms")
+        print(
+            f"clicks {game}: {c['clicks']} clicks, server-side median {c['median_ms']:.1f} ms, "
+            f"p95 {c['p95_ms']:.1f} ms, max {c['max_ms']:.1f} ms, "
+            f"{100 * c['under_100ms']:.1f}% under 100 ms"
+        )
     r = report["run"]
     if r is None:
         return
     games = f" --games {r['games_per_cell']}" if r["games_per_cell"] else ""
-    print(f"run {r['config']}{games} (median of {r['runs']}): page {r['page_games_per_s']:,.0f} games/s "
-          f"({r['page_wall_s']:.1f} s start to done), lab run {r['cli_games_per_s']:,.0f} "
-          f"games/s ({r['cli_wall_s']:.1f} s); ratio page/CLI {r['ratio_games_per_s']:.2f} "
-          f"(games/s), {r['ratio_wall']:.2f} (wall clock)")
+    print(
+        f"run {r['config']}{games} (median of {r['runs']}): page {r['page_games_per_s']:,.0f} games/s "
+        f"({r['page_wall_s']:.1f} s start to done), lab run {r['cli_games_per_s']:,.0f} "
+        f"games/s ({r['cli_wall_s']:.1f} s); ratio page/CLI {r['ratio_games_per_s']:.2f} "
+        f"(games/s), {r['ratio_wall']:.2f} (wall clock)"
+    )
 
 
 if __name__ == "__main__":

@@ -30,18 +30,34 @@ if __name__ == "__main__":
     ap.add_argument("--state", type=Path, default=Path("results/tune-state.pkl"))
     a = ap.parse_args()
     a.state.parent.mkdir(parents=True, exist_ok=True)
-    out = tune(a.state, a.generations, a.popsize, seed=a.seed, start=a.start,
-               evaluator=Evaluator(scale=a.scale))
+    out = tune(
+        a.state,
+        a.generations,
+        a.popsize,
+        seed=a.seed,
+        start=a.start,
+        evaluator=Evaluator(scale=a.scale),
+    )
     check = Evaluator(scale=a.check_scale)
     report = {}
-    for name, params in (("result", out["params"]), (a.start, PERSONAS[a.start]),
-                         ("balanced", PERSONAS["balanced"])):
+    for name, params in (
+        ("result", out["params"]),
+        (a.start, PERSONAS[a.start]),
+        ("balanced", PERSONAS["balanced"]),
+    ):
         rows = {}
         for (opp, deals), s in zip(check.opponents, check.scores(params, seed=10_000 + a.seed)):
             n = 2 * deals * len(check.contexts)
             half = 1.96 * math.sqrt(s * (1 - s) / n)
-            rows[opp.label] = {"score": round(s, 4), "ci95": [round(s - half, 4), round(s + half, 4)],
-                               "games": n}
+            rows[opp.label] = {
+                "score": round(s, 4),
+                "ci95": [round(s - half, 4), round(s + half, 4)],
+                "games": n,
+            }
         report[name] = rows
-    print(json.dumps({"tuned_params": out["params"], "check": report,
-                      "generations": len(out["history"])}, indent=2))
+    print(
+        json.dumps(
+            {"tuned_params": out["params"], "check": report, "generations": len(out["history"])},
+            indent=2,
+        )
+    )

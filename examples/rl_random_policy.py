@@ -18,7 +18,9 @@ from lab.bots.play import BotPlayer
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--episodes", type=int, default=20)
-    ap.add_argument("--bot", default="heuristic", help="bot spec of seat B, e.g. tuned, strong, search")
+    ap.add_argument(
+        "--bot", default="heuristic", help="bot spec of seat B, e.g. tuned, strong, search"
+    )
     a = ap.parse_args()
     env = lab.env.env(rules="second_edition")
     bot = BotPlayer(a.bot, rng=0)
@@ -37,5 +39,7 @@ if __name__ == "__main__":
             else:
                 action = info["legal_steps"].index(bot.choose(env.game).text)
             env.step(action)
-    print(f"random policy vs {bot.spec.label}: {points:.1f} points of {a.episodes} "
-          f"({points / a.episodes:.0%})")
+    print(
+        f"random policy vs {bot.spec.label}: {points:.1f} points of {a.episodes} "
+        f"({points / a.episodes:.0%})"
+    )

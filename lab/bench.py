@@ -27,20 +27,24 @@ from lab.engine.layout import N_ST, NL
 from lab.errors import LabError
 from lab.rules import PRESETS
 
-_STARTUP = ("import time; t = time.perf_counter(); "
-            "from lab.engine.api import play_random_game; "
-            "play_random_game('second_edition', 'oda', 'seigun', seed=1); "
-            "print(time.perf_counter() - t)")
+_STARTUP = (
+    "import time; t = time.perf_counter(); "
+    "from lab.engine.api import play_random_game; "
+    "play_random_game('second_edition', 'oda', 'seigun', seed=1); "
+    "print(time.perf_counter() - t)"
+)
 # what the first `lab run` of a heuristic experiment waits for on an empty cache: the engine and
 # the heuristic, compiled on every core (lab.bots.compile), then one game
-_COLD = ("import time; t = time.perf_counter(); "
-         "from lab.bots.compile import ensure_compiled; ensure_compiled(); "
-         "from lab.bots.match import play_batch; from lab.cards.pool import load_army, load_pool; "
-         "from lab.engine.context import matchup_context; from lab.rules import RuleSet; "
-         "import numpy as np; pool = load_pool(); "
-         "c = matchup_context(pool, RuleSet(), load_army('oda', pool), load_army('seigun', pool)); "
-         "play_batch(c, np.ones((1, 12), np.int64), 'heuristic', 'heuristic'); "
-         "print(time.perf_counter() - t)")
+_COLD = (
+    "import time; t = time.perf_counter(); "
+    "from lab.bots.compile import ensure_compiled; ensure_compiled(); "
+    "from lab.bots.match import play_batch; from lab.cards.pool import load_army, load_pool; "
+    "from lab.engine.context import matchup_context; from lab.rules import RuleSet; "
+    "import numpy as np; pool = load_pool(); "
+    "c = matchup_context(pool, RuleSet(), load_army('oda', pool), load_army('seigun', pool)); "
+    "play_batch(c, np.ones((1, 12), np.int64), 'heuristic', 'heuristic'); "
+    "print(time.perf_counter() - t)"
+)
 
 
 def _contexts(preset: str):
@@ -70,8 +74,9 @@ def time_games(preset: str, games: int, seed: int = 0) -> tuple[float, int, int]
 BOTS = ("heuristic", "tuned", "strong")  # the bots whose own speed `lab bench` prints
 
 
-def time_bot(bot: str, games: int, seed: int = 0, preset: str = "second_edition"
-             ) -> tuple[float, int]:
+def time_bot(
+    bot: str, games: int, seed: int = 0, preset: str = "second_edition"
+) -> tuple[float, int]:
     """Seconds and games for about ``games`` games of ``bot`` against itself over all army
     pairs, through the batch runs' match loop (one core)."""
     from lab.bots.match import Batch, parse_bot
@@ -93,8 +98,9 @@ def bot_speed(bots=BOTS, games: int = 4_000, runs: int = 3, progress=None, statu
     """Median games/s of each bot against itself (second edition, one core), and its ratio to
     the first bot's (the heuristic's) measured in the same run."""
     if games < 1 or runs < 1:
-        raise LabError(f"--bot-games {games}, --runs {runs}: whole numbers ≥ 1 (--bot-games 0 "
-                       "skips the bots)")
+        raise LabError(
+            f"--bot-games {games}, --runs {runs}: whole numbers ≥ 1 (--bot-games 0 skips the bots)"
+        )
     status = status or (lambda message: contextlib.nullcontext())
     progress = progress or (lambda message: None)
     rates: dict[str, list[float]] = {b: [] for b in bots}
@@ -106,8 +112,10 @@ def bot_speed(bots=BOTS, games: int = 4_000, runs: int = 3, progress=None, statu
             rates[b].append(n / secs)
             ratios[b].append(rates[b][-1] / rates[bots[0]][-1])
             progress(f"{b} run {r + 1}/{runs}: {n / secs:,.0f} games/s")
-    return {b: {"games_per_s": statistics.median(rates[b]),
-                "vs_first": statistics.median(ratios[b])} for b in bots}
+    return {
+        b: {"games_per_s": statistics.median(rates[b]), "vs_first": statistics.median(ratios[b])}
+        for b in bots
+    }
 
 
 def startup_seconds(cold: bool) -> float:
@@ -120,22 +128,37 @@ def startup_seconds(cold: bool) -> float:
     with contextlib.ExitStack() as stack:
         if cold:
             env["NUMBA_CACHE_DIR"] = stack.enter_context(
-                tempfile.TemporaryDirectory(prefix="lab-bench-cache-"))
-        out = subprocess.run([sys.executable, "-c", _COLD if cold else _STARTUP], env=env,
-                             capture_output=True, text=True, check=True)
+                tempfile.TemporaryDirectory(prefix="lab-bench-cache-")
+            )
+        out = subprocess.run(
+            [sys.executable, "-c", _COLD if cold else _STARTUP],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def run(presets=None, games: int = 20_000, runs: int = 3, compile_runs: int = 1,
-        start_runs: int = 3, progress=None, status=None) -> dict:
+def run(
+    presets=None,
+    games: int = 20_000,
+    runs: int = 3,
+    compile_runs: int = 1,
+    start_runs: int = 3,
+    progress=None,
+    status=None,
+) -> dict:
     """Median speed per preset, and the cold compile and cached start times of a fresh process.
 
     ``progress(message)`` is told each result as it comes; ``status(message)`` is a context
     manager that shows what is running (and for how long) around each step."""
     if games < 1 or runs < 1 or compile_runs < 0 or start_runs < 0:
-        raise LabError(f"--games {games}, --runs {runs}, --compile-runs {compile_runs}, "
-                       f"--start-runs {start_runs}: games and runs need whole numbers ≥ 1, "
-                       "compile and start runs ≥ 0")
+        raise LabError(
+            f"--games {games}, --runs {runs}, --compile-runs {compile_runs}, "
+            f"--start-runs {start_runs}: games and runs need whole numbers ≥ 1, "
+            "compile and start runs ≥ 0"
+        )
     presets = list(presets or PRESETS)
     status = status or (lambda message: contextlib.nullcontext())
     progress = progress or (lambda message: None)
@@ -147,15 +170,19 @@ def run(presets=None, games: int = 20_000, runs: int = 3, compile_runs: int = 1,
                 secs, n, dec = time_games(preset, games, seed=r)
             rows.append((n / secs, dec / secs, dec / n))
             progress(f"{preset} run {r + 1}/{runs}: {n / secs:,.0f} games/s")
-        out[preset] = {"games_per_s": statistics.median(x[0] for x in rows),
-                       "decisions_per_s": statistics.median(x[1] for x in rows),
-                       "decisions_per_game": statistics.median(x[2] for x in rows)}
+        out[preset] = {
+            "games_per_s": statistics.median(x[0] for x in rows),
+            "decisions_per_s": statistics.median(x[1] for x in rows),
+            "decisions_per_game": statistics.median(x[2] for x in rows),
+        }
     compile_s = cached_s = None
     if compile_runs:
         times = []
         for r in range(compile_runs):
-            with status(f"cold compile {r + 1} of {compile_runs}: a fresh process with an empty "
-                        "cache compiles the engine and the heuristic on every core"):
+            with status(
+                f"cold compile {r + 1} of {compile_runs}: a fresh process with an empty "
+                "cache compiles the engine and the heuristic on every core"
+            ):
                 times.append(startup_seconds(cold=True))
             progress(f"cold compile {r + 1}/{compile_runs}: {times[-1]:.1f} s")
         compile_s = statistics.median(times)

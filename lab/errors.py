@@ -46,8 +46,11 @@ def read_text(path, what: str = "a .toml file") -> str:
     except OSError as e:
         raise LabError(f"cannot read the file: {e.strerror}", source=src) from None
     if raw.startswith(b"\xef\xbb\xbf"):
-        raise LabError("not valid TOML: the file starts with a UTF-8 byte-order mark (BOM); "
-                       "save it as UTF-8 without BOM", source=src)
+        raise LabError(
+            "not valid TOML: the file starts with a UTF-8 byte-order mark (BOM); "
+            "save it as UTF-8 without BOM",
+            source=src,
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -25,42 +25,80 @@ def toggle(default, allowed, slot: str, description: str):
     the name of its slot in the packed array the engine reads, and what it means (rules.md R14).
     Every other list of the toggles (allowed values, descriptions, engine offsets, the rules file
     schema) is derived from these declarations."""
-    return dataclass_field(default=default, metadata={"allowed": allowed, "slot": slot,
-                                                      "description": description})
+    return dataclass_field(
+        default=default, metadata={"allowed": allowed, "slot": slot, "description": description}
+    )
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    walls: int = toggle(7, (1, 12), "R_WALLS",
-                        "wall cards dealt at set-up (R3); 7, 6 (関ヶ原), 10 (legacy)")
-    logistics: bool = toggle(False, FLAG, "R_LOGISTICS",
-                             "legacy 兵站 rule: 3 face-up cards, set strength ≤ logistics count "
-                             "(R3, R5)")
-    hand_cap: int = toggle(0, (0, 40), "R_HAND_CAP",
-                           "the leader-turn draw only while the hand is below this; 0 = no cap "
-                           "(R4)")
+    walls: int = toggle(
+        7, (1, 12), "R_WALLS", "wall cards dealt at set-up (R3); 7, 6 (関ヶ原), 10 (legacy)"
+    )
+    logistics: bool = toggle(
+        False,
+        FLAG,
+        "R_LOGISTICS",
+        "legacy 兵站 rule: 3 face-up cards, set strength ≤ logistics count (R3, R5)",
+    )
+    hand_cap: int = toggle(
+        0,
+        (0, 40),
+        "R_HAND_CAP",
+        "the leader-turn draw only while the hand is below this; 0 = no cap (R4)",
+    )
     initial_hand: int = toggle(5, (0, 15), "R_INITIAL_HAND", "opening hand size (R3)")
-    mulligan: bool = toggle(False, FLAG, "R_MULLIGAN",
-                            "a hand with no card of strength ≤3 may be redrawn once (R3)")
-    damage: str = toggle("plays", {"plays": 0, "last_set_size": 1}, "R_DAMAGE_LAST_SET",
-                         "base wall damage: sets the winner played, or cards in the final set "
-                         "(R6)")
-    leader_pass: str = toggle("always", {"always": 0, "only_if_no_play": 1},
-                              "R_PASS_ONLY_IF_NO_PLAY",
-                              "見送り always allowed, or only when no set can be led (R4)")
-    leader_pass_cost: str = toggle("wall_to_hand", {"wall_to_hand": 1, "none": 0},
-                                   "R_PASS_COSTS_WALL",
-                                   "見送り takes the top wall into hand, or costs nothing (R4)")
-    gun: str = toggle("kill", {"kill": 0, "retreat": 1}, "R_GUN_RETREAT",
-                      "鉄砲 fire kills the opponent's field units, or sends all to camp (R10)")
-    odawara: str = toggle("draw", {"draw": 0, "fortify": 1}, "R_ODAWARA_FORTIFY",  # context.py
-                          "小田原城: draw per broken wall, or the legacy fortify action (R11)")
-    broken_walls: str = toggle("to_hand", {"to_hand": 0, "to_graveyard": 1}, "R_BROKEN_TO_GRAVE",
-                               "broken walls go to the defender's hand, or to the graveyard (R6)")
-    max_turns: int = toggle(500, (1, 100_000), "R_MAX_TURNS",
-                            "leader turns before the game is judged as turn_limit (R13)")
-    first_player: str = toggle("random", {"random": -1, "A": 0, "B": 1}, "R_FIRST",
-                               "who takes the first leader turn: random by seed, A or B (R3)")
+    mulligan: bool = toggle(
+        False, FLAG, "R_MULLIGAN", "a hand with no card of strength ≤3 may be redrawn once (R3)"
+    )
+    damage: str = toggle(
+        "plays",
+        {"plays": 0, "last_set_size": 1},
+        "R_DAMAGE_LAST_SET",
+        "base wall damage: sets the winner played, or cards in the final set (R6)",
+    )
+    leader_pass: str = toggle(
+        "always",
+        {"always": 0, "only_if_no_play": 1},
+        "R_PASS_ONLY_IF_NO_PLAY",
+        "見送り always allowed, or only when no set can be led (R4)",
+    )
+    leader_pass_cost: str = toggle(
+        "wall_to_hand",
+        {"wall_to_hand": 1, "none": 0},
+        "R_PASS_COSTS_WALL",
+        "見送り takes the top wall into hand, or costs nothing (R4)",
+    )
+    gun: str = toggle(
+        "kill",
+        {"kill": 0, "retreat": 1},
+        "R_GUN_RETREAT",
+        "鉄砲 fire kills the opponent's field units, or sends all to camp (R10)",
+    )
+    odawara: str = toggle(
+        "draw",
+        {"draw": 0, "fortify": 1},
+        "R_ODAWARA_FORTIFY",  # context.py
+        "小田原城: draw per broken wall, or the legacy fortify action (R11)",
+    )
+    broken_walls: str = toggle(
+        "to_hand",
+        {"to_hand": 0, "to_graveyard": 1},
+        "R_BROKEN_TO_GRAVE",
+        "broken walls go to the defender's hand, or to the graveyard (R6)",
+    )
+    max_turns: int = toggle(
+        500,
+        (1, 100_000),
+        "R_MAX_TURNS",
+        "leader turns before the game is judged as turn_limit (R13)",
+    )
+    first_player: str = toggle(
+        "random",
+        {"random": -1, "A": 0, "B": 1},
+        "R_FIRST",
+        "who takes the first leader turn: random by seed, A or B (R3)",
+    )
 
     def __post_init__(self):
         _check(self, asdict(self), None)
@@ -88,8 +126,9 @@ class RuleSet:
         return cls.from_dict(data, source=src, preset=preset)
 
     @classmethod
-    def from_dict(cls, data: dict, source: str | None = None,
-                  preset: str | None = None) -> "RuleSet":
+    def from_dict(
+        cls, data: dict, source: str | None = None, preset: str | None = None
+    ) -> "RuleSet":
         """Toggles (and an optional ``preset``) on top of ``preset`` or the default preset."""
         from lab.schema.base import check
         from lab.schema.rules import rules_table
@@ -107,8 +146,11 @@ class RuleSet:
         """A stable, readable id: the nearest preset plus the toggles that differ from it."""
         best = None
         for name, p in PRESETS.items():
-            diff = [(f.name, getattr(self, f.name)) for f in fields(self)
-                    if getattr(self, f.name) != getattr(p, f.name)]
+            diff = [
+                (f.name, getattr(self, f.name))
+                for f in fields(self)
+                if getattr(self, f.name) != getattr(p, f.name)
+            ]
             if best is None or len(diff) < len(best[1]):
                 best = (name, diff)
         name, diff = best
@@ -130,10 +172,12 @@ class RuleSet:
 
 # What the declarations say, as the rest of the lab reads it.
 _DECLARED = {f.name: f.metadata for f in fields(RuleSet)}
-CHOICES: dict[str, tuple[str, ...]] = {k: tuple(m["allowed"]) for k, m in _DECLARED.items()
-                                       if isinstance(m["allowed"], dict)}
-RANGES: dict[str, tuple[int, int]] = {k: m["allowed"] for k, m in _DECLARED.items()
-                                      if isinstance(m["allowed"], tuple)}
+CHOICES: dict[str, tuple[str, ...]] = {
+    k: tuple(m["allowed"]) for k, m in _DECLARED.items() if isinstance(m["allowed"], dict)
+}
+RANGES: dict[str, tuple[int, int]] = {
+    k: m["allowed"] for k, m in _DECLARED.items() if isinstance(m["allowed"], tuple)
+}
 BOOLS = tuple(k for k, m in _DECLARED.items() if m["allowed"] == FLAG)
 DESCRIPTIONS = {k: m["description"] for k, m in _DECLARED.items()}
 # Offsets into the packed rules array (read by lab.engine), in declaration order, written out
@@ -154,8 +198,10 @@ R_FIRST = 12
 N_RULES = len(_DECLARED)
 for _slot, _m in enumerate(_DECLARED.values()):
     if globals().get(_m["slot"]) != _slot:
-        raise AssertionError(f"lab/rules.py: {_m['slot']} must be {_slot}, the toggle's place "
-                             "among the RuleSet fields; write it out so")
+        raise AssertionError(
+            f"lab/rules.py: {_m['slot']} must be {_slot}, the toggle's place "
+            "among the RuleSet fields; write it out so"
+        )
 del _slot, _m
 # 総構え under odawara = "fortify" pays two logistics cards for one wall (rules.md R4); the
 # context builder writes it into the castle's row, the only place the toggle is applied
@@ -183,14 +229,25 @@ def _check(rs: RuleSet, values: dict, source) -> None:
     for k, v in check(toggles_table(RuleSet), values, source).model_dump().items():
         object.__setattr__(rs, k, v)
     if rs.odawara == "fortify" and not rs.logistics:
-        raise LabError("odawara = \"fortify\" needs logistics = true (the 総構え action pays "
-                       "兵站 cards); set logistics = true or odawara = \"draw\"", source=source)
+        raise LabError(
+            "odawara = \"fortify\" needs logistics = true (the 総構え action pays "
+            "兵站 cards); set logistics = true or odawara = \"draw\"",
+            source=source,
+        )
 
 
 PRESETS: dict[str, RuleSet] = {
     "second_edition": RuleSet(),
     "sekigahara_trial": RuleSet(walls=6),
-    "legacy_testlab": RuleSet(walls=10, logistics=True, hand_cap=7, mulligan=True,
-                              damage="last_set_size", leader_pass="always",
-                              leader_pass_cost="none", gun="retreat", odawara="fortify"),
+    "legacy_testlab": RuleSet(
+        walls=10,
+        logistics=True,
+        hand_cap=7,
+        mulligan=True,
+        damage="last_set_size",
+        leader_pass="always",
+        leader_pass_cost="none",
+        gun="retreat",
+        odawara="fortify",
+    ),
 }

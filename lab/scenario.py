@@ -54,18 +54,19 @@ def load(path: str | Path) -> list[Scenario]:
     if "scenario" not in data:
         return [replace(_parse(data, src), file=src)]
     tables = validate(ScenarioFile, data, src).scenario
-    return [replace(_parse(t, f"{src} [[scenario]] #{k + 1}"), file=src)
-            for k, t in enumerate(tables)]
+    return [
+        replace(_parse(t, f"{src} [[scenario]] #{k + 1}"), file=src) for k, t in enumerate(tables)
+    ]
 
 
 def _parse(t: dict, src: str) -> Scenario:
     """One scenario table, checked by the schema (lab.schema.scenario); zones and expectations
     are kept as written (the engine and ``check`` read only the keys present)."""
     sc = validate(ScenarioTable, t, src)
-    rules = RuleSet.from_dict({"preset": sc.rules, **sc.overrides},
-                              source=f"{src} [overrides]" if sc.overrides else src)
-    steps = [(st, False) if isinstance(st, str) else (st.do, st.expect_illegal)
-             for st in sc.steps]
+    rules = RuleSet.from_dict(
+        {"preset": sc.rules, **sc.overrides}, source=f"{src} [overrides]" if sc.overrides else src
+    )
+    steps = [(st, False) if isinstance(st, str) else (st.do, st.expect_illegal) for st in sc.steps]
     zones = {seat: t.get(seat, {}) for seat in ("A", "B")}
     return Scenario(sc.name, src, rules, sc.seed, sc.first, steps, zones, t.get("expect", {}))
 
@@ -74,14 +75,17 @@ def set_up(sc: Scenario, log: bool = False, pool: CardPool | None = None) -> Gam
     """The scenario's position, ready for its steps. A position the rules cannot hold (an
     unknown card, too many cards in a zone, …) or a step that is not written in the step
     grammar makes the file malformed: a ``LabError`` naming it, not a failed scenario."""
-    game = Game.from_position(sc.rules, sc.zones, sc.first, seed=sc.seed, log=log,
-                              source=sc.source, pool=pool)
+    game = Game.from_position(
+        sc.rules, sc.zones, sc.first, seed=sc.seed, log=log, source=sc.source, pool=pool
+    )
     for k, (text, _) in enumerate(sc.steps):
         try:
             parse_step(text)
         except StepSyntaxError as e:
-            raise LabError(f"step {k + 1}: {e} (the step grammar: ../shared/spec/scenarios.md)",
-                           source=sc.source) from None
+            raise LabError(
+                f"step {k + 1}: {e} (the step grammar: ../shared/spec/scenarios.md)",
+                source=sc.source,
+            ) from None
     return game
 
 
@@ -89,8 +93,12 @@ def play(sc: Scenario, game: Game) -> Outcome:
     """Play ``sc``'s steps from its set-up position and check its expectations."""
     for k, (text, illegal) in enumerate(sc.steps):
         if game.is_over:
-            return Outcome(sc, False, f"step {k + 1} \"{text}\": the game is already over "
-                                      f"({game.summary()})", game)
+            return Outcome(
+                sc,
+                False,
+                f"step {k + 1} \"{text}\": the game is already over ({game.summary()})",
+                game,
+            )
         try:
             game.step(text)
         except IllegalAction as e:
@@ -99,8 +107,12 @@ def play(sc: Scenario, game: Game) -> Outcome:
             return Outcome(sc, False, f"step {k + 1}: {e}", game)
         else:
             if illegal:
-                return Outcome(sc, False, f"step {k + 1} \"{text}\" was expected to be illegal "
-                                          "but was accepted", game)
+                return Outcome(
+                    sc,
+                    False,
+                    f"step {k + 1} \"{text}\" was expected to be illegal but was accepted",
+                    game,
+                )
     diff = check(game, sc.expect)
     return Outcome(sc, not diff, diff, game)
 
@@ -139,7 +151,7 @@ def check(game: Game, expect: dict) -> str:
             if key in EXPECT_MULTISETS:
                 want_c = Counter(want)
                 if +got != +want_c:
-                    return (f"{seat}.{key}: expected {_ms(want_c)}, got {_ms(got)}")
+                    return f"{seat}.{key}: expected {_ms(want_c)}, got {_ms(got)}"
             elif got != want:
                 return f"{seat}.{key}: expected {want!r}, got {got!r}"
     return ""
@@ -181,8 +193,7 @@ def _game_of(path: Path):
 
     data = read_toml(path, "a scenario .toml file")
     tables = data.get("scenario")
-    first = tables[0] if isinstance(tables, list) and tables and isinstance(tables[0], dict) \
-        else {}
+    first = tables[0] if isinstance(tables, list) and tables and isinstance(tables[0], dict) else {}
     return games.get(data.get("game", first.get("game")), source=str(path))
 
 

@@ -23,8 +23,7 @@ from lab.errors import LabError
 FIX = "choose a path you can write"
 
 
-def check_file(path: str | Path, option: str, what: str = "a file path",
-               fix: str = FIX) -> Path:
+def check_file(path: str | Path, option: str, what: str = "a file path", fix: str = FIX) -> Path:
     """``path`` can be written as a file (created, or overwritten) — else one ``LabError``
     naming ``option`` (e.g. ``--out``), ending with ``fix``."""
     path = Path(path)
@@ -64,8 +63,9 @@ def _check_creatable(folder: Path, option: str, target: Path, fix: str) -> None:
             break
         here = here.parent
     if not here.is_dir():
-        raise LabError(f"{option} {target}: {here} is a file, so no folder can be made there; "
-                       f"{fix}")
+        raise LabError(
+            f"{option} {target}: {here} is a file, so no folder can be made there; {fix}"
+        )
     _probe(here, option, target, fix)
 
 
@@ -82,7 +82,11 @@ def _probe(folder: Path, option: str, target: Path, fix: str) -> None:
 
 
 def _refused(option: str, target: Path, e: OSError, verb: str, fix: str) -> LabError:
-    reason = {errno.EROFS: "read-only file system", errno.EACCES: "permission denied",
-              errno.EPERM: "operation not permitted", errno.ENOSPC: "no space left",
-              errno.EDQUOT: "disk quota exceeded"}.get(e.errno, e.strerror or str(e))
+    reason = {
+        errno.EROFS: "read-only file system",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "operation not permitted",
+        errno.ENOSPC: "no space left",
+        errno.EDQUOT: "disk quota exceeded",
+    }.get(e.errno, e.strerror or str(e))
     return LabError(f"{option} {target} {verb} ({reason}); {fix}")

@@ -18,8 +18,9 @@ from lab.scenario import load, run
 # 表返し (R4 step 3) has already turned every camp unit face up (docs/rulings.md L3).
 PROVABLY_DEAD = {"hyakuman_isshin"}
 
-SCENARIOS = [sc for f in sorted((Path(__file__).parent / "scenarios").glob("*.toml"))
-             for sc in load(f)]
+SCENARIOS = [
+    sc for f in sorted((Path(__file__).parent / "scenarios").glob("*.toml")) for sc in load(f)
+]
 
 
 @pytest.fixture(scope="module")
@@ -40,13 +41,17 @@ def coverage():
 
 def test_every_ability_changes_the_state_in_10000_random_games(coverage):
     pool, fired, held = coverage
-    assert sum(held[(c.name, a.id)] for c in pool for a in c.abilities[:1]
-               if c.name == "足軽1" or a) > 0
+    assert (
+        sum(held[(c.name, a.id)] for c in pool for a in c.abilities[:1] if c.name == "足軽1" or a)
+        > 0
+    )
     games = max(held.values())
     assert games * 1 >= 2232  # each card held by ≥ 2 armies × 9 opponents × 124 games
-    silent = sorted(f"{card}〈{aid}〉" for (card, aid), n in fired.items()
-                    if n == 0 and aid not in PROVABLY_DEAD
-                    and pool.abilities[aid].rows)
+    silent = sorted(
+        f"{card}〈{aid}〉"
+        for (card, aid), n in fired.items()
+        if n == 0 and aid not in PROVABLY_DEAD and pool.abilities[aid].rows
+    )
     assert not silent, f"abilities that never acted: {silent}"
 
 
@@ -65,6 +70,7 @@ def _without(effect: Effect):
         rows = t.rows.copy()
         rows[rows[:, :, 1] == int(effect)] = 0
         return PoolTables(t.strength, t.kind, t.cost, rows)
+
     return tables
 
 

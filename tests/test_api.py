@@ -48,9 +48,14 @@ def random_walk(g: Game, rng: random.Random, limit=2000):
 
 # ------------------------------------------------------------------ the step grammar
 
-WALKS = [("second_edition", "oda", "seigun", 1), ("second_edition", "tougun", "uesugi", 2),
-         ("legacy_testlab", "houjou", "takeda", 3), ("legacy_testlab", "honganji", "saika", 4),
-         ("sekigahara_trial", "mouri", "houjou", 5), ("legacy_testlab", "tougun", "oda", 6)]
+WALKS = [
+    ("second_edition", "oda", "seigun", 1),
+    ("second_edition", "tougun", "uesugi", 2),
+    ("legacy_testlab", "houjou", "takeda", 3),
+    ("legacy_testlab", "honganji", "saika", 4),
+    ("sekigahara_trial", "mouri", "houjou", 5),
+    ("legacy_testlab", "tougun", "oda", 6),
+]
 
 
 def test_every_legal_text_parses_back_and_steps_the_same_row(pool):
@@ -77,15 +82,30 @@ def test_every_legal_text_parses_back_and_steps_the_same_row(pool):
                     other.step(how)
                     assert np.array_equal(other.s, ref.s), (act.text, how)
     # the walks exercised the grammar well beyond plain leads
-    assert {"lead", "answer", "pass", "miokuri", "return", "tactic", "build", "siege",
-            "keep", "mulligan", "logistics"} <= verbs, verbs
+    assert {
+        "lead",
+        "answer",
+        "pass",
+        "miokuri",
+        "return",
+        "tactic",
+        "build",
+        "siege",
+        "keep",
+        "mulligan",
+        "logistics",
+    } <= verbs, verbs
 
 
 def test_legal_texts_cover_kuruma_and_fire_tokens(pool):
     """`+車懸り` and `fire` steps round-trip too (R9 車懸り, R10 fire)."""
-    g = position(pool, {
-        "A": {"hand": ["鉄砲足軽", "車懸り", "足軽5"], "walls": walls(), "deck": ["足軽2"]},
-        "B": {"hand": ["足軽3", "足軽7"], "walls": walls(), "deck": ["足軽2"]}})
+    g = position(
+        pool,
+        {
+            "A": {"hand": ["鉄砲足軽", "車懸り", "足軽5"], "walls": walls(), "deck": ["足軽2"]},
+            "B": {"hand": ["足軽3", "足軽7"], "walls": walls(), "deck": ["足軽2"]},
+        },
+    )
     texts = {a.text for a in g.legal_actions()}
     assert "A lead 足軽5 +車懸り" in texts
     ref = g.copy()
@@ -93,9 +113,13 @@ def test_legal_texts_cover_kuruma_and_fire_tokens(pool):
     g.step("A lead 足軽5 +車懸り")
     assert np.array_equal(g.s, ref.s)
     assert g.field()["top_kurumagakari"] and g.field()["top"] == ["足軽5"]
-    h = position(pool, {
-        "A": {"hand": ["足軽3"], "walls": walls(), "deck": ["足軽2"]},
-        "B": {"hand": ["鉄砲足軽", "足軽6"], "walls": walls(), "deck": ["足軽2"]}})
+    h = position(
+        pool,
+        {
+            "A": {"hand": ["足軽3"], "walls": walls(), "deck": ["足軽2"]},
+            "B": {"hand": ["鉄砲足軽", "足軽6"], "walls": walls(), "deck": ["足軽2"]},
+        },
+    )
     h.step("A lead 足軽3")
     texts = {a.text for a in h.legal_actions()}
     assert {"B answer 鉄砲足軽", "B answer 鉄砲足軽 fire"} <= texts
@@ -106,18 +130,28 @@ def test_legal_texts_cover_kuruma_and_fire_tokens(pool):
     assert h.zone("B", "camp_down") == {"鉄砲足軽": 1}  # R10: the firer rests in camp
 
 
-@pytest.mark.parametrize("written", ["足軽5,足軽3,足軽4", "足軽4,足軽5,足軽3",
-                                     "足軽3、足軽5、足軽4"])
+@pytest.mark.parametrize(
+    "written", ["足軽5,足軽3,足軽4", "足軽4,足軽5,足軽3", "足軽3、足軽5、足軽4"]
+)
 def test_set_written_in_another_order_is_accepted_and_keeps_that_order(pool, written):
     """S6: the legal list names each set once (card-data order), but a step may list the
     cards in any order; the set is played in the order written."""
-    g = position(pool, {"A": {"hand": ["足軽3", "足軽4", "足軽5"], "walls": walls(),
-                              "deck": ["足軽1"]},
-                        "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]}})
+    g = position(
+        pool,
+        {
+            "A": {"hand": ["足軽3", "足軽4", "足軽5"], "walls": walls(), "deck": ["足軽1"]},
+            "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]},
+        },
+    )
     texts = [a.text for a in g.legal_actions()]
     assert texts.count("A lead 足軽3,足軽4,足軽5") == 1
-    assert sum(t.startswith("A lead ") and sorted(t[7:].split(",")) == ["足軽3", "足軽4", "足軽5"]
-               for t in texts) == 1
+    assert (
+        sum(
+            t.startswith("A lead ") and sorted(t[7:].split(",")) == ["足軽3", "足軽4", "足軽5"]
+            for t in texts
+        )
+        == 1
+    )
     g.step(f"A lead {written}")
     assert g.field()["top"] == re.split("[,、]", written)
     assert g.zone("A", "field") == {"足軽3": 1, "足軽4": 1, "足軽5": 1}
@@ -126,8 +160,10 @@ def test_set_written_in_another_order_is_accepted_and_keeps_that_order(pool, wri
 
 def test_same_strength_set_of_different_cards_in_any_order(pool):
     """S6: a pair of different cards of one strength (一番槍, 足軽5) in either order."""
-    zones = {"A": {"hand": ["足軽5", "一番槍"], "walls": walls(), "deck": ["足軽1"]},
-             "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]}}
+    zones = {
+        "A": {"hand": ["足軽5", "一番槍"], "walls": walls(), "deck": ["足軽1"]},
+        "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]},
+    }
     for written in (["一番槍", "足軽5"], ["足軽5", "一番槍"]):
         g = position(pool, zones)
         g.step("A lead " + ",".join(written))
@@ -136,15 +172,32 @@ def test_same_strength_set_of_different_cards_in_any_order(pool):
 
 # ------------------------------------------------------------------ illegal steps
 
+
 def _leader_position(pool):
-    return position(pool, {"A": {"hand": ["足軽3", "足軽4"], "walls": walls(),
-                                 "deck": ["足軽8"]},
-                           "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]}})
+    return position(
+        pool,
+        {
+            "A": {"hand": ["足軽3", "足軽4"], "walls": walls(), "deck": ["足軽8"]},
+            "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]},
+        },
+    )
 
 
-@pytest.mark.parametrize("bad", ["A answer 足軽3", "B lead 足軽6", "A lead 足軽9",
-                                 "A lead 足軽3,足軽4", "A return 足軽3", "A dance",
-                                 "lead 足軽3", "A pass", "A build 姫路城", "A tactic 火計"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "A answer 足軽3",
+        "B lead 足軽6",
+        "A lead 足軽9",
+        "A lead 足軽3,足軽4",
+        "A return 足軽3",
+        "A dance",
+        "lead 足軽3",
+        "A pass",
+        "A build 姫路城",
+        "A tactic 火計",
+    ],
+)
 def test_illegal_step_raises_and_lists_the_legal_steps(pool, bad):
     """An illegal or unreadable step raises IllegalAction (a LabError) naming every legal
     step, and leaves the game unchanged."""
@@ -176,8 +229,13 @@ def test_illegal_index_or_row_raises(pool, bad):
 
 def test_step_after_game_over_raises(pool):
     """Once the game is over there are no legal actions and any step raises IllegalAction."""
-    g = position(pool, {"A": {"hand": ["足軽3"], "walls": ["足軽2"], "deck": ["足軽8"]},
-                        "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]}})
+    g = position(
+        pool,
+        {
+            "A": {"hand": ["足軽3"], "walls": ["足軽2"], "deck": ["足軽8"]},
+            "B": {"hand": ["足軽6"], "walls": walls(), "deck": ["足軽1"]},
+        },
+    )
     legal = g.legal_actions()
     g.step("A miokuri")  # R4/R13: 見送り of the last wall → 落城
     assert g.is_over and g.winner == "B" and g.end_reason == "castle_fell"
@@ -193,12 +251,21 @@ def test_step_after_game_over_raises(pool):
 
 # ------------------------------------------------------------------ observations (R1)
 
+
 def _known_hand_position(pool, log=False):
-    return position(pool, {
-        "A": {"deck": ["足軽9", "足軽2"], "hand": ["足軽3"], "camp_up": ["足軽5"],
-              "walls": walls("足軽8")},
-        "B": {"deck": ["足軽2"], "hand": ["足軽4", "足軽6"], "walls": walls("足軽7")}},
-        log=log)
+    return position(
+        pool,
+        {
+            "A": {
+                "deck": ["足軽9", "足軽2"],
+                "hand": ["足軽3"],
+                "camp_up": ["足軽5"],
+                "walls": walls("足軽8"),
+            },
+            "B": {"deck": ["足軽2"], "hand": ["足軽4", "足軽6"], "walls": walls("足軽7")},
+        },
+        log=log,
+    )
 
 
 def test_observation_shows_own_hand_not_opponents(pool):
@@ -244,9 +311,13 @@ def test_known_hand_holds_returned_card_not_drawn_ones(pool):
 def test_a_stolen_card_is_known_to_both(pool):
     """R1 / V1: a card 謀聖 takes is known to the victim while the thief holds it (the thief
     holds it in hand; the victim saw it go), and it is known no more once it leaves that hand."""
-    g = position(pool, {
-        "A": {"deck": ["足軽2"], "hand": ["尼子晴久", "足軽7"], "walls": walls("足軽8")},
-        "B": {"deck": ["足軽2"], "hand": ["足軽4"], "walls": walls("足軽7")}})
+    g = position(
+        pool,
+        {
+            "A": {"deck": ["足軽2"], "hand": ["尼子晴久", "足軽7"], "walls": walls("足軽8")},
+            "B": {"deck": ["足軽2"], "hand": ["足軽4"], "walls": walls("足軽7")},
+        },
+    )
     g.step("A lead 尼子晴久")
     g.step("B pass")  # A wins: 謀聖 takes B's only hand card
     assert g.zone("A", "hand") == {"足軽7": 1, "足軽2": 1, "足軽4": 1}
@@ -258,11 +329,21 @@ def test_a_stolen_card_is_known_to_both(pool):
 
 def test_observation_shows_public_zones(pool):
     """R1: logistics, castles, graveyards and the field are public."""
-    g = position(pool, {"A": {"hand": ["足軽1"], "walls": walls(n=9), "castle": "姫路城",
-                              "graveyard": ["足軽4"], "logistics": ["足軽6", "足軽7"],
-                              "deck": ["足軽1"]},
-                        "B": {"hand": ["足軽5"], "walls": walls(n=10), "deck": ["足軽1"]}},
-                 rules=RuleSet.preset("legacy_testlab"))
+    g = position(
+        pool,
+        {
+            "A": {
+                "hand": ["足軽1"],
+                "walls": walls(n=9),
+                "castle": "姫路城",
+                "graveyard": ["足軽4"],
+                "logistics": ["足軽6", "足軽7"],
+                "deck": ["足軽1"],
+            },
+            "B": {"hand": ["足軽5"], "walls": walls(n=10), "deck": ["足軽1"]},
+        },
+        rules=RuleSet.preset("legacy_testlab"),
+    )
     g.step("A lead 足軽1")
     ob = g.observation("B")["players"]["A"]
     assert ob["castle"] == "姫路城" and ob["wall_count"] == 10
@@ -272,6 +353,7 @@ def test_observation_shows_public_zones(pool):
 
 
 # ------------------------------------------------------------------ event log
+
 
 def test_event_log_off_by_default(pool):
     """No events are recorded unless log=True."""
@@ -328,6 +410,7 @@ def test_random_game_log_lines(pool):
 
 
 # ------------------------------------------------------------------ whole games
+
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_random_games_finish_for_every_matchup(pool, preset):

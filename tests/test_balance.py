@@ -20,7 +20,7 @@ import lab.cli as cli
 from _support.sim_cases import write_config
 from lab.cards.patch import Patch, parse_patch
 from lab.design import balance, balance_search
-from lab.design.balance_edits import catalogue, edit_table, patch_toml
+from lab.design.balance_edits import catalogue, edit_table
 from lab.design.tiers import balance_note
 from lab.records.balance import read_result
 from lab.report import balance as shown
@@ -28,8 +28,7 @@ from lab.errors import LabError
 from lab.sim import runner as sim_runner
 from lab.sim.config import load_experiment, with_patches
 from lab.records import read_games
-from lab.stats.balance import (Objectives, cluster_mean, game_mean, hopeless, objectives,
-                               pareto)
+from lab.stats.balance import Objectives, cluster_mean, game_mean, hopeless, objectives, pareto
 
 CONFIG = """
 name = "baltest"
@@ -41,10 +40,24 @@ bots = "heuristic"
 """
 CARDS = ["殺し間", "赤備え", "兵糧攻め", "小田原城"]
 # the random bot stands in for a strong tier: the mechanics are the same, the games cheap
-SMALL = dict(cards=CARDS, max_edits=2, confirm_games=200, block=30, levels=2,
-             new_per_round=4, promote_per_round=4, confirm_per_round=2, final_confirms=4,
-             units_per_round=30, beam=8, tiers=["heuristic", "random"], strong_games=60,
-             strong_block=10, strong_levels=2, finalists=3)
+SMALL = dict(
+    cards=CARDS,
+    max_edits=2,
+    confirm_games=200,
+    block=30,
+    levels=2,
+    new_per_round=4,
+    promote_per_round=4,
+    confirm_per_round=2,
+    final_confirms=4,
+    units_per_round=30,
+    beam=8,
+    tiers=["heuristic", "random"],
+    strong_games=60,
+    strong_block=10,
+    strong_levels=2,
+    finalists=3,
+)
 BUDGET = 40_000  # games
 
 
@@ -76,11 +89,13 @@ def comparable(result: dict) -> dict:
 
 # ------------------------------------------------------------------------------- statistics
 
+
 def statsmodels_mean(values, groups):
     import statsmodels.api as sm
 
-    fit = sm.OLS(values, np.ones(len(values))).fit(cov_type="cluster",
-                                                   cov_kwds={"groups": groups}, use_t=True)
+    fit = sm.OLS(values, np.ones(len(values))).fit(
+        cov_type="cluster", cov_kwds={"groups": groups}, use_t=True
+    )
     lo, hi = fit.conf_int(0.05)[0]
     return {"mean": fit.params[0], "lo": lo, "hi": hi}
 
@@ -147,6 +162,7 @@ def test_pareto_keeps_exactly_the_non_dominated_points():
 
 # ------------------------------------------------------------------------------- edits
 
+
 def test_catalogue_edits_and_scopes(config):
     exp = load_experiment(config)
     decks = {a.key: a.deck() for a in exp.armies}
@@ -154,10 +170,14 @@ def test_catalogue_edits_and_scopes(config):
     moves = catalogue(decks, names)
     texts = {m.text for m in moves}
     assert "赤備え strength 7 → 9" in texts and "赤備え strength 7 → 5" in texts
-    assert not any("足軽" in m.text.split()[0] and "strength" in m.text for m in moves
-                   if m.text.startswith("足軽"))  # a vanilla 足軽 is never edited
-    assert not any(m.edit.card == "takeda_shingen" and m.edit.op == "strength"
-                   for m in moves)  # a general stays ∞
+    assert not any(
+        "足軽" in m.text.split()[0] and "strength" in m.text
+        for m in moves
+        if m.text.startswith("足軽")
+    )  # a vanilla 足軽 is never edited
+    assert not any(
+        m.edit.card == "takeda_shingen" and m.edit.op == "strength" for m in moves
+    )  # a general stays ∞
     # 殺し間 is held by 北条 here and by 本願寺 outside the experiment: per army only
     satsu = [m for m in moves if m.edit.card == "koroshima"]
     assert satsu and all(m.edit.army == "houjou" for m in satsu)
@@ -180,8 +200,11 @@ def test_every_edit_as_toml_parses_back_to_the_same_edit(config):
 def test_proposal_toml_pastes_into_a_config_and_runs(small, searched, config, tmp_path):
     _, result = searched
     assert result["proposals"]
-    text = config.read_text(encoding="utf-8") + "\n" + "\n".join(
-        p["toml"] for p in result["proposals"])
+    text = (
+        config.read_text(encoding="utf-8")
+        + "\n"
+        + "\n".join(p["toml"] for p in result["proposals"])
+    )
     pasted = write_config(tmp_path, text)
     exp = load_experiment(pasted)  # the file as a designer would run it with `lab run`
     by_name = {p.name: p for p in exp.patches}
@@ -201,6 +224,7 @@ def _moves(plan, proposal) -> list[int]:
 
 # ------------------------------------------------------------------------------- the search
 
+
 def test_a_pair_plays_the_same_games_whatever_the_edits_of_other_armies(config, tmp_path):
     """What the search's units rest on: a pair's games depend only on the edits touching it."""
     exp = load_experiment(config)
@@ -209,8 +233,9 @@ def test_a_pair_plays_the_same_games_whatever_the_edits_of_other_armies(config, 
     houjou = moves["殺し間 〈殺し間〉 off (北条)"].edit
     takeda = moves["赤備え strength 7 → 9"].edit
     base = replace(exp, games=20, seat_swap=True, matchups=(("oda", "houjou"),))
-    both = with_patches(base, [Patch("one", (houjou,)), Patch("two", (houjou, takeda))],
-                        patched_matchups="affected")
+    both = with_patches(
+        base, [Patch("one", (houjou,)), Patch("two", (houjou, takeda))], patched_matchups="affected"
+    )
     sim_runner.run(both, tmp_path / "r", jobs=1)
     g = read_games(tmp_path / "r")
     one = g[g["patch"] == "one"].sort_values(["deal", "swapped"])
@@ -219,13 +244,16 @@ def test_a_pair_plays_the_same_games_whatever_the_edits_of_other_armies(config, 
     assert (one["decisions"].to_numpy() == two["decisions"].to_numpy()).all()
 
 
-def test_search_is_deterministic_for_a_seed_on_any_number_of_workers(small, searched,
-                                                                      tmp_path):
+def test_search_is_deterministic_for_a_seed_on_any_number_of_workers(small, searched, tmp_path):
     _, first = searched
     again = balance.run(small, tmp_path / "b", games=BUDGET, jobs=1)
     assert comparable(again) == comparable(first)
-    other = balance.run(replace(small, settings=replace(small.settings, seed=99)),
-                        tmp_path / "c", games=BUDGET, jobs=1)
+    other = balance.run(
+        replace(small, settings=replace(small.settings, seed=99)),
+        tmp_path / "c",
+        games=BUDGET,
+        jobs=1,
+    )
     assert comparable(other)["search"]["history"] != comparable(first)["search"]["history"]
 
 
@@ -234,8 +262,14 @@ def test_proposals_are_chosen_on_selection_deals_and_reported_on_fresh_ones(smal
     props = result["proposals"]
     assert props and result["tiers"] == ["heuristic-vs-heuristic", "random-vs-random"]
     # the front is non-dominated on the figures it was chosen on: the selection deals
-    pts = [(max(o["worst"] for o in p["selection"].values()),
-            max(o["spread"] for o in p["selection"].values()), p["n_edits"]) for p in props]
+    pts = [
+        (
+            max(o["worst"] for o in p["selection"].values()),
+            max(o["spread"] for o in p["selection"].values()),
+            p["n_edits"],
+        )
+        for p in props
+    ]
     for p in pts:
         assert not any(all(a <= b for a, b in zip(q, p)) and q != p for q in pts), p
     assert len(props) <= small.settings.final_top
@@ -252,8 +286,7 @@ def test_proposals_are_chosen_on_selection_deals_and_reported_on_fresh_ones(smal
         # it is met at every tier
         assert p["worst"] == max(t["worst"] for t in p["tiers"].values())
         assert p["spread"] == max(t["spread"] for t in p["tiers"].values())
-        assert p["meets_target"] == all(t["worst"] <= result["band"]
-                                        for t in p["tiers"].values())
+        assert p["meets_target"] == all(t["worst"] <= result["band"] for t in p["tiers"].values())
     assert [p["rank"] for p in props] == list(range(1, len(props) + 1))
 
 
@@ -267,18 +300,19 @@ def test_three_disjoint_sets_of_deals_each_shared_by_every_tier(searched):
         kind = "confirm" if "-confirm" in name else "fresh" if "-fresh" in name else "screen"
         tier = "strong" if name.endswith("-t1") else "first"
         seeds[kind].add(data["config"]["seed"])
-        g = read_games(manifest.parent, columns=["seed_words", "deal", "army_a", "army_b",
-                                                 "swapped"])
-        for w, deal, a, b, sw in zip(g["seed_words"], g["deal"], g["army_a"], g["army_b"],
-                                     g["swapped"]):
+        g = read_games(
+            manifest.parent, columns=["seed_words", "deal", "army_a", "army_b", "swapped"]
+        )
+        for w, deal, a, b, sw in zip(
+            g["seed_words"], g["deal"], g["army_a"], g["army_b"], g["swapped"]
+        ):
             words.setdefault((kind, tier), set()).add((tuple(w[:8]), deal, a, b, sw))
     assert all(seeds.values())
     assert seeds["confirm"].isdisjoint(seeds["screen"] | seeds["fresh"])
     assert seeds["fresh"].isdisjoint(seeds["screen"])
     deal = {k: {w[0] for w in v} for k, v in words.items()}  # the two deal streams
     for tier in ("first", "strong"):
-        assert deal[("fresh", tier)].isdisjoint(deal[("confirm", tier)] | deal[("screen",
-                                                                                tier)])
+        assert deal[("fresh", tier)].isdisjoint(deal[("confirm", tier)] | deal[("screen", tier)])
         assert deal[("confirm", tier)].isdisjoint(deal[("screen", tier)])
     # the strong tier plays the first deals of each set: paired with the first tier
     for kind in ("confirm", "fresh", "screen"):
@@ -303,8 +337,9 @@ def test_racing_drops_a_hopeless_candidate_after_one_block(small, searched):
 
 
 @pytest.mark.parametrize("where", ["runner", "planning"])
-def test_resume_after_an_interruption_gives_the_same_result(small, searched, tmp_path,
-                                                            monkeypatch, where):
+def test_resume_after_an_interruption_gives_the_same_result(
+    small, searched, tmp_path, monkeypatch, where
+):
     _, first = searched
     calls = {"n": 0}
     target, name = (sim_runner, "run") if where == "runner" else (balance_search.Search, "plan")
@@ -327,8 +362,7 @@ def test_resume_after_an_interruption_gives_the_same_result(small, searched, tmp
     assert comparable(resumed) == comparable(first)
 
 
-def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(small,
-                                                                             searched):
+def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(small, searched):
     out, result = searched
     state = json.loads((out / balance_search.STATE).read_text())
     strong = [c for c in state["candidates"] if c["strong"][0] > 0]
@@ -365,20 +399,29 @@ def test_a_tier_correction_is_a_base_shift_plus_shrunken_edit_shifts():
 def test_default_tiers_add_the_search_tier_to_a_cheap_one(config, tmp_path):
     exp = load_experiment(config)
     labels = lambda ts: [t.label for t in ts]  # noqa: E731
-    assert labels(balance.pick_tiers(exp, None, None)) == ["heuristic-vs-heuristic",
-                                                           "search-vs-search"]
+    assert labels(balance.pick_tiers(exp, None, None)) == [
+        "heuristic-vs-heuristic",
+        "search-vs-search",
+    ]
     assert labels(balance.pick_tiers(exp, ["tuned,search"], None)) == [
-        "heuristic(persona=tuned)-vs-heuristic(persona=tuned)", "search-vs-search"]
+        "heuristic(persona=tuned)-vs-heuristic(persona=tuned)",
+        "search-vs-search",
+    ]
     assert labels(balance.pick_tiers(exp, None, "heuristic")) == ["heuristic-vs-heuristic"]
     note = lambda ts: balance_note(ts, balance.STRONG_COST)  # noqa: E731
     assert "may not hold" in note(balance.pick_tiers(exp, None, "heuristic"))
     assert "no strong tier" in note(balance.pick_tiers(exp, None, "tuned"))
     assert note(balance.pick_tiers(exp, None, None)) is None  # the search tier judges
-    three = write_config(tmp_path, CONFIG.replace('bots = "heuristic"', 'tiers = [{ kind = '
-                                                  '"search", simulations = 50 }, "tuned"]'))
+    three = write_config(
+        tmp_path,
+        CONFIG.replace(
+            'bots = "heuristic"', 'tiers = [{ kind = "search", simulations = 50 }, "tuned"]'
+        ),
+    )
     assert labels(balance.pick_tiers(load_experiment(three), None, None)) == [
         "heuristic(persona=tuned)-vs-heuristic(persona=tuned)",
-        "search(simulations=50)-vs-search(simulations=50)"]  # the cheapest screens
+        "search(simulations=50)-vs-search(simulations=50)",
+    ]  # the cheapest screens
 
 
 def test_the_strong_bot_is_a_strong_tier(config, tmp_path):
@@ -390,7 +433,8 @@ def test_the_strong_bot_is_a_strong_tier(config, tmp_path):
     assert "no strong tier" in note(balance.pick_tiers(exp, None, "tuned"))
     alone = write_config(tmp_path, CONFIG.replace('bots = "heuristic"', 'bots = "strong"'))
     assert [t.label for t in balance.pick_tiers(load_experiment(alone), None, None)] == [
-        "strong-vs-strong"]
+        "strong-vs-strong"
+    ]
 
 
 def test_a_dask_cluster_gives_the_same_search(small, searched, tmp_path):
@@ -404,8 +448,10 @@ def test_a_larger_budget_on_resume_goes_on_from_where_it_stopped(small, tmp_path
     short = balance.run(small, tmp_path / "s", games=8_000, jobs=1)
     longer = balance.run(small, tmp_path / "s", games=16_000, jobs=1, resume=True)
     assert longer["search"]["rounds"] > short["search"]["rounds"]
-    assert longer["search"]["history"][:short["search"]["rounds"] - 1] == \
-        short["search"]["history"][:short["search"]["rounds"] - 1]
+    assert (
+        longer["search"]["history"][: short["search"]["rounds"] - 1]
+        == short["search"]["history"][: short["search"]["rounds"] - 1]
+    )
 
 
 def test_resuming_a_search_whose_minutes_are_spent_plays_nothing_more(small, tmp_path):
@@ -419,8 +465,11 @@ def test_resuming_a_search_whose_minutes_are_spent_plays_nothing_more(small, tmp
 def test_a_resumed_search_judges_the_budget_by_its_last_round(small, tmp_path):
     s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path)
     s.elapsed = 100.0
-    s.history = [{"elapsed_s": 60.0, "final": False}, {"elapsed_s": 100.0, "final": False},
-                 {"elapsed_s": 101.0, "final": True}]
+    s.history = [
+        {"elapsed_s": 60.0, "final": False},
+        {"elapsed_s": 100.0, "final": False},
+        {"elapsed_s": 101.0, "final": True},
+    ]
     assert s._last_round() == pytest.approx(40.0)
     # 100 s spent, a round takes 40: a 2-minute budget has no room for another one
     assert s._spent(balance_search.Budget(minutes=2), s._last_round())
@@ -443,22 +492,25 @@ def invoke(*args):
     return runner.invoke(cli.app, list(args), env={"COLUMNS": "200"})
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--band", "0"], "--band 0.0 is not allowed"),
-    (["--target", "1.5"], "--target 1.5 is not allowed"),
-    (["--max-edits", "0"], "--max-edits 0 is not allowed"),
-    (["--budget-minutes", "0"], "--budget-minutes 0.0 is not allowed"),
-    (["--tier", "nosuchbot"], "--tier nosuchbot"),
-    (["--tiers", "tuned,nosuchbot"], "--tiers nosuchbot"),
-    (["--tiers", "tuned,tuned"], "named twice"),
-    (["--tiers", "tuned", "--tier", "tuned"], "not both"),
-    (["--strong-games", "3"], "--strong-games 3 is not allowed"),
-    (["--cards", "鬼"], "--cards"),
-    (["--confirm-games", "5"], "--confirm-games 5 is not allowed"),
-    (["--value", "/nonexistent"], "value.parquet"),
-    (["--backend", "threads"], "--backend threads is not allowed"),
-    (["--scheduler", "tcp://x:1"], "--scheduler is for --backend dask"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--band", "0"], "--band 0.0 is not allowed"),
+        (["--target", "1.5"], "--target 1.5 is not allowed"),
+        (["--max-edits", "0"], "--max-edits 0 is not allowed"),
+        (["--budget-minutes", "0"], "--budget-minutes 0.0 is not allowed"),
+        (["--tier", "nosuchbot"], "--tier nosuchbot"),
+        (["--tiers", "tuned,nosuchbot"], "--tiers nosuchbot"),
+        (["--tiers", "tuned,tuned"], "named twice"),
+        (["--tiers", "tuned", "--tier", "tuned"], "not both"),
+        (["--strong-games", "3"], "--strong-games 3 is not allowed"),
+        (["--cards", "鬼"], "--cards"),
+        (["--confirm-games", "5"], "--confirm-games 5 is not allowed"),
+        (["--value", "/nonexistent"], "value.parquet"),
+        (["--backend", "threads"], "--backend threads is not allowed"),
+        (["--scheduler", "tcp://x:1"], "--scheduler is for --backend dask"),
+    ],
+)
 def test_bad_options_are_one_line(config, tmp_path, args, fragment):
     result = invoke("balance", str(config), "--out", str(tmp_path / "x"), *args)
     assert result.exit_code == 2, result.output
@@ -468,8 +520,11 @@ def test_bad_options_are_one_line(config, tmp_path, args, fragment):
 
 def test_configs_balance_cannot_read_are_one_line(tmp_path):
     two = write_config(tmp_path, CONFIG + "[grid]\nhand_cap = [0, 7]\n", "two.toml")
-    patched = write_config(tmp_path, CONFIG + '[[patch]]\nname = "p"\n[[patch.edit]]\n'
-                                              'card = "赤備え"\nstrength = 8\n', "p.toml")
+    patched = write_config(
+        tmp_path,
+        CONFIG + '[[patch]]\nname = "p"\n[[patch.edit]]\ncard = "赤備え"\nstrength = 8\n',
+        "p.toml",
+    )
     for path, fragment in ((two, "one rule set"), (patched, "[[patch]]")):
         result = invoke("balance", str(path))
         assert result.exit_code == 2
@@ -477,9 +532,22 @@ def test_configs_balance_cannot_read_are_one_line(tmp_path):
 
 
 def test_cli_runs_a_search_and_prints_json(config, tmp_path):
-    args = ["balance", str(config), "--tier", "heuristic", "--cards", "殺し間,赤備え",
-            "--max-edits", "1",
-            "--budget-games", "4000", "--confirm-games", "120", "--out", str(tmp_path / "b")]
+    args = [
+        "balance",
+        str(config),
+        "--tier",
+        "heuristic",
+        "--cards",
+        "殺し間,赤備え",
+        "--max-edits",
+        "1",
+        "--budget-games",
+        "4000",
+        "--confirm-games",
+        "120",
+        "--out",
+        str(tmp_path / "b"),
+    ]
     result = invoke(*args, "--json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
@@ -499,8 +567,7 @@ def test_the_result_file_and_the_report_blocks(config, searched, tmp_path):
     with pytest.raises(LabError, match="balance.json"):
         read_result(tmp_path)
     blocks = shown.section(back)
-    assert blocks[0][0] == "para" and any(b[0] == "code" and "[[patch]]" in b[1]
-                                          for b in blocks)
+    assert blocks[0][0] == "para" and any(b[0] == "code" and "[[patch]]" in b[1] for b in blocks)
     table = pd.DataFrame(back["proposals"][0]["tiers"]["random-vs-random"]["armies"])
     assert len(table) == 3 and {"before", "after", "change"} <= set(table.columns)
     old = dict(back, format=1)  # a result of the one-tier search: refused in one line

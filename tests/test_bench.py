@@ -36,16 +36,14 @@ def test_cold_compiles_once_by_default_say_what_runs_and_leave_no_cache(monkeypa
         shown.append(message)
         yield
 
-    result = bench.run(["second_edition"], games=81, runs=1, progress=said.append,
-                       status=status)
+    result = bench.run(["second_edition"], games=81, runs=1, progress=said.append, status=status)
     cold = [c for c in started if c]
     assert len(cold) == 1  # one cold compile by default
     assert not Path(cold[0]).exists() and caches() == before
     assert result["second_edition"]["compile_s"] == 1.5
     assert any(m.startswith("cold compile 1 of 1") for m in shown)
     assert any(m.startswith("second_edition: run 1 of 1") for m in shown)
-    assert any("games/s" in m for m in said) and any("cold compile 1/1: 1.5 s" in m
-                                                      for m in said)
+    assert any("games/s" in m for m in said) and any("cold compile 1/1: 1.5 s" in m for m in said)
 
 
 @pytest.mark.parametrize("options", [{"games": 0}, {"runs": 0}, {"compile_runs": -1}])
@@ -63,7 +61,8 @@ def test_bot_speed_times_each_bot_against_itself_beside_the_heuristic():
     assert result["heuristic"]["vs_first"] == 1.0
     assert all(r["games_per_s"] > 0 for r in result.values())
     assert result["strong"]["vs_first"] == pytest.approx(
-        result["strong"]["games_per_s"] / result["heuristic"]["games_per_s"])
+        result["strong"]["games_per_s"] / result["heuristic"]["games_per_s"]
+    )
     assert any(m.startswith("strong run 1/1") for m in said)
     with pytest.raises(LabError, match="--bot-games 0"):
         bench.bot_speed(games=0)

@@ -13,22 +13,38 @@ from lab.engine.api import Game
 from lab.engine.context import matchup_context
 from lab.engine.layout import *  # noqa: F403
 from lab.engine.nb_actions import legal_actions
-from lab.engine.nb_play import N_RES, RES_CNT
+from lab.engine.nb_play import RES_CNT
 from lab.errors import LabError
 from lab.rules import RuleSet
 from lab.stats.intervals import mean_interval
 
 from _support.hidden import positions as _random_positions, resample_hidden
 
-BOTS = ["random", "heuristic", {"kind": "heuristic", "persona": "aggressive"},
-        {"kind": "heuristic", "persona": "defensive"}, "tuned",
-        {"kind": "search", "simulations": 40}, {"kind": "expert", "simulations": 60}, "strong"]
+BOTS = [
+    "random",
+    "heuristic",
+    {"kind": "heuristic", "persona": "aggressive"},
+    {"kind": "heuristic", "persona": "defensive"},
+    "tuned",
+    {"kind": "search", "simulations": 40},
+    {"kind": "expert", "simulations": 60},
+    "strong",
+]
 
 
 def _decide(g: Game, spec) -> tuple:
     n = legal_actions(g.s, g.c, g._acts, g._wk)
-    k = nb_policy.choose(g.s, g.c, g.lg, g._acts, n, g._wk, parse_bot(spec).pack(),
-                         np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64))
+    k = nb_policy.choose(
+        g.s,
+        g.c,
+        g.lg,
+        g._acts,
+        n,
+        g._wk,
+        parse_bot(spec).pack(),
+        np.zeros(SB_SIZE, np.int64),
+        np.zeros((MAXA, AW), np.int64),
+    )
     return tuple(int(x) for x in g._acts[k])
 
 
@@ -60,8 +76,9 @@ def test_a_peeking_bot_would_be_caught(positions):
         me = int(g.s[G_TO_MOVE])
         opp = H_SIZE + (1 - me) * P_SIZE
         h = resample_hidden(g, me, rng)
-        if not np.array_equal(h.s[opp + PB_HAND:opp + PB_HAND + NL],
-                              g.s[opp + PB_HAND:opp + PB_HAND + NL]):
+        if not np.array_equal(
+            h.s[opp + PB_HAND : opp + PB_HAND + NL], g.s[opp + PB_HAND : opp + PB_HAND + NL]
+        ):
             moved += 1
     assert moved > len(positions) // 3
 
@@ -75,8 +92,11 @@ def test_heuristic_pick_takes_the_step_scoring_the_listing_would(preset):
     from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
     from lab.bots.personas import PERSONAS
 
-    specs = [*PERSONAS, {"kind": "heuristic", "wall_gain": 10**7},
-             {"kind": "heuristic", "return_min": 13, "card": -150}]
+    specs = [
+        *PERSONAS,
+        {"kind": "heuristic", "wall_gain": 10**7},
+        {"kind": "heuristic", "return_min": 13, "card": -150},
+    ]
     bots = [parse_bot(x).pack() for x in specs]
     armies = [a.key for a in load_armies()]
     rng = np.random.default_rng(4)
@@ -111,9 +131,10 @@ def _behaviour(spec, games=324, seed=3):
     for a in armies:
         for b in armies:
             c = matchup_context(pool, RuleSet(), a, b)
-            r, _ = batch.play(c, rng.integers(1, 2**32, size=(per, 12)), parse_bot(spec),
-                              parse_bot("heuristic"))
-            rows.append(r[:, RES_CNT:RES_CNT + N_CNT])
+            r, _ = batch.play(
+                c, rng.integers(1, 2**32, size=(per, 12)), parse_bot(spec), parse_bot("heuristic")
+            )
+            rows.append(r[:, RES_CNT : RES_CNT + N_CNT])
     return np.concatenate(rows)
 
 
@@ -130,18 +151,21 @@ def test_personas_play_measurably_differently():
     assert separated >= 2
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("smart", "unknown bot kind"),
-    ({"kind": "heuristic", "persona": "reckless"}, "persona"),
-    ({"kind": "heuristic", "depth": 3}, "unknown parameter"),
-    ({"kind": "search", "simulations": 0}, "simulations"),
-    ({"kind": "random", "persona": "aggressive"}, "no parameters"),
-    (42, "a bot is a name"),
-    ({"kind": "heuristic", "widen": 200}, "unknown parameter"),
-    ({"kind": "search", "time_ms": 20}, "unknown parameter"),
-    ({"kind": "expert", "time_ms": -1}, "time_ms"),
-    ({"kind": "expert", "simulations": 200_000}, "simulations"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("smart", "unknown bot kind"),
+        ({"kind": "heuristic", "persona": "reckless"}, "persona"),
+        ({"kind": "heuristic", "depth": 3}, "unknown parameter"),
+        ({"kind": "search", "simulations": 0}, "simulations"),
+        ({"kind": "random", "persona": "aggressive"}, "no parameters"),
+        (42, "a bot is a name"),
+        ({"kind": "heuristic", "widen": 200}, "unknown parameter"),
+        ({"kind": "search", "time_ms": 20}, "unknown parameter"),
+        ({"kind": "expert", "time_ms": -1}, "time_ms"),
+        ({"kind": "expert", "simulations": 200_000}, "simulations"),
+    ],
+)
 def test_bad_bot_specs_are_refused_clearly(spec, words):
     with pytest.raises(LabError, match=words):
         parse_bot(spec)
@@ -175,8 +199,17 @@ def _expert_tree(g: Game, spec) -> tuple[tuple, np.ndarray]:
     """The expert's decision and the buffer it built its tree in."""
     n = legal_actions(g.s, g.c, g._acts, g._wk)
     sb = np.zeros(SB_SIZE, np.int64)
-    k = nb_policy.choose(g.s, g.c, g.lg, g._acts, n, g._wk, parse_bot(spec).pack(), sb,
-                         np.zeros((MAXA, AW), np.int64))
+    k = nb_policy.choose(
+        g.s,
+        g.c,
+        g.lg,
+        g._acts,
+        n,
+        g._wk,
+        parse_bot(spec).pack(),
+        sb,
+        np.zeros((MAXA, AW), np.int64),
+    )
     return tuple(int(x) for x in g._acts[k]), sb
 
 
@@ -193,8 +226,12 @@ def test_expert_builds_a_tree_over_both_seats_and_plays_its_most_visited_action(
         movers = np.array([sb[nd(x, B.N_MOVER)] for x in range(1, nodes)])
         deep += (movers == 1 - me).any()  # the opponent's replies have nodes of their own
         n = legal_actions(g.s, g.c, g._acts, g._wk)
-        visits = [sb[nd(c, B.N_VISITS)] if (c := find_child(sb, 0, action_key(g._acts[k], me))) >= 0
-                  else -1 for k in range(n)]
+        visits = [
+            sb[nd(c, B.N_VISITS)]
+            if (c := find_child(sb, 0, action_key(g._acts[k], me))) >= 0
+            else -1
+            for k in range(n)
+        ]
         assert choice == tuple(int(x) for x in g._acts[int(np.argmax(visits))])
         assert sum(v for v in visits if v > 0) == 300  # every iteration went through the root
     assert deep >= 6
@@ -203,6 +240,7 @@ def test_expert_builds_a_tree_over_both_seats_and_plays_its_most_visited_action(
 def test_expert_time_budget_stops_early(positions):
     from lab.bots import nb_buffer as B
     from lab.bots.nb_expert import nd
+
     g = next(p for p in positions if legal_actions(p.s, p.c, p._acts, p._wk) > 3)
     _, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 100_000, "time_ms": 5})
     assert 0 < sb[nd(0, B.N_VISITS)] < 100_000
@@ -217,8 +255,14 @@ def test_expert_is_deterministic_for_a_seed(positions):
 def test_expert_beats_the_heuristic():
     """A broken tree (wrong backup sign, wrong mover) plays far below the heuristic."""
     from lab.bots.ladder import play_pair
-    aw, bw, d = play_pair(parse_bot({"kind": "expert", "simulations": 150}), parse_bot("heuristic"),
-                          162, RuleSet(), seed=5)
+
+    aw, bw, d = play_pair(
+        parse_bot({"kind": "expert", "simulations": 150}),
+        parse_bot("heuristic"),
+        162,
+        RuleSet(),
+        seed=5,
+    )
     assert (aw + 0.5 * d) / (aw + bw + d) > 0.58
 
 
@@ -237,8 +281,14 @@ def test_expert_decides_the_same_compiled_and_under_numba_disable_jit():
         env.pop("NUMBA_DISABLE_JIT", None)
         if not jit:
             env["NUMBA_DISABLE_JIT"] = "1"
-        out = subprocess.run([sys.executable, "-m", "_support.expert_decisions"], env=env,
-                             capture_output=True, text=True, check=True, cwd=here)
+        out = subprocess.run(
+            [sys.executable, "-m", "_support.expert_decisions"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=here,
+        )
         runs.append(json.loads(out.stdout))
     assert len(runs[0]) == 8 and runs[0] == runs[1]
 

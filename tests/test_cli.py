@@ -50,6 +50,7 @@ def write_case(tmp_path: Path, case: str) -> Path:
 
 # ------------------------------------------------------------------------------------ help
 
+
 def test_app_is_a_typer_app():
     assert isinstance(cli.app, typer.Typer)
 
@@ -61,12 +62,24 @@ def test_root_help_lists_the_commands():
         assert name in result.stdout
 
 
-@pytest.mark.parametrize("command, words", [
-    ("cards", ["--kind", "--army", "unit", "warlord", "general", "tactic", "castle", "軍略"]),
-    ("decks", ["NAME", "--check", "PATH", "5%"]),
-    ("rules", ["PRESET", "--config", "second_edition", "sekigahara_trial", "legacy_testlab",
-               "conflict"]),
-])
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        ("cards", ["--kind", "--army", "unit", "warlord", "general", "tactic", "castle", "軍略"]),
+        ("decks", ["NAME", "--check", "PATH", "5%"]),
+        (
+            "rules",
+            [
+                "PRESET",
+                "--config",
+                "second_edition",
+                "sekigahara_trial",
+                "legacy_testlab",
+                "conflict",
+            ],
+        ),
+    ],
+)
 def test_each_command_has_help(command, words):
     result = invoke(command, "--help")
     assert result.exit_code == 0
@@ -81,13 +94,22 @@ def test_version():
 
 # ----------------------------------------------------------------------------------- cards
 
+
 def test_cards_lists_the_whole_pool():
     result = invoke("cards")
     assert result.exit_code == 0
     out = result.stdout
     assert "80 cards" in out
-    for text in ("明智光秀（謀反）", "akechi_mitsuhide_muhon", "〈天下布武〉", "∞", "総大将",
-                 "〈築城の名手〉(支城網)", "〈不焼〉 〈籠城〉", "城"):
+    for text in (
+        "明智光秀（謀反）",
+        "akechi_mitsuhide_muhon",
+        "〈天下布武〉",
+        "∞",
+        "総大将",
+        "〈築城の名手〉(支城網)",
+        "〈不焼〉 〈籠城〉",
+        "城",
+    ):
         assert text in out, text
 
 
@@ -124,23 +146,37 @@ def test_cards_of_an_army_and_a_kind():
 
 
 def test_bad_kind_lists_the_allowed_values():
-    assert_one_line_error(invoke("cards", "--kind", "samurai", columns=40), '"samurai"',
-                          "unit (兵)", "warlord (武将)", "general (総大将)", "tactic (軍略)",
-                          "castle (城)")
+    assert_one_line_error(
+        invoke("cards", "--kind", "samurai", columns=40),
+        '"samurai"',
+        "unit (兵)",
+        "warlord (武将)",
+        "general (総大将)",
+        "tactic (軍略)",
+        "castle (城)",
+    )
 
 
 def test_unknown_army_lists_the_armies():
-    assert_one_line_error(invoke("cards", "--army", "伊賀", columns=40), 'unknown army "伊賀"',
-                          "oda (織田)", "seigun (西軍)")
+    assert_one_line_error(
+        invoke("cards", "--army", "伊賀", columns=40),
+        'unknown army "伊賀"',
+        "oda (織田)",
+        "seigun (西軍)",
+    )
 
 
 # ----------------------------------------------------------------------------------- decks
 
+
 def test_decks_lists_the_nine_armies_without_warnings():
     result = invoke("decks")
     assert result.exit_code == 0 and result.stderr == ""
-    for key, name, general in (("oda", "織田", "織田信長"), ("tougun", "東軍", "徳川家康"),
-                               ("seigun", "西軍", "石田三成")):
+    for key, name, general in (
+        ("oda", "織田", "織田信長"),
+        ("tougun", "東軍", "徳川家康"),
+        ("seigun", "西軍", "石田三成"),
+    ):
         assert key in result.stdout and name in result.stdout and general in result.stdout
     rows = [line for line in result.stdout.splitlines() if " 165 " in line]
     assert len(rows) == 9
@@ -161,8 +197,11 @@ def test_decks_name_shows_the_card_list_and_strength_curve():
     out = result.stdout
     assert "東軍 (tougun)" in out and "total strength 165" in out
     assert "井伊直政" in out and "strength curve" in out
-    curve = {line.split()[0]: line.split()[1:] for line in out.split("strength curve")[1]
-             .splitlines() if line.strip()}
+    curve = {
+        line.split()[0]: line.split()[1:]
+        for line in out.split("strength curve")[1].splitlines()
+        if line.strip()
+    }
     assert curve["∞"][0] == "1" and curve["∞"][1].startswith("█")
     assert set(curve) >= {"1", "10", "∞", "軍略", "城"}
 
@@ -189,13 +228,15 @@ def test_decks_check_warns_about_a_weak_deck_but_succeeds(tmp_path):
 @pytest.mark.parametrize("case", sorted(BAD_DECKS))
 def test_decks_check_bad_deck_is_one_line_and_exit_2(tmp_path, case):
     path = write_case(tmp_path, case)
-    assert_one_line_error(invoke("decks", "--check", str(path), columns=40),
-                          f"error: {path}: ", *BAD_DECKS[case][1])
+    assert_one_line_error(
+        invoke("decks", "--check", str(path), columns=40), f"error: {path}: ", *BAD_DECKS[case][1]
+    )
 
 
 def test_decks_check_missing_file(tmp_path):
-    assert_one_line_error(invoke("decks", "--check", str(tmp_path / "no.toml")),
-                          "no.toml: file not found")
+    assert_one_line_error(
+        invoke("decks", "--check", str(tmp_path / "no.toml")), "no.toml: file not found"
+    )
 
 
 def test_decks_name_and_check_together_is_refused(tmp_path):
@@ -205,12 +246,19 @@ def test_decks_name_and_check_together_is_refused(tmp_path):
 
 # ----------------------------------------------------------------------------------- rules
 
+
 def test_rules_default_preset():
     result = invoke("rules")
     assert result.exit_code == 0
     out = result.stdout
-    for text in ("walls", "logistics", "odawara", "first_player", "wall_to_hand",
-                 "opening hand size (R3)"):
+    for text in (
+        "walls",
+        "logistics",
+        "odawara",
+        "first_player",
+        "wall_to_hand",
+        "opening hand size (R3)",
+    ):
         assert text in out, text
     assert "0 toggle(s) differ from second_edition" in out
     assert out.rstrip().endswith("rule set id: second_edition")
@@ -242,29 +290,42 @@ def test_rules_config_naming_its_preset(tmp_path):
     assert out.rstrip().endswith("rule set id: legacy_testlab+gun=kill")
     same = invoke("rules", "legacy_testlab", "--config", str(path))
     assert same.exit_code == 0 and same.stdout == out
-    assert_one_line_error(invoke("rules", "second_edition", "--config", str(path), columns=40),
-                          str(path), 'preset = "legacy_testlab"', '"second_edition"',
-                          "drop one")
+    assert_one_line_error(
+        invoke("rules", "second_edition", "--config", str(path), columns=40),
+        str(path),
+        'preset = "legacy_testlab"',
+        '"second_edition"',
+        "drop one",
+    )
 
 
 def test_rules_unknown_preset_lists_presets():
-    assert_one_line_error(invoke("rules", "third_edition", columns=40), "third_edition",
-                          "second_edition, sekigahara_trial, legacy_testlab")
+    assert_one_line_error(
+        invoke("rules", "third_edition", columns=40),
+        "third_edition",
+        "second_edition, sekigahara_trial, legacy_testlab",
+    )
 
 
 def test_rules_bad_config_is_one_line(tmp_path):
     path = tmp_path / "r.toml"
     path.write_text("wals = 6\n", encoding="utf-8")
-    assert_one_line_error(invoke("rules", "-c", str(path), columns=40), f"{path}: ",
-                          'unknown rules key "wals"', "walls, logistics")
+    assert_one_line_error(
+        invoke("rules", "-c", str(path), columns=40),
+        f"{path}: ",
+        'unknown rules key "wals"',
+        "walls, logistics",
+    )
     path.write_text('odawara = "fortify"\n', encoding="utf-8")
     assert_one_line_error(invoke("rules", "-c", str(path), columns=40), "needs logistics = true")
     path.write_text("gun = 'laser'\n", encoding="utf-8")
-    assert_one_line_error(invoke("rules", "-c", str(path), columns=40), "allowed values: kill, "
-                          "retreat")
+    assert_one_line_error(
+        invoke("rules", "-c", str(path), columns=40), "allowed values: kill, retreat"
+    )
 
 
 # ----------------------------------------------------------------------- the error contract
+
 
 def test_main_turns_any_lab_error_into_one_line_and_exit_2(monkeypatch, capsys):
     def boom(**_):
@@ -288,18 +349,22 @@ def test_main_leaves_bugs_alone(monkeypatch):
         cli.main()
 
 
-@pytest.mark.parametrize("args", [
-    ["decks", "--check", "{same_person}"],
-    ["decks", "--check", "{bad_toml}"],
-    ["cards", "--kind", "ninja"],
-    ["rules", "fourth"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["decks", "--check", "{same_person}"],
+        ["decks", "--check", "{bad_toml}"],
+        ["cards", "--kind", "ninja"],
+        ["rules", "fourth"],
+    ],
+)
 def test_installed_command_prints_one_line_and_exits_2(tmp_path, args):
     paths = {case: write_case(tmp_path, case) for case in ("same_person", "bad_toml")}
     argv = [a.format(**paths) for a in args]
     env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"} | {"COLUMNS": "40"}
-    proc = subprocess.run(lab_command() + argv, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, env=env)
+    proc = subprocess.run(
+        lab_command() + argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, env=env
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
@@ -307,7 +372,8 @@ def test_installed_command_prints_one_line_and_exits_2(tmp_path, args):
 
 
 def test_installed_command_runs():
-    proc = subprocess.run(lab_command() + ["decks"], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        lab_command() + ["decks"], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
     assert proc.returncode == 0, proc.stderr
     assert "本願寺" in proc.stdout and proc.stderr == ""

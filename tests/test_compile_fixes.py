@@ -28,10 +28,15 @@ print(re.sub(r"B[0-9]+v[0-9]+B|\\$[0-9]+", "#", asm))
 
 
 def _compile(tmp_path, fix: str) -> tuple[list[str], str]:
-    env = {**os.environ, "LAB_COMPILE_FIXES": fix, "NUMBA_CACHE_DIR": str(tmp_path / fix),
-           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True,
-                         check=True, cwd=ROOT).stdout
+    env = {
+        **os.environ,
+        "LAB_COMPILE_FIXES": fix,
+        "NUMBA_CACHE_DIR": str(tmp_path / fix),
+        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
     first, asm = out.split("\n", 1)
     return first.split(), asm
 
@@ -183,11 +188,13 @@ def test_the_pinned_numba_is_the_one_every_repair_was_checked_on():
 
     pins = tomllib.loads((ROOT.parent / "pyproject.toml").read_text())["project"]["dependencies"]
     assert compile_fixes.TESTED in pins  # an upper bound: a newer numba is checked first
-    changed = {patch: [name for name, digest in parts.items()
-                       if compile_fixes.source_hash(name) != digest]
-               for patch, parts in compile_fixes.PATCHES.items()}
+    changed = {
+        patch: [name for name, digest in parts.items() if compile_fixes.source_hash(name) != digest]
+        for patch, parts in compile_fixes.PATCHES.items()
+    }
     assert not any(changed.values()), (
-        f"numba {numba.__version__} changed {changed}: see docs/engine.md, 'The compile repairs'")
+        f"numba {numba.__version__} changed {changed}: see docs/engine.md, 'The compile repairs'"
+    )
     for parts in compile_fixes.PATCHES.values():  # the text hashed is inspect.getsource's
         for name in parts:
             assert compile_fixes._source(name) == inspect.getsource(compile_fixes._resolve(name))
@@ -204,8 +211,11 @@ def test_a_repair_whose_numba_source_changed_is_left_out_saying_so_once(monkeypa
 
     def source(name):  # numba's _run_ssa as a later numba might write it
         text = real_source(name)
-        return text.replace("return blocks", "return dict(blocks)") if name.endswith(
-            ":_run_ssa") else text
+        return (
+            text.replace("return blocks", "return dict(blocks)")
+            if name.endswith(":_run_ssa")
+            else text
+        )
 
     monkeypatch.setattr(compile_fixes, "_source", source)
     monkeypatch.setattr(compile_fixes, "_usable", None)
@@ -256,11 +266,20 @@ if sys.argv[1] == "compile":
 
 
 def _contained(tmp_path, what: str) -> list[str]:
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
-           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path),
+        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    }
     env.pop("LAB_COMPILE_FIXES", None)
-    return subprocess.run([sys.executable, "-c", CONTAINED, what], env=env, capture_output=True,
-                          text=True, check=True, cwd=ROOT).stdout.split()
+    return subprocess.run(
+        [sys.executable, "-c", CONTAINED, what],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.split()
 
 
 def test_importing_lab_and_its_kernels_leaves_numba_as_shipped(tmp_path):
@@ -298,8 +317,14 @@ def test_the_engine_kernels_machine_code_is_the_same_with_and_without_the_repair
     runs = {}
     for fix in ("1", "0"):
         env = {**os.environ, "LAB_COMPILE_FIXES": fix, "NUMBA_CACHE_DIR": str(tmp_path / fix)}
-        runs[fix] = subprocess.Popen([sys.executable, "-c", KERNELS], env=env, text=True,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        runs[fix] = subprocess.Popen(
+            [sys.executable, "-c", KERNELS],
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
     out = {}
     for fix, proc in runs.items():
         stdout, stderr = proc.communicate()

@@ -20,6 +20,7 @@ class BiggestSet:
             if " lead " in a.text or " answer " in a.text:
                 return len(a.text.split(" ", 2)[2].split(" ")[0].split(","))
             return 0
+
         best = max(legal_actions, key=size)
         return best if size(best) else legal_actions[0]
 
@@ -52,6 +53,7 @@ def test_python_bot_returning_text_or_index_works():
 def test_compiled_bot_through_the_api_matches_the_batch_loop():
     """The same seed and bots give the same game through play() and through lab.bots.match."""
     from lab.bots.match import finish
+
     a = play(Game("second_edition", "mouri", "houjou", seed=7), "heuristic", "random")
     b = finish(Game("second_edition", "mouri", "houjou", seed=7), "heuristic", "random")
     assert (a.s == b.s).all()

@@ -32,8 +32,9 @@ def test_weak_tiers_get_one_line_pointing_to_the_readme():
     assert not weak(parse_bot({"kind": "heuristic", "wall_gain": 100}))  # not the plain one
     note = weak_tier_note([tier("heuristic")])
     assert "\n" not in note
-    assert note.startswith("heuristic-vs-heuristic: conclusions at this tier may not hold for "
-                           "stronger play")
+    assert note.startswith(
+        "heuristic-vs-heuristic: conclusions at this tier may not hold for stronger play"
+    )
     assert "Which bot tier for balance work" in note and "tuned" in note
     both = weak_tier_note([tier("tuned"), tier("heuristic", "random"), tier("random")])
     assert both.startswith("heuristic-vs-random, random-vs-random: conclusions at these tiers")
@@ -41,7 +42,10 @@ def test_weak_tiers_get_one_line_pointing_to_the_readme():
 
 
 def test_a_tier_is_named_by_its_label_or_its_bot():
-    assert names(tier("tuned")) == {"heuristic(persona=tuned)-vs-heuristic(persona=tuned)",
-                                    "heuristic(persona=tuned)", "tuned"}
+    assert names(tier("tuned")) == {
+        "heuristic(persona=tuned)-vs-heuristic(persona=tuned)",
+        "heuristic(persona=tuned)",
+        "tuned",
+    }
     assert names(tier({"kind": "search", "simulations": 400})) >= {"search(400)"}
     assert names(tier("heuristic", "random")) == {"heuristic-vs-random"}

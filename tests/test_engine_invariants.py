@@ -23,17 +23,37 @@ GAMES = 2000
 # that starts with every unit in its walls is added to reach exhaustion.
 TINY = Path(__file__).parent / "data" / "decks" / "tiny_walled.toml"
 ALLOWED = {
-    "second_edition": ({A_RETURN, A_LEAD, A_ANSWER, A_PASS, A_MIOKURI, A_BUILD, A_SIEGE,
-                        A_TACTIC}, {"castle_fell", "turn_limit", "exhaustion"}),
-    "sekigahara_trial": ({A_RETURN, A_LEAD, A_ANSWER, A_PASS, A_MIOKURI, A_BUILD, A_SIEGE,
-                          A_TACTIC}, {"castle_fell", "turn_limit", "exhaustion"}),
-    "legacy_testlab": ({A_RETURN, A_LEAD, A_ANSWER, A_PASS, A_MIOKURI, A_BUILD, A_SIEGE,
-                        A_TACTIC, A_LOGISTICS, A_FORTIFY, A_MULLIGAN, A_KEEP},
-                       {"castle_fell", "turn_limit", "stalemate", "exhaustion"}),
+    "second_edition": (
+        {A_RETURN, A_LEAD, A_ANSWER, A_PASS, A_MIOKURI, A_BUILD, A_SIEGE, A_TACTIC},
+        {"castle_fell", "turn_limit", "exhaustion"},
+    ),
+    "sekigahara_trial": (
+        {A_RETURN, A_LEAD, A_ANSWER, A_PASS, A_MIOKURI, A_BUILD, A_SIEGE, A_TACTIC},
+        {"castle_fell", "turn_limit", "exhaustion"},
+    ),
+    "legacy_testlab": (
+        {
+            A_RETURN,
+            A_LEAD,
+            A_ANSWER,
+            A_PASS,
+            A_MIOKURI,
+            A_BUILD,
+            A_SIEGE,
+            A_TACTIC,
+            A_LOGISTICS,
+            A_FORTIFY,
+            A_MULLIGAN,
+            A_KEEP,
+        },
+        {"castle_fell", "turn_limit", "stalemate", "exhaustion"},
+    ),
 }
-NEVER = {"second_edition": {A_LOGISTICS, A_FORTIFY, A_MULLIGAN, A_KEEP},
-         "sekigahara_trial": {A_LOGISTICS, A_FORTIFY, A_MULLIGAN, A_KEEP},
-         "legacy_testlab": set()}
+NEVER = {
+    "second_edition": {A_LOGISTICS, A_FORTIFY, A_MULLIGAN, A_KEEP},
+    "sekigahara_trial": {A_LOGISTICS, A_FORTIFY, A_MULLIGAN, A_KEEP},
+    "legacy_testlab": set(),
+}
 
 
 def run_checked(preset: str, games: int, seed: int):
@@ -60,8 +80,9 @@ def run_checked(preset: str, games: int, seed: int):
         seeds = rng.integers(1, 2**32, size=(per_pair, 12)).astype(np.int64)
         turns = np.where(rng.random(per_pair) < 0.25, rng.integers(3, 60, per_pair), 0)
         errors = np.zeros(per_pair, np.int64)
-        play_random_checked(s, c, lg, acts, wk, seeds, turns.astype(np.int64), kinds, ends,
-                            errors, fired, special)
+        play_random_checked(
+            s, c, lg, acts, wk, seeds, turns.astype(np.int64), kinds, ends, errors, fired, special
+        )
         for g in np.flatnonzero(errors):
             failures.append((da.key, db.key, seeds[g].tolist(), INVARIANTS[int(errors[g])]))
     return kinds, ends, fired[0], special[0], failures, per_pair * len(pairs)

@@ -59,8 +59,9 @@ def test_the_example_config_uses_the_card_in_a_deck_of_its_folder():
 def test_an_edited_card_file_is_another_experiment(folder):
     before = load_experiment(folder / "experiment.toml").fingerprint()
     cards = folder / "my_cards.toml"
-    cards.write_text(cards.read_text(encoding="utf-8").replace("amount = 1", "amount = 2"),
-                     encoding="utf-8")
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace("amount = 1", "amount = 2"), encoding="utf-8"
+    )
     assert load_experiment(folder / "experiment.toml").fingerprint() != before
 
 
@@ -71,32 +72,45 @@ def test_workers_get_the_card_data_not_the_path(folder):
     exp = load_experiment(folder / "experiment.toml")
     shipped = pickle.dumps(exp.army("oda_horoshu"))
     shutil.rmtree(folder)
-    code = ("import pickle, sys; army = pickle.loads(sys.stdin.buffer.read()); "
-            "print(sorted(c.name for c, _ in army.deck().entries if c.index >= 80))")
-    out = subprocess.run([sys.executable, "-c", code], input=shipped, capture_output=True,
-                         check=True)
+    code = (
+        "import pickle, sys; army = pickle.loads(sys.stdin.buffer.read()); "
+        "print(sorted(c.name for c, _ in army.deck().entries if c.index >= 80))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=shipped, capture_output=True, check=True
+    )
     assert out.stdout.decode().strip() == "['母衣衆']"
 
 
 def test_cards_option_adds_a_file_on_top_of_the_config(folder, tmp_path):
     (folder / "experiment.toml").write_text(
-        (folder / "experiment.toml").read_text(encoding="utf-8").replace(
-            'extra_cards = "my_cards.toml"', ""), encoding="utf-8")
+        (folder / "experiment.toml")
+        .read_text(encoding="utf-8")
+        .replace('extra_cards = "my_cards.toml"', ""),
+        encoding="utf-8",
+    )
     with pytest.raises(LabError, match='unknown card "母衣衆"'):
         load_experiment(folder / "experiment.toml")
     exp = load_experiment(folder / "experiment.toml", cards=(folder / "my_cards.toml",))
     assert "母衣衆" in exp.pool()
 
 
-@pytest.mark.parametrize("value, fragments", [
-    ('extra_cards = 3', ["extra_cards = 3 is not allowed", "relative to this config"]),
-    ('extra_cards = "nowhere.toml"', ['experiment.toml: extra_cards = "nowhere.toml": ',
-                                      "nowhere.toml is not found"]),
-])
+@pytest.mark.parametrize(
+    "value, fragments",
+    [
+        ('extra_cards = 3', ["extra_cards = 3 is not allowed", "relative to this config"]),
+        (
+            'extra_cards = "nowhere.toml"',
+            ['experiment.toml: extra_cards = "nowhere.toml": ', "nowhere.toml is not found"],
+        ),
+    ],
+)
 def test_bad_extra_cards_are_one_line(folder, value, fragments):
     path = folder / "experiment.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        'extra_cards = "my_cards.toml"', value), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('extra_cards = "my_cards.toml"', value),
+        encoding="utf-8",
+    )
     with pytest.raises(LabError) as e:
         load_experiment(path)
     assert "\n" not in str(e.value)
@@ -106,36 +120,56 @@ def test_bad_extra_cards_are_one_line(folder, value, fragments):
 
 def test_a_bad_card_in_the_user_file_is_named_like_a_package_card(folder):
     cards = folder / "my_cards.toml"
-    cards.write_text(cards.read_text(encoding="utf-8").replace('"on_win"', '"on_wim"'),
-                     encoding="utf-8")
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace('"on_win"', '"on_wim"'), encoding="utf-8"
+    )
     with pytest.raises(LabError) as e:
         load_experiment(folder / "experiment.toml")
     msg = str(e.value)
-    assert msg.startswith(f"{cards}: [ability.horo] effects[0]: trigger = 'on_wim' is not "
-                          "allowed; did you mean on_win")
+    assert msg.startswith(
+        f"{cards}: [ability.horo] effects[0]: trigger = 'on_wim' is not "
+        "allowed; did you mean on_win"
+    )
 
 
-@pytest.mark.parametrize("row, fragments", [
-    ('{ trigger = "on_lead", effect = "extra_damage", amount = 1 }',
-     ["on_lead × effect extra_damage is not supported", "effects with trigger on_lead: draw"]),
-    ('{ trigger = "on_death", effect = "kill_hand", amount = 1 }',
-     ["on_death × effect kill_hand is not supported", "draw"]),
-    ('{ trigger = "standing", effect = "hold_once" }',
-     ["standing × effect hold_once works only on a castle, not on a unit"]),
-    ('{ trigger = "on_win", effect = "draw", amount = 1, condition = "vs_inf" }',
-     ["draw with condition vs_inf is not supported", "conditions it takes: none, single"]),
-])
+@pytest.mark.parametrize(
+    "row, fragments",
+    [
+        (
+            '{ trigger = "on_lead", effect = "extra_damage", amount = 1 }',
+            [
+                "on_lead × effect extra_damage is not supported",
+                "effects with trigger on_lead: draw",
+            ],
+        ),
+        (
+            '{ trigger = "on_death", effect = "kill_hand", amount = 1 }',
+            ["on_death × effect kill_hand is not supported", "draw"],
+        ),
+        (
+            '{ trigger = "standing", effect = "hold_once" }',
+            ["standing × effect hold_once works only on a castle, not on a unit"],
+        ),
+        (
+            '{ trigger = "on_win", effect = "draw", amount = 1, condition = "vs_inf" }',
+            ["draw with condition vs_inf is not supported", "conditions it takes: none, single"],
+        ),
+    ],
+)
 def test_a_row_the_engine_does_not_run_stops_the_load(folder, row, fragments):
     """vocab.SUPPORT (issue 15 item 1): a row the engine would ignore never loads — one line
     naming the file, the card, the ability and its row, and what is supported."""
     cards = folder / "my_cards.toml"
     text = cards.read_text(encoding="utf-8")
-    cards.write_text(text.replace('{ trigger = "on_win", effect = "draw", amount = 1 }', row),
-                     encoding="utf-8")
+    cards.write_text(
+        text.replace('{ trigger = "on_win", effect = "draw", amount = 1 }', row), encoding="utf-8"
+    )
     with pytest.raises(LabError) as e:
         load_pool(extra=(cards,))
     msg = str(e.value)
-    assert "\n" not in msg and msg.startswith(f"{cards}: cards[0] \"母衣衆\": 〈母衣〉 row 0: "), msg
+    assert "\n" not in msg and msg.startswith(f"{cards}: cards[0] \"母衣衆\": 〈母衣〉 row 0: "), (
+        msg
+    )
     for frag in fragments:
         assert frag in msg, (frag, msg)
 
@@ -143,9 +177,14 @@ def test_a_row_the_engine_does_not_run_stops_the_load(folder, row, fragments):
 def test_every_row_of_the_package_pool_is_supported():
     """The support table covers the shipped cards (it is what the engine runs)."""
     from lab.cards.vocab import unsupported
+
     pool = load_pool()
-    bad = [(c.name, r) for c in pool.cards for r in c.rows()
-           if unsupported(c.kind_class, r.trigger, r.effect, r.condition)]
+    bad = [
+        (c.name, r)
+        for c in pool.cards
+        for r in c.rows()
+        if unsupported(c.kind_class, r.trigger, r.effect, r.condition)
+    ]
     assert not bad
 
 
@@ -173,8 +212,9 @@ def test_the_example_scenario_passes_with_the_card_file():
 
 def test_the_example_experiment_runs_and_records_the_new_card(tmp_path):
     out = tmp_path / "horoshu"
-    r = invoke("run", str(EXAMPLE / "experiment.toml"), "--games", "2", "--jobs", "1",
-               "--out", str(out))
+    r = invoke(
+        "run", str(EXAMPLE / "experiment.toml"), "--games", "2", "--jobs", "1", "--out", str(out)
+    )
     assert r.exit_code == 0, r.stderr
     cards = pd.read_parquet(out / "cards")
     mine = cards[cards["card"] == "母衣衆"]

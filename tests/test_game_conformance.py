@@ -140,8 +140,13 @@ def test_the_same_seed_plays_the_same_game_and_another_seed_another(entry):
         frames = []
         while not g.is_over:
             legal = g.legal_actions()
-            frames.append((g.to_move, [a.text for a in legal],
-                           [g.observation(s) for s in entry.seats(g.rules)]))
+            frames.append(
+                (
+                    g.to_move,
+                    [a.text for a in legal],
+                    [g.observation(s) for s in entry.seats(g.rules)],
+                )
+            )
             g.step(int(rng.integers(len(legal))))
         return frames, g.result()
 
@@ -219,8 +224,9 @@ def test_the_smoke_config_is_an_experiment_of_the_game(smoke_run):
     assert again.fingerprint() == exp.fingerprint()
     other = entry.load_experiment(entry.smoke_config(games=4) | {"seed": 4}, "other.toml")
     assert other.fingerprint() != exp.fingerprint()
-    assert entry.describe(exp).startswith(exp.name) and f"{exp.total_games:,}" in \
-        entry.describe(exp)
+    assert entry.describe(exp).startswith(exp.name) and f"{exp.total_games:,}" in entry.describe(
+        exp
+    )
 
 
 def test_records_have_the_declared_schemas_and_one_row_per_game(smoke_run):
@@ -276,8 +282,9 @@ def test_the_page_offers_every_toggle_of_every_preset(entry):
         for f in fields:
             assert f["kind"] in ("choice", "range", "text") and f["value"] == f["preset"]
             assert f["kind"] == "text" or f["allowed"], f["key"]
-    assert {t: (entry.PAGE_TEMPLATES / t).is_file() for t in PAGE_TEMPLATES} == \
-        dict.fromkeys(PAGE_TEMPLATES, True)
+    assert {t: (entry.PAGE_TEMPLATES / t).is_file() for t in PAGE_TEMPLATES} == dict.fromkeys(
+        PAGE_TEMPLATES, True
+    )
 
 
 def test_a_page_match_plays_to_its_end_through_the_protocol(entry, tmp_path):

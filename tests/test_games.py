@@ -5,7 +5,6 @@ per-seat columns null for the seats not in play, `lab run`/`lab report`/`lab pla
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,9 +17,15 @@ from lab.sim import runner
 from lab.sim.config import from_dict, load_experiment
 from lab.records import kinds, read_games
 
-RN = {"game": "rumble_nation", "seed": 5, "games": 40, "chunk_size": 16,
-      "rules": ["base_2p", "base_3p", "base_4p"], "bots": "random",
-      "grid": {"reroll": [True, False]}}
+RN = {
+    "game": "rumble_nation",
+    "seed": 5,
+    "games": 40,
+    "chunk_size": 16,
+    "rules": ["base_2p", "base_3p", "base_4p"],
+    "bots": "random",
+    "grid": {"reroll": [True, False]},
+}
 
 
 def test_registry_names_both_games_and_refuses_others_in_one_line():
@@ -43,14 +48,20 @@ def test_daitenka_experiment_keeps_its_fingerprint_inputs(tmp_path):
     assert named.fingerprint() == plain.fingerprint()
 
 
-@pytest.mark.parametrize("change, fragment", [
-    ({"rules": "base_5p"}, "unknown Rumble Nation preset \"base_5p\""),
-    ({"grid": {"rerol": [True]}}, "[grid] unknown rules key \"rerol\"; did you mean reroll"),
-    ({"bots": ["random", "random"]}, "names 2 bots but variant base_3p seats 3"),
-    ({"bots": "alphazero"}, "a Rumble Nation bot is one of random, heuristic, search"),
-    ({"armies": "all"}, "unknown key \"armies\""),
-    ({"grid": {"players": [5]}}, "players = 5 is not allowed; allowed values: whole numbers 2–4"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        ({"rules": "base_5p"}, "unknown Rumble Nation preset \"base_5p\""),
+        ({"grid": {"rerol": [True]}}, "[grid] unknown rules key \"rerol\"; did you mean reroll"),
+        ({"bots": ["random", "random"]}, "names 2 bots but variant base_3p seats 3"),
+        ({"bots": "alphazero"}, "a Rumble Nation bot is one of random, heuristic, search"),
+        ({"armies": "all"}, "unknown key \"armies\""),
+        (
+            {"grid": {"players": [5]}},
+            "players = 5 is not allowed; allowed values: whole numbers 2–4",
+        ),
+    ],
+)
 def test_bad_rumble_nation_configs_are_one_line(change, fragment):
     with pytest.raises(LabError) as e:
         from_dict(RN | change, "rn.toml")
@@ -61,9 +72,14 @@ def test_bad_rumble_nation_configs_are_one_line(change, fragment):
 def test_rumble_nation_config_resolves_variants_and_cells():
     exp = from_dict(RN, "rn.toml")
     assert exp.game == "rumble_nation"
-    assert [v.id for v in exp.variants] == ["base_2p", "base_2p+reroll=off", "base_3p",
-                                           "base_3p+reroll=off", "base_4p",
-                                           "base_4p+reroll=off"]
+    assert [v.id for v in exp.variants] == [
+        "base_2p",
+        "base_2p+reroll=off",
+        "base_3p",
+        "base_3p+reroll=off",
+        "base_4p",
+        "base_4p+reroll=off",
+    ]
     assert exp.total_games == 6 * 40
     assert exp.resolved()["game"] == "rumble_nation"
     assert from_dict(RN | {"seed": 6}, "rn.toml").fingerprint() != exp.fingerprint()
@@ -96,8 +112,9 @@ def test_variants_of_a_player_count_play_the_same_deals(rn_run):
     g = read_games(rn_run)
     for players in (2, 3, 4):
         part = g[g["players"] == players]
-        on, off = (part[part["reroll"] == flag].set_index("deal").sort_index()
-                   for flag in (True, False))
+        on, off = (
+            part[part["reroll"] == flag].set_index("deal").sort_index() for flag in (True, False)
+        )
         cols = [f"area_{v}" for v in range(2, 13)] + ["first"]
         assert (on[cols] == off[cols]).all().all()
         assert not (on["seed_words"].map(tuple) == off["seed_words"].map(tuple)).all()
@@ -122,12 +139,17 @@ def test_a_complete_rumble_nation_folder_is_not_played_again(rn_run):
 
 def test_lab_run_and_lab_report_on_rumble_nation(tmp_path):
     cfg = tmp_path / "rn.toml"
-    cfg.write_text('game = "rumble_nation"\nseed = 3\ngames = 60\nrules = ["base_2p", '
-                   '"base_4p"]\nbots = "random"\n[grid]\nreinforcements = [1, 2]\n',
-                   encoding="utf-8")
+    cfg.write_text(
+        'game = "rumble_nation"\nseed = 3\ngames = 60\nrules = ["base_2p", '
+        '"base_4p"]\nbots = "random"\n[grid]\nreinforcements = [1, 2]\n',
+        encoding="utf-8",
+    )
     cli_runner = CliRunner()
-    r = cli_runner.invoke(cli.app, ["run", str(cfg), "--out", str(tmp_path / "out"), "-j", "1"],
-                          env={"COLUMNS": "120"})
+    r = cli_runner.invoke(
+        cli.app,
+        ["run", str(cfg), "--out", str(tmp_path / "out"), "-j", "1"],
+        env={"COLUMNS": "120"},
+    )
     assert r.exit_code == 0, r.stderr
     assert "start player's win rate" in r.stdout and "base_4p+reinforcements=1" in r.stdout
     r = cli_runner.invoke(cli.app, ["report", str(tmp_path / "out"), "-f", "md"])
@@ -135,8 +157,12 @@ def test_lab_run_and_lab_report_on_rumble_nation(tmp_path):
     page = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     heads = [line for line in page.splitlines() if line.startswith("## ")]
     assert heads[0] == "## At a glance"
-    for h in ("## Win rate by seat position", "## Scores and margins", "## Token values",
-              "## What each toggle changes"):
+    for h in (
+        "## Win rate by seat position",
+        "## Scores and margins",
+        "## Token values",
+        "## What each toggle changes",
+    ):
         assert h in heads
     assert "How big is the start player's advantage?" in page
     assert "Which toggle shrinks it?" in page and "reinforcements: 1 → 2" in page
@@ -145,10 +171,24 @@ def test_lab_run_and_lab_report_on_rumble_nation(tmp_path):
 
 
 def test_lab_play_rumble_nation_from_piped_input():
-    r = CliRunner().invoke(cli.app, ["play", "--game", "rumble_nation", "--seed", "3",
-                                     "--players", "3", "--seat", "P2", "--bot", "random"],
-                           input="help\nplace 13 with 1\n" + "1\n" * 120 + "q\n",
-                           env={"COLUMNS": "120"})
+    r = CliRunner().invoke(
+        cli.app,
+        [
+            "play",
+            "--game",
+            "rumble_nation",
+            "--seed",
+            "3",
+            "--players",
+            "3",
+            "--seat",
+            "P2",
+            "--bot",
+            "random",
+        ],
+        input="help\nplace 13 with 1\n" + "1\n" * 120 + "q\n",
+        env={"COLUMNS": "120"},
+    )
     assert r.exit_code == 0, r.stderr
     assert "you are P2" in r.stdout
     assert "Type the number of a decision" in r.stdout
@@ -199,19 +239,35 @@ def test_lab_match_ladder_bench_and_scenario_take_rumble_nation():
     import json
 
     rows = json.loads(r.stdout)
-    assert {(x["bot"], x["against"]) for x in rows} == {("random", "heuristic"),
-                                                         ("heuristic", "random")}
+    assert {(x["bot"], x["against"]) for x in rows} == {
+        ("random", "heuristic"),
+        ("heuristic", "random"),
+    }
     assert all(x["games"] == 80 for x in rows)
-    r = run(cli.app, ["bench", "--game", "rumble_nation", "--games", "50", "--runs", "1",
-                      "--preset", "base_3p", "--json"])
+    r = run(
+        cli.app,
+        [
+            "bench",
+            "--game",
+            "rumble_nation",
+            "--games",
+            "50",
+            "--runs",
+            "1",
+            "--preset",
+            "base_3p",
+            "--json",
+        ],
+    )
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["base_3p"]["players"] == 3
     r = run(cli.app, ["scenario", "tests/scenarios_rn/rn2_default_token_layout.toml"])
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.stdout
 
 
-@pytest.mark.parametrize("command", [["value"], ["swap", "--card", "足軽3", "--with", "足軽4"],
-                                     ["balance"]])
+@pytest.mark.parametrize(
+    "command", [["value"], ["swap", "--card", "足軽3", "--with", "足軽4"], ["balance"]]
+)
 def test_card_commands_refuse_a_rumble_nation_config(command):
     r = CliRunner().invoke(cli.app, [command[0], "configs/rumble_nation.toml", *command[1:]])
     assert r.exit_code == 2 and "edits 大天下's cards" in r.stderr

@@ -21,8 +21,10 @@ from lab.games import GAMES
 
 ROOT = Path(__file__).parent
 BY_NAME = {f"{c.game}/{c.path.stem}": c for c in G.CASES}
-SMALL = {"daitenka": "daitenka/sekigahara_trial-s1-tougun-seigun",
-         "rumble_nation": "rumble_nation/base_2p-s1"}
+SMALL = {
+    "daitenka": "daitenka/sekigahara_trial-s1-tougun-seigun",
+    "rumble_nation": "rumble_nation/base_2p-s1",
+}
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
@@ -38,7 +40,8 @@ def test_every_game_and_preset_has_golden_files_and_no_file_is_stale():
             assert len(seeds) >= 2, f"{game} {preset}: golden playthroughs for two seeds"
     on_disk = set(G.files())
     assert on_disk == {c.path for c in G.CASES}, (
-        "golden files and cases differ; run python -m tests._support.golden --update")
+        "golden files and cases differ; run python -m tests._support.golden --update"
+    )
     armies = {a for c in G.CASES for a in c.armies}
     from lab.cards.pool import load_armies
 
@@ -69,8 +72,18 @@ def test_golden_games_cover_many_kinds_of_step():
         kinds.setdefault(c.game, set()).update(G._kind(d.action) for d in pt.decisions)
     # R3–R11: leading, answering, passing, 見送り, returning, building, sieges, tactics,
     # logistics and the mulligan all happen in some golden game; RN3: placing and rerolling
-    assert {"lead", "answer", "pass", "miokuri", "return", "build", "siege", "tactic",
-            "logistics", "mulligan"} <= kinds["daitenka"]
+    assert {
+        "lead",
+        "answer",
+        "pass",
+        "miokuri",
+        "return",
+        "build",
+        "siege",
+        "tactic",
+        "logistics",
+        "mulligan",
+    } <= kinds["daitenka"]
     assert kinds["rumble_nation"] == {"place", "reroll"}
 
 
@@ -97,6 +110,7 @@ def _edit_in_decision(k: int, pattern: str, repl):
         block, n = re.subn(pattern, repl, text[a:b], count=1, flags=re.MULTILINE)
         assert n == 1, pattern
         return text[:a] + block + text[b:]
+
     return edit
 
 
@@ -111,32 +125,61 @@ D = SMALL["daitenka"]
 R = SMALL["rumble_nation"]
 
 
-@pytest.mark.parametrize("name, edit, message", [
-    # an observed value changed at decision 3
-    (D, _edit_in_decision(3, r"^  (players\.\w\.hand_count) = (\d+)$",
-                          lambda m: f"  {m[1]} = {int(m[2]) + 1}"),
-     r"decision 3, observation\(\w\)\.players\.\w\.hand_count: expected \d+, got \d+"),
-    # a legal step dropped, then the same steps in another order
-    (D, _edit_in_decision(0, r'^legal = \["([^"]+)", ', r'legal = ['),
-     r"decision 0, legal: expected \d+ steps, got \d+; missing \[\]; extra \[\""),
-    (D, _edit_in_decision(0, r'^legal = \["([^"]+)", "([^"]+)"', r'legal = ["\2", "\1"'),
-     r"decision 0, legal: the same \d+ steps in another order"),
-    (D, _edit_in_decision(2, r'^to_move = "(\w)"$',
-                          lambda m: f'to_move = "{"B" if m[1] == "A" else "A"}"'),
-     r"decision 2, to_move: expected \"[AB]\", got \"[AB]\""),
-    (R, _edit_in_decision(0, r"^  (areas\.\d+\.soldiers) = \{\}$",
-                          lambda m: f'  {m[1]} = {{"P1": 9}}'),
-     r'decision 0, observation\(P1\)\.areas\.0\.soldiers: expected \{"P1": 9\}, got \{\}'),
-    (R, lambda t: t.replace('"summary": "P', '"summary": "Px', 1),
-     r'end, result\.summary: expected "Px\d wins'),
-    (R, lambda t: t.replace('"reinforcements": 1', '"reinforcements": 2', 1),
-     r"header, rules: expected .*\"reinforcements\": 2"),
-    # the file ends a decision early: the engine still has one to make
-    (R, lambda t: _drop_last_decision(t),
-     r"decision \d+, to_move: expected the game over, got P\d to move"),
-])
-def test_a_changed_file_fails_with_decision_field_expected_and_got(tmp_path, name, edit,
-                                                                   message):
+@pytest.mark.parametrize(
+    "name, edit, message",
+    [
+        # an observed value changed at decision 3
+        (
+            D,
+            _edit_in_decision(
+                3, r"^  (players\.\w\.hand_count) = (\d+)$", lambda m: f"  {m[1]} = {int(m[2]) + 1}"
+            ),
+            r"decision 3, observation\(\w\)\.players\.\w\.hand_count: expected \d+, got \d+",
+        ),
+        # a legal step dropped, then the same steps in another order
+        (
+            D,
+            _edit_in_decision(0, r'^legal = \["([^"]+)", ', r'legal = ['),
+            r"decision 0, legal: expected \d+ steps, got \d+; missing \[\]; extra \[\"",
+        ),
+        (
+            D,
+            _edit_in_decision(0, r'^legal = \["([^"]+)", "([^"]+)"', r'legal = ["\2", "\1"'),
+            r"decision 0, legal: the same \d+ steps in another order",
+        ),
+        (
+            D,
+            _edit_in_decision(
+                2, r'^to_move = "(\w)"$', lambda m: f'to_move = "{"B" if m[1] == "A" else "A"}"'
+            ),
+            r"decision 2, to_move: expected \"[AB]\", got \"[AB]\"",
+        ),
+        (
+            R,
+            _edit_in_decision(
+                0, r"^  (areas\.\d+\.soldiers) = \{\}$", lambda m: f'  {m[1]} = {{"P1": 9}}'
+            ),
+            r'decision 0, observation\(P1\)\.areas\.0\.soldiers: expected \{"P1": 9\}, got \{\}',
+        ),
+        (
+            R,
+            lambda t: t.replace('"summary": "P', '"summary": "Px', 1),
+            r'end, result\.summary: expected "Px\d wins',
+        ),
+        (
+            R,
+            lambda t: t.replace('"reinforcements": 1', '"reinforcements": 2', 1),
+            r"header, rules: expected .*\"reinforcements\": 2",
+        ),
+        # the file ends a decision early: the engine still has one to make
+        (
+            R,
+            lambda t: _drop_last_decision(t),
+            r"decision \d+, to_move: expected the game over, got P\d to move",
+        ),
+    ],
+)
+def test_a_changed_file_fails_with_decision_field_expected_and_got(tmp_path, name, edit, message):
     path = _mutated(tmp_path, name, edit)
     with pytest.raises(G.GoldenMismatch) as e:
         G.check(path)
@@ -146,12 +189,19 @@ def test_a_changed_file_fails_with_decision_field_expected_and_got(tmp_path, nam
 
 
 def test_the_check_command_prints_the_first_difference_and_exits_1(tmp_path, capsys):
-    path = _mutated(tmp_path, R, _edit_in_decision(0, r"^  (areas\.0\.soldiers) = \{\}$",
-                                                    lambda m: f'  {m[1]} = {{"P2": 1}}'))
+    path = _mutated(
+        tmp_path,
+        R,
+        _edit_in_decision(
+            0, r"^  (areas\.0\.soldiers) = \{\}$", lambda m: f'  {m[1]} = {{"P2": 1}}'
+        ),
+    )
     assert G.main(["--check", str(path)]) == 1
     out = capsys.readouterr()
-    assert 'FAIL ' in out.out and ('decision 0, observation(P1).areas.0.soldiers: expected '
-                                   '{"P2": 1}, got {}') in out.out
+    assert (
+        'FAIL ' in out.out
+        and ('decision 0, observation(P1).areas.0.soldiers: expected {"P2": 1}, got {}') in out.out
+    )
     assert "1 of 1 golden files differ" in out.err
     assert G.main(["--check", str(tmp_path / "base_9p-s1.txt")]) == 2
     assert "no such golden file" in capsys.readouterr().err
@@ -164,8 +214,7 @@ def test_a_hand_edited_but_equivalent_file_is_refused_as_formatting(tmp_path):
 
 
 def test_a_file_that_cannot_be_read_names_its_line(tmp_path):
-    path = _mutated(tmp_path, R, lambda t: t.replace("\nlegal = [", "\nlegal = 1.5\nlegal = [",
-                                                     1))
+    path = _mutated(tmp_path, R, lambda t: t.replace("\nlegal = [", "\nlegal = 1.5\nlegal = [", 1))
     with pytest.raises(G.GoldenMismatch, match=r":\d+: cannot read \"legal = 1.5\": .*float"):
         G.check(path)
 
@@ -189,15 +238,16 @@ def test_a_daitenka_observation_that_shows_the_opponents_hand_is_caught():
     rng = np.random.default_rng(0)
     with pytest.raises(G.GoldenLeak, match=r"decision \d+: observation\(A\)\.peek\.\S+ changed"):
         for k, g in enumerate(_positions(D, 10)):
-            G.check_hidden(g, "A", {s: G.flatten(peeking(g, s)) for s in "AB"}, rng, k,
-                           observe=peeking)
+            G.check_hidden(
+                g, "A", {s: G.flatten(peeking(g, s)) for s in "AB"}, rng, k, observe=peeking
+            )
 
 
 def test_a_rumble_nation_observation_that_shows_the_dice_to_come_is_caught():
     def peeking(game, seat):
         from lab.games.rumble_nation import nb_layout as RNL
 
-        stream = [int(x) for x in game.s[RNL.S_DICE_RNG:RNL.S_DICE_RNG + 4]]
+        stream = [int(x) for x in game.s[RNL.S_DICE_RNG : RNL.S_DICE_RNG + 4]]
         return {**game.observation(seat), "dice_to_come": stream}
 
     rng = np.random.default_rng(0)
@@ -218,8 +268,14 @@ def test_the_honest_observations_survive_the_redeal_and_the_redeal_moves_cards()
 
 # ------------------------------------------------------------------ the choice rule
 def test_the_choice_rule_depends_on_the_seed_and_the_legal_steps_as_a_set():
-    texts = ["A pass", "A lead 足軽3", "A lead 足軽5", "A tactic 火計", "A miokuri",
-             "A answer 足軽9"]
+    texts = [
+        "A pass",
+        "A lead 足軽3",
+        "A lead 足軽5",
+        "A tactic 火計",
+        "A miokuri",
+        "A answer 足軽9",
+    ]
     a, b = G.KindBalanced(7), G.KindBalanced(7)
     shuffled = random.Random(0)
     picks = []
@@ -238,9 +294,20 @@ def test_the_choice_rule_depends_on_the_seed_and_the_legal_steps_as_a_set():
 def _check_without_jit(files: list[str]) -> str:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run([sys.executable, "-m", "_support.golden", "--check",
-                          *[str(ROOT / "golden" / f"{f}.txt") for f in files]],
-                         env=env, capture_output=True, text=True, cwd=ROOT, check=False)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "_support.golden",
+            "--check",
+            *[str(ROOT / "golden" / f"{f}.txt") for f in files],
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
     assert "numba JIT off" in out.stdout
     return out.stdout

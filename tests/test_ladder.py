@@ -13,11 +13,13 @@ from lab.rules import RuleSet
 
 
 def test_bradley_terry_recovers_an_ordering_with_intervals():
-    h2h = pd.DataFrame([
-        {"a": "x", "b": "y", "games": 400, "a_wins": 100, "b_wins": 300, "draws": 0},
-        {"a": "x", "b": "z", "games": 400, "a_wins": 40, "b_wins": 360, "draws": 0},
-        {"a": "y", "b": "z", "games": 400, "a_wins": 100, "b_wins": 290, "draws": 10},
-    ])
+    h2h = pd.DataFrame(
+        [
+            {"a": "x", "b": "y", "games": 400, "a_wins": 100, "b_wins": 300, "draws": 0},
+            {"a": "x", "b": "z", "games": 400, "a_wins": 40, "b_wins": 360, "draws": 0},
+            {"a": "y", "b": "z", "games": 400, "a_wins": 100, "b_wins": 290, "draws": 10},
+        ]
+    )
     r = bradley_terry(h2h, ["x", "y", "z"]).set_index("bot")
     assert r.loc["x", "rating"] == 0 < r.loc["y", "rating"] < r.loc["z", "rating"]
     assert r.loc["y", "high"] < r.loc["z", "low"]
@@ -40,12 +42,19 @@ def test_same_bot_twice_is_refused():
         run_ladder(["heuristic", "heuristic"], games=324)
 
 
-@pytest.mark.parametrize("bots, games, message", [
-    (["random", "heuristic"], 0, "--games 0 is not allowed; allowed values: whole numbers ≥ 1 "
-                                 "\\(rounded up to a multiple of 162"),
-    (["random", "heuristic"], -5, "--games -5 is not allowed"),
-    (["random"], 2, "needs at least two"),
-])
+@pytest.mark.parametrize(
+    "bots, games, message",
+    [
+        (
+            ["random", "heuristic"],
+            0,
+            "--games 0 is not allowed; allowed values: whole numbers ≥ 1 "
+            "\\(rounded up to a multiple of 162",
+        ),
+        (["random", "heuristic"], -5, "--games -5 is not allowed"),
+        (["random"], 2, "needs at least two"),
+    ],
+)
 def test_a_ladder_that_cannot_rate_is_refused(bots, games, message):
     with pytest.raises(LabError, match=message):
         run_ladder(bots, games=games)
@@ -61,11 +70,13 @@ def test_deal_points_add_up_to_the_pair_result():
 
 
 def test_rating_gaps_use_the_difference_of_neighbours():
-    h2h = pd.DataFrame([
-        {"a": "x", "b": "y", "games": 400, "a_wins": 100, "b_wins": 300, "draws": 0},
-        {"a": "x", "b": "z", "games": 400, "a_wins": 95, "b_wins": 305, "draws": 0},
-        {"a": "y", "b": "z", "games": 400, "a_wins": 196, "b_wins": 204, "draws": 0},
-    ])
+    h2h = pd.DataFrame(
+        [
+            {"a": "x", "b": "y", "games": 400, "a_wins": 100, "b_wins": 300, "draws": 0},
+            {"a": "x", "b": "z", "games": 400, "a_wins": 95, "b_wins": 305, "draws": 0},
+            {"a": "y", "b": "z", "games": 400, "a_wins": 196, "b_wins": 204, "draws": 0},
+        ]
+    )
     r = bradley_terry(h2h, ["x", "y", "z"]).set_index("bot").rating
     g = rating_gaps(h2h, ["x", "y", "z"])
     assert list(zip(g.bot, g.below)) == [("z", "y"), ("y", "x")]
@@ -83,10 +94,12 @@ def test_five_bot_tables_fit_a_terminal_and_say_which_neighbours_are_separated()
     strength = dict(zip(bots, [-2.0, 0.0, 0.4, 1.0, 1.1]))
     rows = []
     for i, a in enumerate(bots):
-        for b in bots[i + 1:]:
+        for b in bots[i + 1 :]:
             p = 1 / (1 + 2.718281828 ** (strength[b] - strength[a]))
             aw = round(324 * p)
-            rows.append({"a": a, "b": b, "games": 324, "a_wins": aw, "b_wins": 324 - aw, "draws": 0})
+            rows.append(
+                {"a": a, "b": b, "games": 324, "a_wins": aw, "b_wins": 324 - aw, "draws": 0}
+            )
     h2h = pd.DataFrame(rows)
     res = LadderResult(bradley_terry(h2h, bots), h2h, rating_gaps(h2h, bots))
     console = Console(record=True, width=100)

@@ -14,8 +14,16 @@ LAB = Path(__file__).resolve().parent.parent / "lab"
 
 # 大天下's own packages, still at the top level of lab/ until they move into lab/games/daitenka/
 # (issue 28 item 1); the platform packages below may not name them (see KNOWN).
-DAITENKA = {"lab.rules", "lab.cards", "lab.engine", "lab.bots", "lab.env", "lab.play",
-            "lab.scenario", "lab.bench"}
+DAITENKA = {
+    "lab.rules",
+    "lab.cards",
+    "lab.engine",
+    "lab.bots",
+    "lab.env",
+    "lab.play",
+    "lab.scenario",
+    "lab.bench",
+}
 BASE = {"lab", "lab.errors", "lab.writable", "lab.fmt"}
 
 # What each package may import besides itself (architecture.md, "Layout": the arrows point down).
@@ -40,8 +48,8 @@ ALLOWED: dict[str, set[str]] = {
     # 大天下's (item 1 moves them into the game's folder)
     "lab.sim": BASE | {"lab.schema", "lab.records", "lab.games"} | DAITENKA,
     # design questions plan runs and read records; never the engine
-    "lab.design": BASE | {"lab.schema", "lab.records", "lab.sim", "lab.stats", "lab.cards",
-                          "lab.bots"},
+    "lab.design": BASE
+    | {"lab.schema", "lab.records", "lab.sim", "lab.stats", "lab.cards", "lab.bots"},
     "lab.games": BASE,  # the registry names the games' modules, imports them on first use
 }
 
@@ -167,12 +175,17 @@ def test_the_cycle_finder_finds_a_circle():
 
 @pytest.mark.parametrize("pkg", sorted(ALLOWED))
 def test_each_package_imports_only_what_its_layer_may_use(pkg):
-    wrong = sorted((m, t) for m, targets in GRAPH.items() if package(m) == pkg
-                   for t in targets
-                   if package(t) != pkg and package(t) not in ALLOWED[pkg]
-                   and (m, t) not in KNOWN)
-    assert not wrong, (f"{pkg} may import only {sorted(ALLOWED[pkg])} "
-                       f"(shared/spec/architecture.md); found: {wrong}")
+    wrong = sorted(
+        (m, t)
+        for m, targets in GRAPH.items()
+        if package(m) == pkg
+        for t in targets
+        if package(t) != pkg and package(t) not in ALLOWED[pkg] and (m, t) not in KNOWN
+    )
+    assert not wrong, (
+        f"{pkg} may import only {sorted(ALLOWED[pkg])} "
+        f"(shared/spec/architecture.md); found: {wrong}"
+    )
 
 
 def test_the_known_exceptions_still_exist():
@@ -191,8 +204,12 @@ def test_the_rules_the_architecture_names():
         "lab.report": {"lab.sim", "lab.design"},
         "lab.records": {"lab.sim", "lab.stats", "lab.design", "lab.report"},
     }
-    wrong = sorted((m, t) for m, targets in GRAPH.items() for t in targets
-                   if package(t) in never.get(package(m), ()))
+    wrong = sorted(
+        (m, t)
+        for m, targets in GRAPH.items()
+        for t in targets
+        if package(t) in never.get(package(m), ())
+    )
     assert not wrong
 
 

@@ -15,16 +15,19 @@ def _spans(table):
     return sorted((f.offset, f.offset + f.size, f.name) for f in table)
 
 
-@pytest.mark.parametrize("table, end", [(L.HEADER, L.H_SIZE), (L.PLAYER, L.P_SIZE),
-                                        (L.CONTEXT, L.C_SIZE), (L.ACTION, L.AW)])
+@pytest.mark.parametrize(
+    "table, end",
+    [(L.HEADER, L.H_SIZE), (L.PLAYER, L.P_SIZE), (L.CONTEXT, L.C_SIZE), (L.ACTION, L.AW)],
+)
 def test_fields_do_not_overlap_and_fit_their_block(table, end):
     spans = _spans(table)
     for (a0, a1, a), (b0, _, b) in zip(spans, spans[1:]):
         assert a1 <= b0, f"{a} overlaps {b}"
     assert spans[-1][1] <= end
     for f in table:
-        prefix = {id(L.HEADER): "G", id(L.PLAYER): "PB", id(L.CONTEXT): "C",
-                  id(L.ACTION): "AX"}[id(table)]
+        prefix = {id(L.HEADER): "G", id(L.PLAYER): "PB", id(L.CONTEXT): "C", id(L.ACTION): "AX"}[
+            id(table)
+        ]
         assert getattr(L, f"{prefix}_{f.name}") == f.offset
 
 
@@ -47,7 +50,12 @@ def test_the_view_reads_what_the_zones_show():
         assert v.hand_count(seat) == sum(v.hand(seat).values())
     assert v.battles >= 6 and v.turns == int(g.s[L.G_TURNS]) and v.decisions == g.decisions
     assert v.plays("A") == int(g.s[L.G_PLAYS]) and v.phase_name in (
-        "leader_start", "leader", "leader_act", "response", "over")
+        "leader_start",
+        "leader",
+        "leader_act",
+        "response",
+        "over",
+    )
     with pytest.raises(AttributeError, match="header fields: phase"):
         v.no_such_field
 
@@ -60,6 +68,7 @@ def test_describe_lists_every_field_once():
 
 # ------------------------------------------------------------------ state by names (issue 28.4)
 
+
 def _player_offset_reads(path):
     """Subscripts of a module that compute a player-block address themselves: an index holding
     ``L.PB_*`` (or ``pb(…)``, ``L.H_SIZE``, ``L.P_SIZE``)."""
@@ -70,9 +79,13 @@ def _player_offset_reads(path):
         if not isinstance(node, ast.Subscript):
             continue
         for sub in ast.walk(node.slice):
-            name = (sub.attr if isinstance(sub, ast.Attribute) else
-                    sub.func.id if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
-                    else None)
+            name = (
+                sub.attr
+                if isinstance(sub, ast.Attribute)
+                else sub.func.id
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
+                else None
+            )
             if name and (name.startswith("PB_") or name in ("pb", "H_SIZE", "P_SIZE")):
                 found.append(f"{path.name}:{node.lineno}")
                 break
@@ -85,8 +98,12 @@ def test_outside_the_engine_a_player_block_is_read_through_accessors():
     from pathlib import Path
 
     lab = Path(L.__file__).resolve().parent.parent
-    files = [p for p in lab.rglob("*.py") if "engine" not in p.relative_to(lab).parts[:1]
-             and "games" not in p.relative_to(lab).parts[:1]]
+    files = [
+        p
+        for p in lab.rglob("*.py")
+        if "engine" not in p.relative_to(lab).parts[:1]
+        and "games" not in p.relative_to(lab).parts[:1]
+    ]
     assert any(p.name == "nb_eval.py" for p in files)
     offenders = [hit for p in files for hit in _player_offset_reads(p)]
     assert offenders == []
@@ -105,9 +122,20 @@ def test_the_written_out_constants_are_plain_assignments():
     from pathlib import Path
 
     tree = ast.parse(Path(L.__file__).read_text(encoding="utf-8"))
-    assigned = {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
-                if isinstance(t, ast.Name)}
-    for prefix, table in (("G", L.HEADER), ("PB", L.PLAYER), ("ST", L.STATS), ("C", L.CONTEXT),
-                          ("AX", L.ACTION), ("EV", L.EVENTS)):
+    assigned = {
+        t.id
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    for prefix, table in (
+        ("G", L.HEADER),
+        ("PB", L.PLAYER),
+        ("ST", L.STATS),
+        ("C", L.CONTEXT),
+        ("AX", L.ACTION),
+        ("EV", L.EVENTS),
+    ):
         for f in table:
             assert f"{prefix}_{f.name}" in assigned

@@ -43,17 +43,31 @@ def nothing_played(monkeypatch):
     monkeypatch.setattr(runner, "run", played)
 
 
-@pytest.mark.parametrize("card, with_, fragment", [
-    ("赤備え", "赤備え", "--card 赤備え --with 赤備え: a card swapped for itself changes nothing"),
-    ("akazonae", "赤備え", "--card akazonae --with 赤備え: both are 赤備え; a card swapped for "
-                          "itself changes nothing"),
-])
-def test_swap_of_a_card_for_itself_is_refused_before_playing(tmp_path, nothing_played, card,
-                                                              with_, fragment):
+@pytest.mark.parametrize(
+    "card, with_, fragment",
+    [
+        (
+            "赤備え",
+            "赤備え",
+            "--card 赤備え --with 赤備え: a card swapped for itself changes nothing",
+        ),
+        (
+            "akazonae",
+            "赤備え",
+            "--card akazonae --with 赤備え: both are 赤備え; a card swapped for "
+            "itself changes nothing",
+        ),
+    ],
+)
+def test_swap_of_a_card_for_itself_is_refused_before_playing(
+    tmp_path, nothing_played, card, with_, fragment
+):
     config = write_config(tmp_path, SWAP)
-    assert_one_line_error(invoke("swap", str(config), "--card", card, "--with", with_,
-                                 "--out", str(tmp_path / "r")),
-                          fragment, "give --with another card")
+    assert_one_line_error(
+        invoke("swap", str(config), "--card", card, "--with", with_, "--out", str(tmp_path / "r")),
+        fragment,
+        "give --with another card",
+    )
     assert not (tmp_path / "r").exists()
 
 
@@ -80,12 +94,19 @@ def test_fresh_moves_what_was_made_from_the_old_records_aside(tmp_path):
     shown = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))  # not the lock
     assert shown == ["cards", "games", "manifest.json", "notes.txt", "stale"]  # the user's stays
     (moved,) = (out / "stale").iterdir()
-    assert sorted(p.name for p in moved.iterdir()) == ["balance", "report.html", "report.md",
-                                                      "report_files", "value"]
+    assert sorted(p.name for p in moved.iterdir()) == [
+        "balance",
+        "report.html",
+        "report.md",
+        "report_files",
+        "value",
+    ]
     assert (moved / "value" / "value.parquet").read_bytes() == b"old value table"  # kept
     note = next(x for x in result.stderr.splitlines() if x.startswith("note: --fresh"))
-    assert "report.html, report.md, report_files/, value/, balance/ came from the old records" \
-        in note and str(moved) in note
+    assert (
+        "report.html, report.md, report_files/, value/, balance/ came from the old records" in note
+        and str(moved) in note
+    )
     assert sorted(p.name for p in (out / "games").iterdir()) == [p.name for p in old_games]
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
 

@@ -60,8 +60,9 @@ def run(name: str, results: Path, swap_dir: Path, monkeypatch) -> nbformat.Noteb
     monkeypatch.setenv("LAB_MIN_GAMES", MIN_GAMES)
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     assert "RESULTS = " in nb.cells[1].source  # the folder is chosen at the top
-    NotebookClient(nb, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    ).execute()
     return nb
 
 
@@ -78,8 +79,11 @@ def outputs(nb, kind: str) -> list[str]:
 
 def questions(nb) -> list[str]:
     """The notebook's question headings (## …)."""
-    return [c.source.splitlines()[0][3:] for c in nb.cells
-            if c.cell_type == "markdown" and c.source.startswith("## ")]
+    return [
+        c.source.splitlines()[0][3:]
+        for c in nb.cells
+        if c.cell_type == "markdown" and c.source.startswith("## ")
+    ]
 
 
 def answered_sections(nb) -> list[str]:

@@ -73,33 +73,39 @@ def read_only(monkeypatch, folder: Path):
 
 # ------------------------------------------------------------------------------- lab report
 
+
 @pytest.mark.parametrize("fmt", ["html", "md"])
-def test_report_out_below_a_file_is_refused_before_the_report(results, tmp_path, no_report,
-                                                               fmt):
+def test_report_out_below_a_file_is_refused_before_the_report(results, tmp_path, no_report, fmt):
     (tmp_path / "afile").write_text("x")
     target = tmp_path / "afile" / f"x.{fmt}"
-    assert_one_line_error(invoke("report", str(results), "--format", fmt, "--out",
-                                 str(target)),
-                          f"--out {target}", "is a file, so no folder can be made there")
+    assert_one_line_error(
+        invoke("report", str(results), "--format", fmt, "--out", str(target)),
+        f"--out {target}",
+        "is a file, so no folder can be made there",
+    )
 
 
 def test_report_out_on_a_read_only_folder_is_refused_before_the_report(
-        results, tmp_path, no_report, monkeypatch):
+    results, tmp_path, no_report, monkeypatch
+):
     ro = tmp_path / "unwritable"
     ro.mkdir()
     read_only(monkeypatch, ro)
     for target in (ro / "x.html", ro / "deeper" / "x.html"):
-        assert_one_line_error(invoke("report", str(results), "--out", str(target)),
-                              f"--out {target} cannot be written (read-only file system)")
+        assert_one_line_error(
+            invoke("report", str(results), "--out", str(target)),
+            f"--out {target} cannot be written (read-only file system)",
+        )
     assert list(ro.iterdir()) == []  # the check created nothing
 
 
-def test_report_in_a_read_only_results_folder_says_to_give_out(results, no_report,
-                                                               monkeypatch):
+def test_report_in_a_read_only_results_folder_says_to_give_out(results, no_report, monkeypatch):
     read_only(monkeypatch, results)
-    assert_one_line_error(invoke("report", str(results)),
-                          f"the report {results / 'report.html'} cannot be written "
-                          "(read-only file system); give --out PATH")
+    assert_one_line_error(
+        invoke("report", str(results)),
+        f"the report {results / 'report.html'} cannot be written "
+        "(read-only file system); give --out PATH",
+    )
 
 
 def test_report_over_a_file_that_cannot_be_opened_for_writing(results, tmp_path, no_report):
@@ -108,8 +114,10 @@ def test_report_over_a_file_that_cannot_be_opened_for_writing(results, tmp_path,
     page = tmp_path / "locked.html"
     page.write_text("old")
     page.chmod(0o444)
-    assert_one_line_error(invoke("report", str(results), "--out", str(page)),
-                          "cannot be overwritten (permission denied)")
+    assert_one_line_error(
+        invoke("report", str(results), "--out", str(page)),
+        "cannot be overwritten (permission denied)",
+    )
     assert page.read_text() == "old"
 
 
@@ -124,37 +132,60 @@ def test_the_check_leaves_a_writable_path_as_it_was(tmp_path):
 
 
 def test_a_writable_report_path_is_still_written(results, tmp_path):
-    result = invoke("report", str(results), "--format", "md", "--out",
-                    str(tmp_path / "new" / "r.md"))
+    result = invoke(
+        "report", str(results), "--format", "md", "--out", str(tmp_path / "new" / "r.md")
+    )
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "new" / "r.md").is_file()
 
 
 # ------------------------------------------------------------------ lab play / lab replay
 
+
 def test_play_save_scenario_that_cannot_be_written_is_refused_before_the_match(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     ro = tmp_path / "unwritable"
     ro.mkdir()
     read_only(monkeypatch, ro)
     replays = tmp_path / "replays"
-    r = invoke("play", "--seed", "1", "--replay-dir", str(replays), "--save-scenario",
-               str(ro / "s.toml"), input="1\n" * 400)
-    assert_one_line_error(r, f"--save-scenario {ro / 's.toml'} cannot be written "
-                             "(read-only file system)")
+    r = invoke(
+        "play",
+        "--seed",
+        "1",
+        "--replay-dir",
+        str(replays),
+        "--save-scenario",
+        str(ro / "s.toml"),
+        input="1\n" * 400,
+    )
+    assert_one_line_error(
+        r, f"--save-scenario {ro / 's.toml'} cannot be written (read-only file system)"
+    )
     assert not list(replays.glob("*.json"))  # no match was played
 
 
 def test_play_save_scenario_below_a_file_and_a_read_only_replay_dir(tmp_path, monkeypatch):
     (tmp_path / "afile").write_text("x")
-    assert_one_line_error(invoke("play", "--replay-dir", str(tmp_path / "rep"),
-                                 "--save-scenario", str(tmp_path / "afile" / "s.toml"),
-                                 input="quit\n"), "--save-scenario", "does not exist")
+    assert_one_line_error(
+        invoke(
+            "play",
+            "--replay-dir",
+            str(tmp_path / "rep"),
+            "--save-scenario",
+            str(tmp_path / "afile" / "s.toml"),
+            input="quit\n",
+        ),
+        "--save-scenario",
+        "does not exist",
+    )
     ro = tmp_path / "ro"
     ro.mkdir()
     read_only(monkeypatch, ro)
-    assert_one_line_error(invoke("play", "--replay-dir", str(ro), input="quit\n"),
-                          f"--replay-dir {ro} cannot be written (read-only file system)")
+    assert_one_line_error(
+        invoke("play", "--replay-dir", str(ro), input="quit\n"),
+        f"--replay-dir {ro} cannot be written (read-only file system)",
+    )
 
 
 def test_replay_save_scenario_is_checked_before_the_replay(tmp_path, monkeypatch):
@@ -163,9 +194,12 @@ def test_replay_save_scenario_is_checked_before_the_replay(tmp_path, monkeypatch
 
     answers = iter(["1"] * 500)
     console = Console(file=StringIO(), width=120)
-    PlaySession(PlaySettings(army="oda", vs="takeda", bot=parse_bot_option("random"), seed=2),
-                replay_dir=tmp_path / "replays", console=console,
-                ask=lambda prompt: "q" if prompt.startswith("again") else next(answers)).run()
+    PlaySession(
+        PlaySettings(army="oda", vs="takeda", bot=parse_bot_option("random"), seed=2),
+        replay_dir=tmp_path / "replays",
+        console=console,
+        ask=lambda prompt: "q" if prompt.startswith("again") else next(answers),
+    ).run()
     (replay,) = (tmp_path / "replays").glob("*.json")
     ro = tmp_path / "ro"
     ro.mkdir()

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from lab.cards.patch import (BASE, Patch, ability_off, add_ability, parse_patch, replace_card,
-                             set_amount, set_strength)
+from lab.cards.patch import (
+    BASE,
+    Patch,
+    ability_off,
+    add_ability,
+    parse_patch,
+    replace_card,
+    set_amount,
+    set_strength,
+)
 from lab.cards.pool import load_army, load_pool
 from lab.cards.vocab import INF, Effect, Trigger
 from lab.engine.context import matchup_context
@@ -28,24 +36,35 @@ def toml(*edits, name="p"):
 
 # ------------------------------------------------------------------------------ forms
 
+
 def test_toml_and_python_forms_give_the_same_patch_and_round_trip():
-    from_toml = toml({"card": "赤備え", "strength": 8},
-                     {"card": "荷駄隊", "amount": 3},
-                     {"card": "鉄砲足軽", "off": "鉄砲", "army": "oda"},
-                     {"card": "斥候", "add": "一番槍"},
-                     {"card": "足軽5", "add": [{"trigger": "on_win", "effect": "draw",
-                                              "amount": 1}]},
-                     {"card": "赤備え", "army": "takeda", "replace": "足軽7"})
-    from_python = Patch("p", (set_strength("akazonae", 8), set_amount("nidatai", 3),
-                              ability_off("teppou_ashigaru", "teppou", army="oda"),
-                              add_ability("sekkou", "ichibanyari"),
-                              add_ability("足軽5", [{"trigger": "on_win", "effect": "draw",
-                                                    "amount": 1}]),
-                              replace_card("takeda", "赤備え", "足軽7")))
+    from_toml = toml(
+        {"card": "赤備え", "strength": 8},
+        {"card": "荷駄隊", "amount": 3},
+        {"card": "鉄砲足軽", "off": "鉄砲", "army": "oda"},
+        {"card": "斥候", "add": "一番槍"},
+        {"card": "足軽5", "add": [{"trigger": "on_win", "effect": "draw", "amount": 1}]},
+        {"card": "赤備え", "army": "takeda", "replace": "足軽7"},
+    )
+    from_python = Patch(
+        "p",
+        (
+            set_strength("akazonae", 8),
+            set_amount("nidatai", 3),
+            ability_off("teppou_ashigaru", "teppou", army="oda"),
+            add_ability("sekkou", "ichibanyari"),
+            add_ability("足軽5", [{"trigger": "on_win", "effect": "draw", "amount": 1}]),
+            replace_card("takeda", "赤備え", "足軽7"),
+        ),
+    )
     assert from_toml == from_python
     assert parse_patch(from_toml.as_dict()) == from_toml  # the manifest's form rebuilds it
-    assert from_toml.as_dict()["edit"][1] == {"card": "nidatai", "ability": "shichou",
-                                              "row": 0, "amount": 3}
+    assert from_toml.as_dict()["edit"][1] == {
+        "card": "nidatai",
+        "ability": "shichou",
+        "row": 0,
+        "amount": 3,
+    }
 
 
 def test_the_base_patch_changes_nothing():
@@ -56,13 +75,15 @@ def test_the_base_patch_changes_nothing():
 
 # ------------------------------------------------------------------------------ applying
 
+
 def test_a_strength_edit_changes_that_card_only_and_not_the_shared_pool():
     tk, oda = load_army("takeda"), load_army("oda")
     pool, a, _ = toml({"card": "赤備え", "strength": 8}).apply((("takeda", tk), ("oda", oda)))
     aka = POOL.get("赤備え")
     assert pool.tables().strength[aka.index] == 8 and POOL.get("赤備え").strength == 7
-    changed = [i for i, (x, y) in enumerate(zip(pool.tables().strength, POOL.tables().strength))
-               if x != y]
+    changed = [
+        i for i, (x, y) in enumerate(zip(pool.tables().strength, POOL.tables().strength)) if x != y
+    ]
     assert changed == [aka.index]
     assert [c.strength for c, _ in a.entries if c.id == "akazonae"] == [8]
 
@@ -78,8 +99,10 @@ def test_an_amount_edit_changes_one_row_of_one_card():
 
 def test_off_keeps_strength_and_drops_rows_add_appends_rows():
     tk, oda = load_army("takeda"), load_army("oda")
-    p = toml({"card": "斥候", "off": "all"},
-             {"card": "足軽5", "add": [{"trigger": "on_win", "effect": "draw", "amount": 1}]})
+    p = toml(
+        {"card": "斥候", "off": "all"},
+        {"card": "足軽5", "add": [{"trigger": "on_win", "effect": "draw", "amount": 1}]},
+    )
     pool, _, _ = p.apply((("takeda", tk), ("oda", oda)))
     t = pool.tables()
     sk, a5 = POOL.get("斥候").index, POOL.get("足軽5").index
@@ -93,7 +116,8 @@ def test_a_replacement_keeps_each_position_of_the_deck_list():
     patched = p.deck("takeda", tk)
     assert [n for _, n in patched.entries] == [n for _, n in tk.entries]
     assert [c.id for c, _ in patched.entries] == [
-        "ashigaru7" if c.id == "akazonae" else c.id for c, _ in tk.entries]
+        "ashigaru7" if c.id == "akazonae" else c.id for c, _ in tk.entries
+    ]
     assert p.deck("oda", load_army("oda")).entries == load_army("oda").entries
 
 
@@ -115,17 +139,19 @@ def test_an_army_edit_on_a_card_both_seats_hold_gives_that_seat_its_own_card_typ
         assert int(ctx[C_NLOC]) == n
         ids = lambda c, p_: [p_.cards[int(c[C_GTYPE + i])].id for i in range(n)]  # noqa: E731
         assert ids(ctx, pool) == ids(base, POOL)  # same local ids, same order
-        assert list(ctx[C_STR:C_STR + n]) == list(base[C_STR:C_STR + n])
+        assert list(ctx[C_STR : C_STR + n]) == list(base[C_STR : C_STR + n])
 
 
 def test_an_army_edit_in_a_mirror_changes_both_seats():
     oda = load_army("oda")
     pool, a, b = toml({"card": "赤備え", "army": "takeda", "strength": 8}).apply(
-        (("takeda", load_army("takeda")), ("takeda", load_army("takeda"))))
+        (("takeda", load_army("takeda")), ("takeda", load_army("takeda")))
+    )
     assert {c.strength for d in (a, b) for c, _ in d.entries if c.id == "akazonae"} == {8}
     assert len(pool.cards) == len(POOL.cards)
     _, x, _ = toml({"card": "赤備え", "army": "takeda", "strength": 8}).apply(
-        (("oda", oda), ("oda", oda)))
+        (("oda", oda), ("oda", oda))
+    )
     assert x.entries == oda.entries
 
 
@@ -136,16 +162,19 @@ def test_affected_armies_are_the_ones_holding_a_patched_card():
     assert toml({"card": "鉄砲足軽", "off": "all", "army": "oda"}).affected(d) == {"oda"}
     assert toml({"card": "足軽7", "army": "oda", "replace": "赤備え"}).affected(d) == {"oda"}
     # a card brought in by a replacement and edited: only the army that now holds it
-    assert toml({"card": "足軽4", "army": "uesugi", "replace": "大筒"},
-                {"card": "大筒", "strength": 8}).affected(d) == {"uesugi", "saika"}
+    assert toml(
+        {"card": "足軽4", "army": "uesugi", "replace": "大筒"}, {"card": "大筒", "strength": 8}
+    ).affected(d) == {"uesugi", "saika"}
 
 
 # ------------------------------------------------------------------------------ errors
 
 BAD = {
     "unknown card": ({"card": "赤備", "strength": 8}, ['unknown card "赤備"', "赤備え"]),
-    "unknown key": ({"card": "赤備え", "strenght": 8}, ['unknown key "strenght"',
-                                                        "did you mean strength"]),
+    "unknown key": (
+        {"card": "赤備え", "strenght": 8},
+        ['unknown key "strenght"', "did you mean strength"],
+    ),
     "no action": ({"card": "赤備え"}, ["exactly one of strength, amount, off, add, replace"]),
     "two actions": ({"card": "赤備え", "strength": 8, "off": "all"}, ["it has strength, off"]),
     "no card": ({"strength": 8}, ['missing key "card"']),
@@ -160,27 +189,41 @@ BAD = {
     "amount on vanilla": ({"card": "足軽7", "amount": 1}, ["足軽7 has no ability"]),
     "which ability": ({"card": "姫路城", "amount": 1}, ["has 2 abilities", "籠城"]),
     "row out of range": ({"card": "荷駄隊", "amount": 1, "row": 3}, ["row = 3", "0–0"]),
-    "ability with off": ({"card": "荷駄隊", "off": "all", "ability": "輜重"},
-                         ['"ability" goes with amount only']),
-    "unknown ability": ({"card": "赤備え", "add": "物見x"}, ['unknown ability "物見x"',
-                                                             "物見"]),
+    "ability with off": (
+        {"card": "荷駄隊", "off": "all", "ability": "輜重"},
+        ['"ability" goes with amount only'],
+    ),
+    "unknown ability": ({"card": "赤備え", "add": "物見x"}, ['unknown ability "物見x"', "物見"]),
     "already has": ({"card": "斥候", "add": "monomi"}, ["already has 〈物見〉"]),
-    "vocabulary typo": ({"card": "足軽5", "add": {"trigger": "on_win", "effect": "drow"}},
-                        ["effect = 'drow' is not allowed", "did you mean draw"]),
-    "bad trigger": ({"card": "足軽5", "add": {"trigger": "onwin", "effect": "draw"}},
-                    ["trigger = 'onwin'", "on_win"]),
-    "unsupported pair": ({"card": "足軽5", "add": {"trigger": "on_build", "effect": "draw"}},
-                         ["on_build × effect draw works only on a castle, not on a unit"]),
-    "unsupported condition": ({"card": "足軽5", "add": {"trigger": "on_win", "effect": "draw",
-                                                       "condition": "vs_inf"}},
-                              ["draw with condition vs_inf is not supported", "single"]),
-    "castle ability on a unit": ({"card": "足軽5", "add": "籠城"},
-                                 ["〈籠城〉 row 0", "works only on a castle, not on a unit"]),
-    "on-death kill": ({"card": "足軽5", "add": {"trigger": "on_death", "effect": "kill_hand"}},
-                      ["on_death × effect kill_hand is not supported", "draw"]),
+    "vocabulary typo": (
+        {"card": "足軽5", "add": {"trigger": "on_win", "effect": "drow"}},
+        ["effect = 'drow' is not allowed", "did you mean draw"],
+    ),
+    "bad trigger": (
+        {"card": "足軽5", "add": {"trigger": "onwin", "effect": "draw"}},
+        ["trigger = 'onwin'", "on_win"],
+    ),
+    "unsupported pair": (
+        {"card": "足軽5", "add": {"trigger": "on_build", "effect": "draw"}},
+        ["on_build × effect draw works only on a castle, not on a unit"],
+    ),
+    "unsupported condition": (
+        {"card": "足軽5", "add": {"trigger": "on_win", "effect": "draw", "condition": "vs_inf"}},
+        ["draw with condition vs_inf is not supported", "single"],
+    ),
+    "castle ability on a unit": (
+        {"card": "足軽5", "add": "籠城"},
+        ["〈籠城〉 row 0", "works only on a castle, not on a unit"],
+    ),
+    "on-death kill": (
+        {"card": "足軽5", "add": {"trigger": "on_death", "effect": "kill_hand"}},
+        ["on_death × effect kill_hand is not supported", "draw"],
+    ),
     "replace without army": ({"card": "赤備え", "replace": "足軽7"}, ["names its army"]),
-    "replace unknown card": ({"card": "赤備え", "army": "takeda", "replace": "足軽77"},
-                             ['unknown card "足軽77"']),
+    "replace unknown card": (
+        {"card": "赤備え", "army": "takeda", "replace": "足軽77"},
+        ['unknown card "足軽77"'],
+    ),
 }
 
 
@@ -201,14 +244,17 @@ def test_too_many_effect_rows():
         toml(*({"card": "足軽5", "add": [r]} for r in rows))
 
 
-@pytest.mark.parametrize("table, fragment", [
-    ({"name": "base", "edit": [{"card": "赤備え", "strength": 8}]}, 'name "base" is reserved'),
-    ({"name": "a b", "edit": [{"card": "赤備え", "strength": 8}]}, "without spaces"),
-    ({"name": "x@y", "edit": [{"card": "赤備え", "strength": 8}]}, "@"),
-    ({"name": "x"}, 'missing key "edit"; add at least one edit'),
-    ({"edit": [{"card": "赤備え", "strength": 8}]}, 'missing key "name"'),
-    ({"name": "x", "edits": []}, 'unknown key "edits"; did you mean edit'),
-])
+@pytest.mark.parametrize(
+    "table, fragment",
+    [
+        ({"name": "base", "edit": [{"card": "赤備え", "strength": 8}]}, 'name "base" is reserved'),
+        ({"name": "a b", "edit": [{"card": "赤備え", "strength": 8}]}, "without spaces"),
+        ({"name": "x@y", "edit": [{"card": "赤備え", "strength": 8}]}, "@"),
+        ({"name": "x"}, 'missing key "edit"; add at least one edit'),
+        ({"edit": [{"card": "赤備え", "strength": 8}]}, 'missing key "name"'),
+        ({"name": "x", "edits": []}, 'unknown key "edits"; did you mean edit'),
+    ],
+)
 def test_bad_patch_tables(table, fragment):
     with pytest.raises(LabError) as e:
         parse_patch(table, "cfg.toml")
@@ -216,15 +262,21 @@ def test_bad_patch_tables(table, fragment):
 
 
 CHECK = [
-    ({"card": "赤備え", "army": "takedaa", "strength": 8}, ['army "takedaa" is not in this',
-                                                          "did you mean takeda"]),
+    (
+        {"card": "赤備え", "army": "takedaa", "strength": 8},
+        ['army "takedaa" is not in this', "did you mean takeda"],
+    ),
     ({"card": "大筒", "strength": 8}, ["no deck of this experiment holds 大筒", "oda, takeda"]),
     ({"card": "赤備え", "army": "oda", "strength": 8}, ["赤備え is not in the oda deck"]),
     ({"card": "大筒", "army": "oda", "replace": "足軽7"}, ["大筒 is not in the 織田 (oda) deck"]),
-    ({"card": "足軽7", "army": "oda", "replace": "織田信長"},
-     ["makes the 織田 (oda) deck illegal", "unique"]),
-    ({"card": "織田信長", "army": "oda", "replace": "足軽10"},
-     ["makes the 織田 (oda) deck illegal", "exactly one general"]),
+    (
+        {"card": "足軽7", "army": "oda", "replace": "織田信長"},
+        ["makes the 織田 (oda) deck illegal", "unique"],
+    ),
+    (
+        {"card": "織田信長", "army": "oda", "replace": "足軽10"},
+        ["makes the 織田 (oda) deck illegal", "exactly one general"],
+    ),
     ({"card": "足軽7", "army": "oda", "replace": "奇襲"}, ["illegal", "at most 4"]),
 ]
 
@@ -245,11 +297,15 @@ def test_a_general_may_leave_only_when_the_patch_allows_it():
     assert p.deck("oda", load_army("oda")).general() is None
     # every other deck rule still holds, with or without the general
     with pytest.raises(LabError, match="unique"):
-        Patch("g", (replace_card("oda", "足軽7", "織田信長"),),
-              allow_no_general=True).check(decks("oda"))
+        Patch("g", (replace_card("oda", "足軽7", "織田信長"),), allow_no_general=True).check(
+            decks("oda")
+        )
     with pytest.raises(LabError, match="at most 4"):
-        Patch("g", (replace_card("oda", "織田信長", "奇襲"), replace_card("oda", "足軽6", "火計")),
-              allow_no_general=True).check(decks("oda"))
+        Patch(
+            "g",
+            (replace_card("oda", "織田信長", "奇襲"), replace_card("oda", "足軽6", "火計")),
+            allow_no_general=True,
+        ).check(decks("oda"))
 
 
 def test_strength_inf_for_a_general_is_its_printed_value():

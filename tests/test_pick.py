@@ -28,8 +28,12 @@ DECKS = Path(__file__).parent / "data" / "decks"
 
 
 def _buffers():
-    return (np.zeros(S_SIZE, np.int64), np.zeros((1, LW), np.int64),
-            np.zeros((MAXA, AW), np.int64), np.zeros(WK_SIZE, np.int64))
+    return (
+        np.zeros(S_SIZE, np.int64),
+        np.zeros((1, LW), np.int64),
+        np.zeros((MAXA, AW), np.int64),
+        np.zeros(WK_SIZE, np.int64),
+    )
 
 
 def _contexts(preset):
@@ -61,7 +65,7 @@ def _compare_states(c, seeds, seen):
                 seen["fire"] += row[AX_FIRE] != 0
                 seen["車懸り"] += row[AX_KURUMAGAKARI] >= 0
                 seen["fire with 車懸り"] += row[AX_FIRE] != 0 and row[AX_KURUMAGAKARI] >= 0
-                cards = [x for x in row[AX_C0:AX_C0 + row[AX_N]] if x >= 0]
+                cards = [x for x in row[AX_C0 : AX_C0 + row[AX_N]] if x >= 0]
                 if row[AX_KIND] in (A_LEAD, A_ANSWER) and len(cards) >= 2:
                     strengths = {int(c[C_STR + x]) for x in cards}
                     if len(strengths) > 1:
@@ -106,7 +110,7 @@ def test_counted_pick_plays_the_same_games_as_the_listing_bot():
         nb_play.record(s, listed)
         assert res[g].tolist() == listed.tolist() == batch_res[g].tolist()
         nloc = c[C_NLOC]
-        listed_stats = s[ST_BASE:ST_BASE + N_ST * NL].reshape(N_ST, NL)[:, :nloc]
+        listed_stats = s[ST_BASE : ST_BASE + N_ST * NL].reshape(N_ST, NL)[:, :nloc]
         assert (stats[g].reshape(N_ST, NL)[:, :nloc] == listed_stats).all()
         assert (batch_stats[g][:, :nloc] == listed_stats).all()
     assert res[:, nb_play.RES_DECISIONS].sum() > 40 * 10

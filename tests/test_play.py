@@ -44,6 +44,7 @@ HEURISTIC = parse_bot("heuristic")
 
 # ------------------------------------------------------------------------------ helpers
 
+
 class Driver:
     """The player at the keyboard: answers prompts from a script, then by a rule.
 
@@ -53,8 +54,15 @@ class Driver:
     raises ``interrupt`` (KeyboardInterrupt or EOFError) at that human decision.
     """
 
-    def __init__(self, mode="first", script=(), again=(), seed=0, stop_after=None,
-                 interrupt=KeyboardInterrupt):
+    def __init__(
+        self,
+        mode="first",
+        script=(),
+        again=(),
+        seed=0,
+        stop_after=None,
+        interrupt=KeyboardInterrupt,
+    ):
         self.session: PlaySession | None = None
         self.mode, self.script, self.again = mode, list(script), list(again)
         self.rng = np.random.default_rng(seed)
@@ -85,9 +93,13 @@ class Driver:
 
 def session(tmp_path, driver, settings=None, scenario=None):
     console = Console(file=StringIO(), width=120, highlight=False, color_system=None)
-    s = PlaySession(settings or PlaySettings(army="oda", vs="takeda", bot=HEURISTIC, seed=5),
-                    replay_dir=tmp_path / "replays", save_scenario=scenario, console=console,
-                    ask=driver)
+    s = PlaySession(
+        settings or PlaySettings(army="oda", vs="takeda", bot=HEURISTIC, seed=5),
+        replay_dir=tmp_path / "replays",
+        save_scenario=scenario,
+        console=console,
+        ask=driver,
+    )
     driver.session = s
     return s
 
@@ -109,6 +121,7 @@ ENV = {**os.environ, "COLUMNS": "120"}
 
 
 # ------------------------------------------------------------------------------ a full game
+
 
 def test_full_game_against_the_heuristic_bot_typing_numbers_and_steps(tmp_path):
     d = Driver(mode="mixed", seed=1)
@@ -133,25 +146,28 @@ def test_full_game_against_the_heuristic_bot_typing_numbers_and_steps(tmp_path):
     assert again.winner == game.winner and again.decisions == game.decisions
 
 
-@pytest.mark.parametrize("preset,toggles", [
-    ("legacy_testlab", ()),  # mulligan, logistics, fortify
-    ("sekigahara_trial", (("gun", "retreat"),)),
-    ("second_edition", (("damage", "last_set_size"), ("broken_walls", "to_graveyard"))),
-])
+@pytest.mark.parametrize(
+    "preset,toggles",
+    [
+        ("legacy_testlab", ()),  # mulligan, logistics, fortify
+        ("sekigahara_trial", (("gun", "retreat"),)),
+        ("second_edition", (("damage", "last_set_size"), ("broken_walls", "to_graveyard"))),
+    ],
+)
 @pytest.mark.parametrize("seed", [2, 9])
 def test_replay_and_scenario_reproduce_every_variant(tmp_path, preset, toggles, seed):
     """Random human choices against a search bot (whose own randomness must not leak into the
     game's stream): the replay and the scenario both end in the played final state."""
     bot = parse_bot_option("search:simulations=16") if seed == 2 else HEURISTIC
-    st = PlaySettings(army="uesugi", vs="saika", bot=bot, preset=preset, overrides=toggles,
-                      seed=seed)
+    st = PlaySettings(
+        army="uesugi", vs="saika", bot=bot, preset=preset, overrides=toggles, seed=seed
+    )
     out = tmp_path / "m.toml"
     s = session(tmp_path, Driver(mode="random", seed=seed), st, scenario=out)
     assert s.run() == 0
     rec = s.records[0]
     assert s.game.is_over
-    assert final_state(replay_game(load_record(replay_files(tmp_path)[0]))) == \
-        final_state(s.game)
+    assert final_state(replay_game(load_record(replay_files(tmp_path)[0]))) == final_state(s.game)
     (sc,) = scen.load(out)
     assert sc.rules == s.game.rules
     outcome = scen.run(sc)
@@ -164,8 +180,9 @@ def test_saved_scenario_passes_lab_scenario(tmp_path):
     out = tmp_path / "played.toml"
     s = session(tmp_path, Driver(mode="random", seed=3), scenario=out)
     assert s.run() == 0
-    r = subprocess.run(lab_command() + ["scenario", str(out)], capture_output=True, text=True,
-                       env=ENV, timeout=600)
+    r = subprocess.run(
+        lab_command() + ["scenario", str(out)], capture_output=True, text=True, env=ENV, timeout=600
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "1 passed, 0 failed" in r.stdout
 
@@ -186,14 +203,31 @@ def test_scenario_expectations_are_checked(tmp_path):
 def test_a_whole_game_through_piped_stdin(tmp_path):
     """The real command, typing numbers on standard input: same match as in-process."""
     d = Driver(mode="first")
-    probe = session(tmp_path / "probe", d, PlaySettings(army="oda", vs="mouri", bot=HEURISTIC,
-                                                         seed=21))
+    probe = session(
+        tmp_path / "probe", d, PlaySettings(army="oda", vs="mouri", bot=HEURISTIC, seed=21)
+    )
     probe.run()
     typed = [t for t in d.typed]
     stdin = "\n".join(typed[:-1] + ["q"]) + "\n"  # the last typed answer was the again "q"
-    r = subprocess.run(lab_command() + ["play", "--army", "oda", "--vs", "mouri", "--seed", "21",
-                                        "--replay-dir", str(tmp_path / "cli")],
-                       input=stdin, capture_output=True, text=True, env=ENV, timeout=600)
+    r = subprocess.run(
+        lab_command()
+        + [
+            "play",
+            "--army",
+            "oda",
+            "--vs",
+            "mouri",
+            "--seed",
+            "21",
+            "--replay-dir",
+            str(tmp_path / "cli"),
+        ],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr and r.stderr == ""
     assert re.search(r"You (win|lose)|Draw", r.stdout)
@@ -202,19 +236,45 @@ def test_a_whole_game_through_piped_stdin(tmp_path):
     steps = [st["step"] for st in json.loads(path.read_text(encoding="utf-8"))["steps"]]
     assert steps == [t for _, _, t in probe.records[0].steps]
     # `lab replay FILE` shows the saved match and confirms it reproduces; a GAME_ID is refused
-    shown = subprocess.run(lab_command() + ["replay", str(path), "--no-log"], capture_output=True,
-                           text=True, env=ENV, timeout=600)
+    shown = subprocess.run(
+        lab_command() + ["replay", str(path), "--no-log"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
     assert shown.returncode == 0 and "reproduces the recorded match" in shown.stdout
-    wrong = subprocess.run(lab_command() + ["replay", str(path), "3"], capture_output=True,
-                           text=True, env=ENV, timeout=600)
+    wrong = subprocess.run(
+        lab_command() + ["replay", str(path), "3"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
     assert wrong.returncode == 2 and "give no GAME_ID" in wrong.stderr
 
 
 # ------------------------------------------------------------------------------ bad input
 
+
 def test_bad_input_is_answered_with_the_legal_options(tmp_path):
-    script = ["xyz", "99", "0", "B pass", "lead 存在しない札", "answer", "", "help", "g",
-              "info 足軽3", "info 存在しない札", "rules", "board", "log", "quit"]
+    script = [
+        "xyz",
+        "99",
+        "0",
+        "B pass",
+        "lead 存在しない札",
+        "answer",
+        "",
+        "help",
+        "g",
+        "info 足軽3",
+        "info 存在しない札",
+        "rules",
+        "board",
+        "log",
+        "quit",
+    ]
     s = session(tmp_path, Driver(script=script))
     assert s.run() == 0
     text = output(s)
@@ -249,18 +309,26 @@ def test_a_step_keeps_the_card_order_typed(tmp_path):
     pair = next(a for a in g.legal_actions() if a.text.startswith("A lead") and "," in a.text)
     cards = pair.text.split(" ", 2)[2].split(",")
     typed = "lead " + ",".join(reversed(cards))
-    s = session(tmp_path, Driver(script=[typed, "quit"]),
-                PlaySettings(army="oda", vs="oda", bot=HEURISTIC, seed=0,
-                             overrides=(("first_player", "A"),)))
+    s = session(
+        tmp_path,
+        Driver(script=[typed, "quit"]),
+        PlaySettings(
+            army="oda", vs="oda", bot=HEURISTIC, seed=0, overrides=(("first_player", "A"),)
+        ),
+    )
     s.run()
     assert s.records[0].steps[0] == ("A", "human", "A " + typed)
 
 
 # ------------------------------------------------------------------------------ play again
 
+
 def test_play_again_with_a_changed_toggle(tmp_path):
-    d = Driver(mode="first", again=["walls=99", "nonsense=1", "logistics", "bot=nobot",
-                                    "walls=10 logistics=on"], stop_after=None)
+    d = Driver(
+        mode="first",
+        again=["walls=99", "nonsense=1", "logistics", "bot=nobot", "walls=10 logistics=on"],
+        stop_after=None,
+    )
     s = session(tmp_path, d)
     # second match: quit at its first decision (the driver keeps typing 1 until then)
     played = []
@@ -304,14 +372,14 @@ def test_play_again_same_settings_and_session_keys(tmp_path):
 
 # ------------------------------------------------------------------------------ leaving
 
-@pytest.mark.parametrize("interrupt,code,why", [
-    (KeyboardInterrupt, EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
-    (EOFError, 0, "end of input"),
-])
+
+@pytest.mark.parametrize(
+    "interrupt,code,why",
+    [(KeyboardInterrupt, EXIT_INTERRUPTED, "interrupted (Ctrl-C)"), (EOFError, 0, "end of input")],
+)
 def test_ctrl_c_and_eof_save_the_replay(tmp_path, interrupt, code, why):
     out = tmp_path / "cut.toml"
-    s = session(tmp_path, Driver(mode="first", stop_after=3, interrupt=interrupt),
-                scenario=out)
+    s = session(tmp_path, Driver(mode="first", stop_after=3, interrupt=interrupt), scenario=out)
     assert s.run() == code
     text = output(s)
     assert f"Left the session: {why}." in text and "Traceback" not in text
@@ -356,10 +424,13 @@ def _read_until(proc, needle: bytes, timeout: float) -> bytes:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigint_at_the_prompt_saves_and_exits_130(tmp_path):
-    proc = subprocess.Popen(lab_command() + ["play", "--seed", "8", "--replay-dir",
-                                             str(tmp_path)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=ENV)
+    proc = subprocess.Popen(
+        lab_command() + ["play", "--seed", "8", "--replay-dir", str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
     try:
         _read_until(proc, b"[A] > ", 600)
         proc.send_signal(signal.SIGINT)
@@ -375,8 +446,14 @@ def test_sigint_at_the_prompt_saves_and_exits_130(tmp_path):
 
 
 def test_end_of_piped_input_saves_and_exits_0(tmp_path):
-    r = subprocess.run(lab_command() + ["play", "--seed", "8", "--replay-dir", str(tmp_path)],
-                       input="1\n", capture_output=True, text=True, env=ENV, timeout=600)
+    r = subprocess.run(
+        lab_command() + ["play", "--seed", "8", "--replay-dir", str(tmp_path)],
+        input="1\n",
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=600,
+    )
     assert r.returncode == 0 and r.stderr == ""
     assert "Left the session: end of input." in r.stdout
     (path,) = tmp_path.glob("*.json")
@@ -386,6 +463,7 @@ def test_end_of_piped_input_saves_and_exits_0(tmp_path):
 
 
 # ------------------------------------------------------------------------------ what is shown
+
 
 def test_narration_hides_the_bots_cards_and_names_yours(tmp_path):
     s = session(tmp_path, Driver(mode="random", seed=4))
@@ -404,13 +482,25 @@ def test_narration_hides_the_bots_cards_and_names_yours(tmp_path):
 
 
 def test_board_shows_hand_camps_walls_field_and_whose_decision(tmp_path):
-    s = session(tmp_path, Driver(mode="first", stop_after=4, interrupt=EOFError),
-                PlaySettings(army="oda", vs="takeda", bot=HEURISTIC, seed=5,
-                             preset="legacy_testlab"))
+    s = session(
+        tmp_path,
+        Driver(mode="first", stop_after=4, interrupt=EOFError),
+        PlaySettings(army="oda", vs="takeda", bot=HEURISTIC, seed=5, preset="legacy_testlab"),
+    )
     s.run()
     text = output(s)
-    for part in ("手札 hand", "陣 camp", "表 ", "裏 ", "城壁 walls", "/10", "兵站", "deck ",
-                 "your decision", "討死"):
+    for part in (
+        "手札 hand",
+        "陣 camp",
+        "表 ",
+        "裏 ",
+        "城壁 walls",
+        "/10",
+        "兵站",
+        "deck ",
+        "your decision",
+        "討死",
+    ):
         assert part in text, part
     hand = s.game.zone("A", "hand")
     assert any(name in text for name in hand)
@@ -439,6 +529,7 @@ def test_field_track_follows_the_engine(tmp_path):
 
 # ------------------------------------------------------------------------------ the bot
 
+
 def test_the_bot_does_not_touch_the_games_random_stream():
     g = Game(None, "oda", "takeda", seed=3)
     g.legal_actions()
@@ -462,36 +553,54 @@ def test_bot_action_is_the_batch_policy_for_a_deterministic_bot():
         legal = g.legal_actions()
         mine = bot_action(g, "heuristic")
         n = nb_actions.legal_actions(g.s, g.c, g._acts, g._wk)
-        k = nb_policy.choose(g.s, g.c, g.lg, g._acts, n, g._wk, parse_bot("heuristic").pack(),
-                             np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64))
+        k = nb_policy.choose(
+            g.s,
+            g.c,
+            g.lg,
+            g._acts,
+            n,
+            g._wk,
+            parse_bot("heuristic").pack(),
+            np.zeros(SB_SIZE, np.int64),
+            np.zeros((MAXA, AW), np.int64),
+        )
         assert mine.row == tuple(int(x) for x in g._acts[k])
         g.step(mine)
         assert legal  # a decision was asked
 
 
-@pytest.mark.parametrize("text,kind,params", [
-    ("heuristic", "heuristic", ()),
-    ("search", "search", ()),
-    ("random", "random", ()),
-    ("aggressive", "heuristic", (("persona", "aggressive"),)),
-    ("defensive", "heuristic", (("persona", "defensive"),)),
-    ("search:simulations=200", "search", (("simulations", 200),)),
-    ("heuristic:persona=defensive,card=30", "heuristic", (("card", 30),
-                                                          ("persona", "defensive"))),
-])
+@pytest.mark.parametrize(
+    "text,kind,params",
+    [
+        ("heuristic", "heuristic", ()),
+        ("search", "search", ()),
+        ("random", "random", ()),
+        ("aggressive", "heuristic", (("persona", "aggressive"),)),
+        ("defensive", "heuristic", (("persona", "defensive"),)),
+        ("search:simulations=200", "search", (("simulations", 200),)),
+        (
+            "heuristic:persona=defensive,card=30",
+            "heuristic",
+            (("card", 30), ("persona", "defensive")),
+        ),
+    ],
+)
 def test_bot_option_forms(text, kind, params):
     spec = parse_bot_option(text)
     assert (spec.kind, spec.params) == (kind, params)
 
 
-@pytest.mark.parametrize("text,fragment", [
-    ("foo", "is not a bot"),
-    ("search:simulations=abc", "must be a whole number"),
-    ("search:simulations", "is not KEY=VALUE"),
-    ("random:persona=aggressive", "takes no parameters"),
-    ("heuristic:simulations=5", "unknown parameter"),
-    ("search:simulations=0", "1–100000"),
-])
+@pytest.mark.parametrize(
+    "text,fragment",
+    [
+        ("foo", "is not a bot"),
+        ("search:simulations=abc", "must be a whole number"),
+        ("search:simulations", "is not KEY=VALUE"),
+        ("random:persona=aggressive", "takes no parameters"),
+        ("heuristic:simulations=5", "unknown parameter"),
+        ("search:simulations=0", "1–100000"),
+    ],
+)
 def test_bad_bot_options_are_one_line_errors(text, fragment):
     with pytest.raises(LabError, match=re.escape(fragment)):
         parse_bot_option(text)
@@ -499,12 +608,16 @@ def test_bad_bot_options_are_one_line_errors(text, fragment):
 
 def test_assignments():
     assert parse_assignments(["walls=10", "logistics=on,gun=retreat"]) == {
-        "walls": "10", "logistics": "on", "gun": "retreat"}
+        "walls": "10",
+        "logistics": "on",
+        "gun": "retreat",
+    }
     with pytest.raises(LabError, match="not KEY=VALUE"):
         parse_assignments(["walls"])
 
 
 # ------------------------------------------------------------------------------ replay files
+
 
 def _one_game(tmp_path) -> Path:
     s = session(tmp_path, Driver(mode="random", seed=6))
@@ -541,11 +654,14 @@ def test_show_replay_file_reports_a_changed_record(tmp_path):
     assert "step 1" in console.file.getvalue()
 
 
-@pytest.mark.parametrize("content,fragment", [
-    ("not json", "not a replay file"),
-    ('{"format": "other"}', "not a replay file written by `lab play`"),
-    (None, "file not found"),
-])
+@pytest.mark.parametrize(
+    "content,fragment",
+    [
+        ("not json", "not a replay file"),
+        ('{"format": "other"}', "not a replay file written by `lab play`"),
+        (None, "file not found"),
+    ],
+)
 def test_bad_replay_files_are_one_line_errors(tmp_path, content, fragment):
     path = tmp_path / "r.json"
     if content is not None:
@@ -562,24 +678,37 @@ runner = CliRunner()
 def test_play_help():
     r = runner.invoke(cli.app, ["play", "--help"], env={"COLUMNS": "200"})
     assert r.exit_code == 0
-    for opt in ("--army", "--vs", "--bot", "--rules", "--set", "--seed", "--save-scenario",
-                "--replay-dir", "search:simulations=200"):
+    for opt in (
+        "--army",
+        "--vs",
+        "--bot",
+        "--rules",
+        "--set",
+        "--seed",
+        "--save-scenario",
+        "--replay-dir",
+        "search:simulations=200",
+    ):
         assert opt in r.stdout, opt
 
 
-@pytest.mark.parametrize("args,fragment", [
-    (["--army", "nosuch"], 'unknown army "nosuch"'),
-    (["--vs", "nosuch"], 'unknown army "nosuch"'),
-    (["--set", "walls=99"], "walls = 99 is not allowed"),
-    (["--set", "odawara=fortify"], "needs logistics = true"),
-    (["--set", "walls"], "is not KEY=VALUE"),
-    (["--rules", "nosuch"], 'unknown rules preset "nosuch"'),
-    (["--bot", "nosuch"], "is not a bot"),
-    (["--save-scenario", "/nonexistent/dir/x.toml"], "does not exist"),
-])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["--army", "nosuch"], 'unknown army "nosuch"'),
+        (["--vs", "nosuch"], 'unknown army "nosuch"'),
+        (["--set", "walls=99"], "walls = 99 is not allowed"),
+        (["--set", "odawara=fortify"], "needs logistics = true"),
+        (["--set", "walls"], "is not KEY=VALUE"),
+        (["--rules", "nosuch"], 'unknown rules preset "nosuch"'),
+        (["--bot", "nosuch"], "is not a bot"),
+        (["--save-scenario", "/nonexistent/dir/x.toml"], "does not exist"),
+    ],
+)
 def test_bad_options_are_one_line_errors(tmp_path, args, fragment):
-    r = runner.invoke(cli.app, ["play", "--replay-dir", str(tmp_path)] + args, input="",
-                      env={"COLUMNS": "200"})
+    r = runner.invoke(
+        cli.app, ["play", "--replay-dir", str(tmp_path)] + args, input="", env={"COLUMNS": "200"}
+    )
     assert r.exit_code == 2, r.output
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], r.stderr

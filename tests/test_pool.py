@@ -10,8 +10,18 @@ import numpy as np
 import pytest
 
 from deck_cases import BAD_DECKS, ODA, WEAK_DECK, WEAK_TOTAL, write_deck
-from lab.cards.pool import (ARMIES, CARDS_FILE, DECK_SIZE, MAX_ABILITY_ROWS, army_path,
-                            balance_warnings, load_army, load_armies, load_deck, load_pool)
+from lab.cards.pool import (
+    ARMIES,
+    CARDS_FILE,
+    DECK_SIZE,
+    MAX_ABILITY_ROWS,
+    army_path,
+    balance_warnings,
+    load_army,
+    load_armies,
+    load_deck,
+    load_pool,
+)
 from lab.cards.vocab import INF, Condition, Effect, Kind, Trigger
 from lab.errors import LabError
 
@@ -21,35 +31,100 @@ U, W, G, T, C = Kind.UNIT, Kind.WARLORD, Kind.GENERAL, Kind.TACTIC, Kind.CASTLE
 # Every card of cards.md: printed name -> (kind, strength); ∞ = INF, tactics and castles 0.
 EXPECTED_CARDS: dict[str, tuple[Kind, int]] = {
     **{f"足軽{s}": (U, s) for s in range(1, 11)},
-    "農兵": (U, 2), "刺客": (U, 1), "忍び": (U, 2), "斥候": (U, 3), "荷駄隊": (U, 3),
-    "鉄砲足軽": (U, 4), "村上水軍": (U, 5), "一番槍": (U, 5), "九鬼水軍": (U, 6),
-    "破城槌": (U, 6), "赤備え": (U, 7), "大筒": (U, 9),
-    "濃姫": (W, 1), "竹中半兵衛": (W, 3), "朝倉義景": (W, 4), "六角義賢": (W, 4),
-    "木下藤吉郎": (W, 4), "斎藤龍興": (W, 5), "北畠具教": (W, 6), "黒田長政": (W, 6),
-    "松永久秀": (W, 6), "藤堂高虎": (W, 6), "里見義堯": (W, 6), "尼子晴久": (W, 6),
-    "前田利家": (W, 7), "最上義光": (W, 7), "小早川秀秋": (W, 7), "今川義元": (W, 7),
-    "三好長慶": (W, 7), "毛利秀元": (W, 10), "大谷吉継": (W, 6), "浅井長政": (W, 7),
-    "長宗我部元親": (W, 7), "大友宗麟": (W, 7), "明智光秀": (W, 8), "明智光秀（謀反）": (W, 8),
-    "島津義弘": (W, 9), "柴田勝家": (W, 8), "本多忠勝": (W, 9), "島左近": (W, 8),
-    "佐竹義重": (W, 7), "島津義久": (W, 8), "宇喜多秀家": (W, 8), "井伊直政": (W, 8),
-    "伊達政宗": (W, 8), "龍造寺隆信": (W, 8), "福島正則": (W, 8),
-    **{n: (G, INF) for n in ("織田信長", "顕如", "雑賀孫一", "武田信玄", "毛利元就", "北条氏康",
-                             "石田三成", "徳川家康", "上杉謙信")},
+    "農兵": (U, 2),
+    "刺客": (U, 1),
+    "忍び": (U, 2),
+    "斥候": (U, 3),
+    "荷駄隊": (U, 3),
+    "鉄砲足軽": (U, 4),
+    "村上水軍": (U, 5),
+    "一番槍": (U, 5),
+    "九鬼水軍": (U, 6),
+    "破城槌": (U, 6),
+    "赤備え": (U, 7),
+    "大筒": (U, 9),
+    "濃姫": (W, 1),
+    "竹中半兵衛": (W, 3),
+    "朝倉義景": (W, 4),
+    "六角義賢": (W, 4),
+    "木下藤吉郎": (W, 4),
+    "斎藤龍興": (W, 5),
+    "北畠具教": (W, 6),
+    "黒田長政": (W, 6),
+    "松永久秀": (W, 6),
+    "藤堂高虎": (W, 6),
+    "里見義堯": (W, 6),
+    "尼子晴久": (W, 6),
+    "前田利家": (W, 7),
+    "最上義光": (W, 7),
+    "小早川秀秋": (W, 7),
+    "今川義元": (W, 7),
+    "三好長慶": (W, 7),
+    "毛利秀元": (W, 10),
+    "大谷吉継": (W, 6),
+    "浅井長政": (W, 7),
+    "長宗我部元親": (W, 7),
+    "大友宗麟": (W, 7),
+    "明智光秀": (W, 8),
+    "明智光秀（謀反）": (W, 8),
+    "島津義弘": (W, 9),
+    "柴田勝家": (W, 8),
+    "本多忠勝": (W, 9),
+    "島左近": (W, 8),
+    "佐竹義重": (W, 7),
+    "島津義久": (W, 8),
+    "宇喜多秀家": (W, 8),
+    "井伊直政": (W, 8),
+    "伊達政宗": (W, 8),
+    "龍造寺隆信": (W, 8),
+    "福島正則": (W, 8),
+    **{
+        n: (G, INF)
+        for n in (
+            "織田信長",
+            "顕如",
+            "雑賀孫一",
+            "武田信玄",
+            "毛利元就",
+            "北条氏康",
+            "石田三成",
+            "徳川家康",
+            "上杉謙信",
+        )
+    },
     **{n: (T, 0) for n in ("殺し間", "奇襲", "殿軍", "火計", "影武者", "兵糧攻め", "車懸り")},
-    **{n: (C, 0) for n in ("姫路城", "岐阜城", "墨俣一夜城", "小田原城", "犬山城", "大坂城",
-                           "郡山城")},
+    **{
+        n: (C, 0)
+        for n in ("姫路城", "岐阜城", "墨俣一夜城", "小田原城", "犬山城", "大坂城", "郡山城")
+    },
 }
 # Printed ability names from cards.md, a sample across every table.
-EXPECTED_ABILITY = {"農兵": "年貢", "刺客": "暗殺", "荷駄隊": "輜重", "赤備え": "風林火山",
-                    "大谷吉継": "刎頸の交わり", "藤堂高虎": "築城の名手", "明智光秀": "鉄砲",
-                    "明智光秀（謀反）": "謀反", "毛利秀元": "宰相殿の空弁当",
-                    "織田信長": "天下布武", "武田信玄": "風林火山", "徳川家康": "問鉄砲",
-                    "上杉謙信": "毘沙門天", "殿軍": "殿軍"}
+EXPECTED_ABILITY = {
+    "農兵": "年貢",
+    "刺客": "暗殺",
+    "荷駄隊": "輜重",
+    "赤備え": "風林火山",
+    "大谷吉継": "刎頸の交わり",
+    "藤堂高虎": "築城の名手",
+    "明智光秀": "鉄砲",
+    "明智光秀（謀反）": "謀反",
+    "毛利秀元": "宰相殿の空弁当",
+    "織田信長": "天下布武",
+    "武田信玄": "風林火山",
+    "徳川家康": "問鉄砲",
+    "上杉謙信": "毘沙門天",
+    "殿軍": "殿軍",
+}
 # Army key -> (printed name, general).
 EXPECTED_ARMIES = {
-    "oda": ("織田", "織田信長"), "honganji": ("本願寺", "顕如"), "saika": ("雑賀", "雑賀孫一"),
-    "takeda": ("武田", "武田信玄"), "mouri": ("毛利", "毛利元就"), "houjou": ("北条", "北条氏康"),
-    "uesugi": ("上杉", "上杉謙信"), "tougun": ("東軍", "徳川家康"),
+    "oda": ("織田", "織田信長"),
+    "honganji": ("本願寺", "顕如"),
+    "saika": ("雑賀", "雑賀孫一"),
+    "takeda": ("武田", "武田信玄"),
+    "mouri": ("毛利", "毛利元就"),
+    "houjou": ("北条", "北条氏康"),
+    "uesugi": ("上杉", "上杉謙信"),
+    "tougun": ("東軍", "徳川家康"),
     "seigun": ("西軍", "石田三成"),
 }
 
@@ -65,6 +140,7 @@ def armies(pool):
 
 
 # ------------------------------------------------------------------------------------ the pool
+
 
 def test_pool_holds_the_80_cards_of_cards_md(pool):
     """Every card of cards.md is in the package's pool; a card a designer adds to cards.toml
@@ -146,7 +222,8 @@ def test_furinkazan_is_two_abilities_with_distinct_ids_and_effects(pool):
     assert set(fk) == {"furinkazan_faceup", "furinkazan_flip"}
     assert [r.effect for r in fk["furinkazan_faceup"].rows] == [Effect.WIN_SET_FACE_UP]
     assert [(r.effect, r.condition) for r in fk["furinkazan_flip"].rows] == [
-        (Effect.FLIP_ALL, Condition.EXCEPT_SELF)]
+        (Effect.FLIP_ALL, Condition.EXCEPT_SELF)
+    ]
     assert pool.get("赤備え").abilities[0].id == "furinkazan_faceup"
     assert pool.get("武田信玄").abilities[0].id == "furinkazan_flip"
 
@@ -159,14 +236,17 @@ def test_tables_have_one_row_per_card_type(pool):
     assert t.strength[nobu] == INF and t.kind[nobu] == Kind.GENERAL
     assert t.rows[nobu, 0].tolist() == [Trigger.RESPONSE, Effect.TENKA_FUBU, 3, Condition.VS_INF]
     mamushi = pool.get("斎藤龍興").index  # 蝮: two rows, in data order
-    assert t.rows[mamushi, :2].tolist() == [[Trigger.ON_WIN, Effect.KILL_HAND, 1, 0],
-                                            [Trigger.ON_WIN, Effect.DRAW, 1, 0]]
+    assert t.rows[mamushi, :2].tolist() == [
+        [Trigger.ON_WIN, Effect.KILL_HAND, 1, 0],
+        [Trigger.ON_WIN, Effect.DRAW, 1, 0],
+    ]
     assert not t.rows[mamushi, 2:].any()
     assert t.cost[pool.get("殺し間").index] == 2 and t.cost[pool.get("奇襲").index] == 1
     assert not t.rows[pool.get("足軽5").index].any()
 
 
 # ------------------------------------------------------------------------- extra (test) cards
+
 
 def test_test_only_card_loads_from_an_extra_file_with_existing_codes():
     n = len(load_pool())  # the extra file's cards come after the package's
@@ -194,26 +274,47 @@ def test_a_deck_with_the_test_card_needs_the_extra_pool(tmp_path):
         load_deck(path)
 
 
-@pytest.mark.parametrize("body, fragments", [
-    ('[ability.x]\nname = "X"\neffects = [{ trigger = "on_win", effect = "teleport" }]\n',
-     ["[ability.x] effects[0]", "effect = 'teleport' is not allowed", "draw"]),
-    ('cards = [{ id = "x", name = "X", kind = "unit", strength = 5, abilities = ["monomy"] }]\n',
-     ['cards[0] "X"', 'unknown ability "monomy"', "monomi"]),
-    ('cards = [{ id = "x", name = "X", kind = "soldier", strength = 5 }]\n',
-     ["kind = 'soldier' is not allowed", "unit, warlord, general, tactic, castle"]),
-    ('cards = [{ id = "x", name = "X", kind = "unit", strength = 11 }]\n',
-     ["strength = 11 is not allowed", "1–10"]),
-    ('cards = [{ id = "x", name = "X", kind = "unit", strength = true }]\n',
-     ["strength = True is not allowed", "1–10"]),
-    ('cards = [{ id = "x", name = "X", kind = "tactic", cost = "two" }]\n',
-     ["cost = 'two' is not allowed", "whole numbers ≥ 0"]),
-    ('cards = [{ id = "x", name = "X", kind = "castle", strength = 3 }]\n',
-     ["has no strength", "remove `strength`"]),
-    ('cards = [{ id = "x", name = "刺客", kind = "unit", strength = 1 }]\n',
-     ['"刺客" is already used']),
-    ('cards = [{ id = "x", name = "X", kind = "general", strength = 9 }]\n',
-     ["general (総大将) has strength \"inf\""]),
-])
+@pytest.mark.parametrize(
+    "body, fragments",
+    [
+        (
+            '[ability.x]\nname = "X"\neffects = [{ trigger = "on_win", effect = "teleport" }]\n',
+            ["[ability.x] effects[0]", "effect = 'teleport' is not allowed", "draw"],
+        ),
+        (
+            'cards = [{ id = "x", name = "X", kind = "unit", strength = 5, abilities = ["monomy"] }]\n',
+            ['cards[0] "X"', 'unknown ability "monomy"', "monomi"],
+        ),
+        (
+            'cards = [{ id = "x", name = "X", kind = "soldier", strength = 5 }]\n',
+            ["kind = 'soldier' is not allowed", "unit, warlord, general, tactic, castle"],
+        ),
+        (
+            'cards = [{ id = "x", name = "X", kind = "unit", strength = 11 }]\n',
+            ["strength = 11 is not allowed", "1–10"],
+        ),
+        (
+            'cards = [{ id = "x", name = "X", kind = "unit", strength = true }]\n',
+            ["strength = True is not allowed", "1–10"],
+        ),
+        (
+            'cards = [{ id = "x", name = "X", kind = "tactic", cost = "two" }]\n',
+            ["cost = 'two' is not allowed", "whole numbers ≥ 0"],
+        ),
+        (
+            'cards = [{ id = "x", name = "X", kind = "castle", strength = 3 }]\n',
+            ["has no strength", "remove `strength`"],
+        ),
+        (
+            'cards = [{ id = "x", name = "刺客", kind = "unit", strength = 1 }]\n',
+            ['"刺客" is already used'],
+        ),
+        (
+            'cards = [{ id = "x", name = "X", kind = "general", strength = 9 }]\n',
+            ["general (総大将) has strength \"inf\""],
+        ),
+    ],
+)
 def test_bad_extra_card_files_fail_with_one_line(tmp_path, body, fragments):
     path = tmp_path / "extra_cards.toml"
     path.write_text(body, encoding="utf-8")
@@ -226,6 +327,7 @@ def test_bad_extra_card_files_fail_with_one_line(tmp_path, body, fragments):
 
 
 # ---------------------------------------------------------------------------------- the armies
+
 
 def test_nine_armies_in_canonical_order(armies):
     assert [d.key for d in armies] == list(ARMIES) == list(EXPECTED_ARMIES)
@@ -278,6 +380,7 @@ def test_strength_curve_counts_strengths_tactics_and_castles(pool):
 
 # ------------------------------------------------------------------------- deck validation (R2)
 
+
 def test_a_copy_of_an_army_is_valid(tmp_path, pool):
     deck = load_deck(write_deck(tmp_path / "mine.toml", ODA), pool)
     assert deck.size == 30 and deck.total_strength == 165 and deck.general().name == "織田信長"
@@ -328,8 +431,9 @@ def test_a_legal_deck_20_percent_weaker_is_warned_about(tmp_path, pool, armies):
 
 def test_balance_tolerance_edge(tmp_path, pool, armies):
     # 160 is 3.0% under 165: fine; 155 is 6.1% under: a warning.
-    ok = load_deck(write_deck(tmp_path / "ok.toml",
-                              dict(ODA, 足軽10=1, 足軽5=1)), pool)  # 165 - 10 + 5
+    ok = load_deck(
+        write_deck(tmp_path / "ok.toml", dict(ODA, 足軽10=1, 足軽5=1)), pool
+    )  # 165 - 10 + 5
     no_tens = {k: v for k, v in ODA.items() if k != "足軽10"}
     low = load_deck(write_deck(tmp_path / "low.toml", no_tens | {"足軽5": 2}), pool)
     assert ok.total_strength == 160

@@ -18,8 +18,10 @@ import lab.cli as cli
 from _support.sim_cases import write_config
 from lab.sim import progress
 
-LONG = ("compiling the engine: the first run after an install or an engine change compiles it "
-        "once (a few minutes on 2 cores), later runs load it")
+LONG = (
+    "compiling the engine: the first run after an install or an engine change compiles it "
+    "once (a few minutes on 2 cores), later runs load it"
+)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 TINY = """
@@ -75,8 +77,7 @@ def test_without_a_terminal_a_plain_line_comes_after_a_while_and_every_period(mo
     assert "\x1b" not in text.getvalue()  # plain text, no cursor moves
 
 
-def test_without_a_terminal_the_games_bar_is_plain_lines_with_count_rate_and_time_left(
-        monkeypatch):
+def test_without_a_terminal_the_games_bar_is_plain_lines_with_count_rate_and_time_left(monkeypatch):
     plain_every(monkeypatch, 0.2)
     text = io.StringIO()
     with progress.games_bar(Console(file=text, width=80), 1000, 100) as advance:
@@ -85,8 +86,10 @@ def test_without_a_terminal_the_games_bar_is_plain_lines_with_count_rate_and_tim
         time.sleep(0.3)
     lines = text.getvalue().splitlines()
     assert lines[0] == "[0:00:00] games 100/1,000 (10%)"
-    assert any(re.search(r"games 400/1,000 \(40%\), [\d,]+ games/s, about \d:\d\d:\d\d left$",
-                         x) for x in lines), lines
+    assert any(
+        re.search(r"games 400/1,000 \(40%\), [\d,]+ games/s, about \d:\d\d:\d\d left$", x)
+        for x in lines
+    ), lines
     assert lines[-1].startswith("[0:00:00] games 400/1,000")  # the closing line
     assert "\x1b" not in text.getvalue()
 
@@ -112,11 +115,15 @@ def test_lab_run_with_stderr_piped_prints_while_the_engine_warms_up(tmp_path, mo
     warm = daitenka.GAME.warm
     monkeypatch.setattr(daitenka.Daitenka, "warm", lambda self, job: (time.sleep(0.7), warm(job)))
     config = write_config(tmp_path, TINY)
-    result = CliRunner().invoke(cli.app, ["run", str(config), "--out", str(tmp_path / "r"),
-                                          "--jobs", "1"], env={"COLUMNS": "100"})
+    result = CliRunner().invoke(
+        cli.app,
+        ["run", str(config), "--out", str(tmp_path / "r"), "--jobs", "1"],
+        env={"COLUMNS": "100"},
+    )
     assert result.exit_code == 0, result.stderr
-    waiting = [x for x in result.stderr.splitlines()
-               if re.match(r"^\[0:00:0\d\] (loading|compiling)", x)]
+    waiting = [
+        x for x in result.stderr.splitlines() if re.match(r"^\[0:00:0\d\] (loading|compiling)", x)
+    ]
     assert len(waiting) >= 3, result.stderr
     message = progress.engine_message()
     assert waiting[0].endswith(f"] {message}")  # in full once, then its head if it is long

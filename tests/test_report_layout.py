@@ -34,12 +34,14 @@ hand_cap = [0, 7]
 
 VARIANT = "second_edition+walls=10+hand_cap=7+leader_pass=only_if_no_play"
 TIER = "search(400)-vs-heuristic:persona=defensive"
-CARDS = ("今川義元 +11.3, 殺し間 +10.7, 兵糧攻め +9.1, 鉄砲足軽 +8.4, 本多忠勝 +7.9 and 6 more")
-CAPTION = ("causal for the army as a whole: the lab assigns armies, opponents, seats and deals, "
-           "so no game is selected and a win rate is the army's; non-mirror decisive games, "
-           "95% interval clustered by deal; bold: the whole interval is outside the band; "
-           "cards: those of the army whose causal value passes Benjamini–Hochberg in the "
-           "direction of its deviation (next table)")
+CARDS = "今川義元 +11.3, 殺し間 +10.7, 兵糧攻め +9.1, 鉄砲足軽 +8.4, 本多忠勝 +7.9 and 6 more"
+CAPTION = (
+    "causal for the army as a whole: the lab assigns armies, opponents, seats and deals, "
+    "so no game is selected and a win rate is the army's; non-mirror decisive games, "
+    "95% interval clustered by deal; bold: the whole interval is outside the band; "
+    "cards: those of the army whose causal value passes Benjamini–Hochberg in the "
+    "direction of its deviation (next table)"
+)
 
 # what the columns' right edges, the tables' widths and their scroll boxes measure, in the page
 MEASURE = """() => {
@@ -65,29 +67,87 @@ MEASURE = """() => {
 
 
 def worst_case_page() -> str:
-    rows = [[VARIANT, TIER, "北条 (houjou)", Cell("81.5%", "[78.5%, 84.1%] n=12,800",
-                                                   strong=True),
-             "above", "sure: the interval lies outside the band", CARDS]] * 3
-    cards = [[VARIANT, TIER, "雑賀孫一", Cell("雑賀 (saika)", "50.1% in band"), "above vanilla",
-              Cell("+17.0", "[+8.2, +25.8]", strong=True), "0.0149",
-              "in the opening hand in 21% of games; lab value ability off −3.1 [−6.0, −0.2]"]]
-    moved = [[VARIANT, TIER, "army 北条 (houjou)", "win rate", Cell("+12.3", "[+8.1, +16.4] "
-                                                                    "n=25,600", strong=True),
-              "62.0%", "74.3%", "yes (q = 0.0001)"]]
-    blocks = [Heading("At a glance"), Para("12,800 games · 8 variant(s) · tiers …"),
-              Heading("Armies out of band", 3),
-              Table(["variant", "tier", "army", "win rate", "45%–55%", "how sure",
-                     "cards that push it there (causal)"], rows, CAPTION),
-              Heading("Cards that move their army (causal)", 3),
-              Table(["variant", "tier", "card", "army (win rate, band)", "measure",
-                     "value (pts)", "BH q", "also"], cards, "causal; intervals clustered by deal"),
-              Heading("What each variant moved (against second_edition)", 3),
-              Table(["variant", "tier", "what", "measure", "change (pts)", "base", "variant",
-                     "moved (BH)"], moved, "paired deals, clustered by deal"),
-              Heading("First-player advantage", 3),
-              Table(["variant", "tier", "first player's win rate"],
-                    [[VARIANT, TIER, Cell("55.7%", "[53.1%, 58.2%] n=12,800")]], CAPTION),
-              Heading("The run")]
+    rows = [
+        [
+            VARIANT,
+            TIER,
+            "北条 (houjou)",
+            Cell("81.5%", "[78.5%, 84.1%] n=12,800", strong=True),
+            "above",
+            "sure: the interval lies outside the band",
+            CARDS,
+        ]
+    ] * 3
+    cards = [
+        [
+            VARIANT,
+            TIER,
+            "雑賀孫一",
+            Cell("雑賀 (saika)", "50.1% in band"),
+            "above vanilla",
+            Cell("+17.0", "[+8.2, +25.8]", strong=True),
+            "0.0149",
+            "in the opening hand in 21% of games; lab value ability off −3.1 [−6.0, −0.2]",
+        ]
+    ]
+    moved = [
+        [
+            VARIANT,
+            TIER,
+            "army 北条 (houjou)",
+            "win rate",
+            Cell("+12.3", "[+8.1, +16.4] n=25,600", strong=True),
+            "62.0%",
+            "74.3%",
+            "yes (q = 0.0001)",
+        ]
+    ]
+    blocks = [
+        Heading("At a glance"),
+        Para("12,800 games · 8 variant(s) · tiers …"),
+        Heading("Armies out of band", 3),
+        Table(
+            [
+                "variant",
+                "tier",
+                "army",
+                "win rate",
+                "45%–55%",
+                "how sure",
+                "cards that push it there (causal)",
+            ],
+            rows,
+            CAPTION,
+        ),
+        Heading("Cards that move their army (causal)", 3),
+        Table(
+            [
+                "variant",
+                "tier",
+                "card",
+                "army (win rate, band)",
+                "measure",
+                "value (pts)",
+                "BH q",
+                "also",
+            ],
+            cards,
+            "causal; intervals clustered by deal",
+        ),
+        Heading("What each variant moved (against second_edition)", 3),
+        Table(
+            ["variant", "tier", "what", "measure", "change (pts)", "base", "variant", "moved (BH)"],
+            moved,
+            "paired deals, clustered by deal",
+        ),
+        Heading("First-player advantage", 3),
+        Table(
+            ["variant", "tier", "first player's win rate"],
+            [[VARIANT, TIER, Cell("55.7%", "[53.1%, 58.2%] n=12,800")]],
+            CAPTION,
+        ),
+        Heading("The run"),
+    ]
     return render_html("大天下 balance report — worst case", blocks)
 
 

@@ -58,7 +58,7 @@ def test_bots_leave_the_state_alone_and_ignore_the_dice_to_come(bot):
     assert set(changed) <= set(range(L.S_BOT_RNG, L.S_BOT_RNG + 4))  # only its own generator
     for words in ([1, 2, 3, 4], [99, 98, 97, 96]):  # other future dice: the same decision
         g.s[:] = before
-        g.s[L.S_DICE_RNG:L.S_DICE_RNG + 4] = words
+        g.s[L.S_DICE_RNG : L.S_DICE_RNG + 4] = words
         assert _choose(g, bot) == k
 
 
@@ -71,21 +71,28 @@ def test_heuristic_rerolls_sometimes_not_always():
 def test_search_budget_changes_decisions_and_labels():
     assert parse_bot({"kind": "search", "simulations": 8}).label == "search(simulations=8)"
     assert parse_bot("search").pack()[L.BP_SIMS] == 64
-    a = play_batch(PRESETS["base_2p"], [{"kind": "search", "simulations": 1}, "heuristic"],
-                   seeds_for(20, 7))
-    b = play_batch(PRESETS["base_2p"], [{"kind": "search", "simulations": 16}, "heuristic"],
-                   seeds_for(20, 7))
+    a = play_batch(
+        PRESETS["base_2p"], [{"kind": "search", "simulations": 1}, "heuristic"], seeds_for(20, 7)
+    )
+    b = play_batch(
+        PRESETS["base_2p"], [{"kind": "search", "simulations": 16}, "heuristic"], seeds_for(20, 7)
+    )
     assert (a["decisions"] != b["decisions"]).any() or (a["score_p1"] != b["score_p1"]).any()
 
 
-@pytest.mark.parametrize("spec, fragment", [
-    ("genius", "a Rumble Nation bot is one of random, heuristic, search"),
-    ({"kind": "random", "simulations": 3}, "bot \"random\": unknown parameter \"simulations\"; "
-                                            "allowed: none"),
-    ({"kind": "heuristic", "simulations": 3}, "allowed: lookahead, uncertainty, reroll_edge"),
-    ({"kind": "search", "simulations": 0}, "simulations = 0 must be a whole number 1–100000"),
-    ({"kind": "search", "lookahead": True}, "lookahead = True must be a whole number 0–1"),
-])
+@pytest.mark.parametrize(
+    "spec, fragment",
+    [
+        ("genius", "a Rumble Nation bot is one of random, heuristic, search"),
+        (
+            {"kind": "random", "simulations": 3},
+            "bot \"random\": unknown parameter \"simulations\"; allowed: none",
+        ),
+        ({"kind": "heuristic", "simulations": 3}, "allowed: lookahead, uncertainty, reroll_edge"),
+        ({"kind": "search", "simulations": 0}, "simulations = 0 must be a whole number 1–100000"),
+        ({"kind": "search", "lookahead": True}, "lookahead = True must be a whole number 0–1"),
+    ],
+)
 def test_bad_bot_specs_are_one_line_errors(spec, fragment):
     with pytest.raises(LabError) as e:
         parse_bot(spec, source="cfg.toml")

@@ -7,8 +7,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab.games.rumble_nation import (AREAS, PRESETS, Game, IllegalAction, new_game, play_batch,
-                                     record_columns, seats, seed_words, seeds_for)
+from lab.games.rumble_nation import (
+    AREAS,
+    PRESETS,
+    Game,
+    IllegalAction,
+    new_game,
+    play_batch,
+    record_columns,
+    seats,
+    seed_words,
+    seeds_for,
+)
 from lab.games.rumble_nation import nb_layout as L
 from lab.games.rumble_nation.batch import columns, finish, frame, play_rows
 
@@ -18,7 +28,7 @@ def test_seats_and_setup_from_seed_words():
     assert seats(rules) == ("P1", "P2", "P3")
     firsts = {new_game(rules, seed_words(k)).to_move for k in range(40)}
     assert firsts == {"P1", "P2", "P3"}  # RN2: a random start player, from the words
-    layouts = {tuple(new_game(rules, seed_words(k)).s[L.S_AREA:L.S_AREA + 11]) for k in range(40)}
+    layouts = {tuple(new_game(rules, seed_words(k)).s[L.S_AREA : L.S_AREA + 11]) for k in range(40)}
     assert len(layouts) == 40 and all(sorted(x) == list(range(11)) for x in layouts)
     g = new_game(rules, seed_words(5), first_seat="P3")
     assert g.to_move == "P3"
@@ -48,8 +58,10 @@ def test_illegal_steps_say_what_is_legal():
     g.step("P1 roll 2 2 5")
     with pytest.raises(IllegalAction) as e:
         g.step("P1 place 9 with 2")
-    assert str(e.value) == ("\"P1 place 9 with 2\" is not legal with the dice (2, 2, 5); legal: "
-                            "P1 reroll, P1 place 7 with 2, P1 place 4 with 5")
+    assert str(e.value) == (
+        "\"P1 place 9 with 2\" is not legal with the dice (2, 2, 5); legal: "
+        "P1 reroll, P1 place 7 with 2, P1 place 4 with 5"
+    )
     with pytest.raises(IllegalAction, match="P1 is to move"):
         g.step("P2 reroll")
     with pytest.raises(IllegalAction, match="no roll is due"):
@@ -70,7 +82,7 @@ def test_history_replays_the_game_from_its_deal():
     replay = Game.from_position(rules, deal, first=f"P{g.s[L.S_FIRST] + 1}", seed=123)
     for text in g.history:  # the rolls are in the history: another dice stream changes nothing
         replay.step(text)
-    assert replay.result() == g.result() and (replay.s[L.S_MEN:] == g.s[L.S_MEN:]).all()
+    assert replay.result() == g.result() and (replay.s[L.S_MEN :] == g.s[L.S_MEN :]).all()
 
 
 def test_observation_shows_the_board_and_hides_the_dice_to_come():
@@ -106,8 +118,9 @@ def test_result_and_finish_agree_with_the_batch():
         finish(g, ["heuristic", "random", "random"])
         r = g.result()
         assert r["winner"] == f"P{row[L.R_WINNER] + 1}"
-        assert list(r["scores"].values()) == [row[L.R_SEAT + L.RS_SCORE * L.MAXP + p]
-                                              for p in range(3)]
+        assert list(r["scores"].values()) == [
+            row[L.R_SEAT + L.RS_SCORE * L.MAXP + p] for p in range(3)
+        ]
         assert sorted(r["ranks"].values()) == [1, 2, 3]
 
 
@@ -120,6 +133,7 @@ def test_record_columns_name_and_type_every_batch_column(preset):
     for name, dtype, meaning in spec:
         assert cols[name].dtype == np.dtype(dtype) and len(cols[name]) == 50 and meaning
     assert ("small_7" in cols) == rules.second_place and ("daimyo_p1" in cols) == rules.daimyo
-    df = frame(rules, columns(rules, play_rows(rules, ["random"] * rules.players,
-                                               seeds_for(50, 1))))
+    df = frame(
+        rules, columns(rules, play_rows(rules, ["random"] * rules.players, seeds_for(50, 1)))
+    )
     assert set(df["area_2"].cat.categories) == set(AREAS)

@@ -11,10 +11,22 @@ import pytest
 from lab.errors import LabError
 from lab.games.rumble_nation import PRESETS, play_batch, seeds_for
 from lab.games.rumble_nation import nb_layout as L
-from lab.games.rumble_nation.nb_check import (INVARIANTS, K_DAIMYO, K_GAMES, K_PLACE, K_POWER_TIE,
-                                              K_REINF, K_REROLL, K_SCORE_TIE, K_SET_ASIDE,
-                                              K_SHORT, K_SMALL, N_K, check,
-                                              play_random_checked)
+from lab.games.rumble_nation.nb_check import (
+    INVARIANTS,
+    K_DAIMYO,
+    K_GAMES,
+    K_PLACE,
+    K_POWER_TIE,
+    K_REINF,
+    K_REROLL,
+    K_SCORE_TIE,
+    K_SET_ASIDE,
+    K_SHORT,
+    K_SMALL,
+    N_K,
+    check,
+    play_random_checked,
+)
 from lab.games.rumble_nation.nb_core import setup
 
 GAMES = 2000
@@ -75,20 +87,25 @@ def _won(s, p):
 
 
 CORRUPTIONS = {
-    "meeple conservation": lambda s: s.__setitem__(L.S_MEN + 5 * L.MAXP + 0,
-                                                   s[L.S_MEN + 5 * L.MAXP + 0] + 1),
-    "sword chips distinct and biggest first": lambda s: s.__setitem__(_seat(L.P_CHIP, 1),
-                                                                      s[_seat(L.P_CHIP, 0)]),
+    "meeple conservation": lambda s: s.__setitem__(
+        L.S_MEN + 5 * L.MAXP + 0, s[L.S_MEN + 5 * L.MAXP + 0] + 1
+    ),
+    "sword chips distinct and biggest first": lambda s: s.__setitem__(
+        _seat(L.P_CHIP, 1), s[_seat(L.P_CHIP, 0)]
+    ),
     "areas resolved in ascending order": lambda s: s.__setitem__(L.S_ORDER + 3, 9),
-    "war: the large token to the highest power (ties: bigger chip)":
-        lambda s: s.__setitem__(L.S_LARGE + _won(s, 0), 1 if s[L.S_SMALL + _won(s, 0)] != 1
-                                else 2),
+    "war: the large token to the highest power (ties: bigger chip)": lambda s: s.__setitem__(
+        L.S_LARGE + _won(s, 0), 1 if s[L.S_SMALL + _won(s, 0)] != 1 else 2
+    ),
     "reinforcements from won adjacent areas": lambda s: s.__setitem__(
-        L.S_REINF + _won(s, 1) * L.MAXP + 1, s[L.S_REINF + _won(s, 1) * L.MAXP + 1] + 2),
-    "scores = sum of tokens": lambda s: s.__setitem__(_seat(L.P_SCORE, 2),
-                                                      s[_seat(L.P_SCORE, 2)] + 1),
-    "tokens taken once": lambda s: s.__setitem__(_seat(L.P_LARGE_N, 0),
-                                                 s[_seat(L.P_LARGE_N, 0)] + 1),
+        L.S_REINF + _won(s, 1) * L.MAXP + 1, s[L.S_REINF + _won(s, 1) * L.MAXP + 1] + 2
+    ),
+    "scores = sum of tokens": lambda s: s.__setitem__(
+        _seat(L.P_SCORE, 2), s[_seat(L.P_SCORE, 2)] + 1
+    ),
+    "tokens taken once": lambda s: s.__setitem__(
+        _seat(L.P_LARGE_N, 0), s[_seat(L.P_LARGE_N, 0)] + 1
+    ),
 }
 
 

@@ -20,8 +20,14 @@ def _run(scale: int, jit: bool) -> dict:
         env.pop("NUMBA_DISABLE_JIT", None)
     else:
         env["NUMBA_DISABLE_JIT"] = "1"
-    out = subprocess.run([sys.executable, "-m", "_support.rn_parity", str(scale)], env=env,
-                         capture_output=True, text=True, check=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "_support.rn_parity", str(scale)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     return json.loads(out.stdout)
 
 

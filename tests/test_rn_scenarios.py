@@ -49,7 +49,8 @@ BASE = 'name = "RN3.3: t"\nrules = "base_2p"\n'
 
 def test_several_scenarios_in_one_file(tmp_path):
     p = tmp_path / "two.toml"
-    p.write_text('''
+    p.write_text(
+        '''
 [[scenario]]
 game = "rumble_nation"
 name = "RN3.3: one"
@@ -62,15 +63,20 @@ name = "RN3.3: two"
 steps = ["P1 roll 5 5 6", "P1 place 10 with 6"]
 [scenario.expect.P1]
 stock = 15
-''', encoding="utf-8")
+''',
+        encoding="utf-8",
+    )
     outs = run_scenario(p)
     assert [o.passed for o in outs] == [True, True]
     assert outs[1].scenario.source.endswith("[[scenario]] #2")
 
 
 def test_a_wrong_expectation_fails_naming_the_difference(tmp_path):
-    p = _write(tmp_path, BASE + 'steps = ["P1 roll 1 1 2", "P1 place 2 with 2"]\n'
-                                '[expect.P1]\nsoldiers = { "徳山館" = 2 }\n')
+    p = _write(
+        tmp_path,
+        BASE + 'steps = ["P1 roll 1 1 2", "P1 place 2 with 2"]\n'
+        '[expect.P1]\nsoldiers = { "徳山館" = 2 }\n',
+    )
     (o,) = run_scenario(p)
     assert not o.passed and o.message == "P1.soldiers 徳山館: expected 2, got 1"
 
@@ -89,33 +95,45 @@ def test_an_illegal_step_lists_the_legal_ones(tmp_path):
 
 
 def test_expect_illegal_on_a_legal_step_fails(tmp_path):
-    p = _write(tmp_path, BASE + 'steps = ["P1 roll 1 2 3", '
-                                '{ do = "P1 place 5 with 1", expect_illegal = true }]\n')
+    p = _write(
+        tmp_path,
+        BASE + 'steps = ["P1 roll 1 2 3", { do = "P1 place 5 with 1", expect_illegal = true }]\n',
+    )
     (o,) = run_scenario(p)
     assert not o.passed and "was expected to be illegal but was accepted" in o.message
 
 
-@pytest.mark.parametrize("body, fragment", [
-    (BASE + 'steps = []\ncolour = "red"\n', "unknown key(s) colour"),
-    (BASE + 'steps = ["P1 jump"]\n', "cannot read step \"P1 jump\""),
-    (BASE + 'steps = ["P1 roll 1 2 7"]\n', "a roll is three dice 1–6"),
-    (BASE + 'steps = ["P5 roll 1 2 3"]\n', "write `P1…P4 roll D D D`"),
-    (BASE + 'steps = ["P1 place 大阪城 with 3"]\n', "unknown area \"大阪城\""),
-    (BASE + 'steps = []\n[tokens]\n"京" = 13\n', "[tokens] \"京\" = 13: a token number is 2–12"),
-    (BASE + 'steps = []\n[tokens]\n"京" = 3\n"首里城" = 3\n',
-     "token 3 is given to both \"京\" and \"首里城\""),
-    (BASE + 'steps = []\n[P1]\nsoldiers = { "清州城" = 2 }\n', "did you mean 清洲城?"),
-    (BASE + 'steps = []\n[P1]\nstock = 0\n',
-     "[P1] chip = 0: a seat holds a sword chip (1–2) exactly when its stock is empty"),
-    (BASE + 'steps = []\n[P1]\nstock = 0\nchip = 1\n', "chips are taken biggest first"),
-    (BASE + 'steps = []\n[P1]\nstock = 19\n', "exceed the rules' soldiers = 18"),
-    (BASE + 'steps = []\n[P1]\ndaimyo = "京"\n', "needs daimyo = true (RN6)"),
-    (BASE + 'steps = []\n[P3]\nstock = 1\n', "[P3]: not a seat; seats: P1, P2"),
-    (BASE + 'steps = []\nfirst = "P3"\n', "first = 'P3'; allowed: P1, P2"),
-    (BASE + 'steps = []\n[overrides]\nplayers = 7\n', "players = 7 is not allowed"),
-    (BASE + 'steps = []\n[expect]\nscore = 3\n', "[expect]: unknown key(s) score"),
-    (BASE + 'steps = []\n[expect.P1]\ngold = 3\n', "[expect.P1]: unknown key(s) gold"),
-])
+@pytest.mark.parametrize(
+    "body, fragment",
+    [
+        (BASE + 'steps = []\ncolour = "red"\n', "unknown key(s) colour"),
+        (BASE + 'steps = ["P1 jump"]\n', "cannot read step \"P1 jump\""),
+        (BASE + 'steps = ["P1 roll 1 2 7"]\n', "a roll is three dice 1–6"),
+        (BASE + 'steps = ["P5 roll 1 2 3"]\n', "write `P1…P4 roll D D D`"),
+        (BASE + 'steps = ["P1 place 大阪城 with 3"]\n', "unknown area \"大阪城\""),
+        (
+            BASE + 'steps = []\n[tokens]\n"京" = 13\n',
+            "[tokens] \"京\" = 13: a token number is 2–12",
+        ),
+        (
+            BASE + 'steps = []\n[tokens]\n"京" = 3\n"首里城" = 3\n',
+            "token 3 is given to both \"京\" and \"首里城\"",
+        ),
+        (BASE + 'steps = []\n[P1]\nsoldiers = { "清州城" = 2 }\n', "did you mean 清洲城?"),
+        (
+            BASE + 'steps = []\n[P1]\nstock = 0\n',
+            "[P1] chip = 0: a seat holds a sword chip (1–2) exactly when its stock is empty",
+        ),
+        (BASE + 'steps = []\n[P1]\nstock = 0\nchip = 1\n', "chips are taken biggest first"),
+        (BASE + 'steps = []\n[P1]\nstock = 19\n', "exceed the rules' soldiers = 18"),
+        (BASE + 'steps = []\n[P1]\ndaimyo = "京"\n', "needs daimyo = true (RN6)"),
+        (BASE + 'steps = []\n[P3]\nstock = 1\n', "[P3]: not a seat; seats: P1, P2"),
+        (BASE + 'steps = []\nfirst = "P3"\n', "first = 'P3'; allowed: P1, P2"),
+        (BASE + 'steps = []\n[overrides]\nplayers = 7\n', "players = 7 is not allowed"),
+        (BASE + 'steps = []\n[expect]\nscore = 3\n', "[expect]: unknown key(s) score"),
+        (BASE + 'steps = []\n[expect.P1]\ngold = 3\n', "[expect.P1]: unknown key(s) gold"),
+    ],
+)
 def test_malformed_scenarios_are_one_line_errors(tmp_path, body, fragment):
     p = _write(tmp_path, body)
     with pytest.raises(LabError) as e:

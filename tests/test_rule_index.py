@@ -18,7 +18,9 @@ RULE_IDS = [f"R{k}" for k in range(1, 15)]
 RULINGS = ROOT / "docs" / "rulings.md"
 # where rules are implemented: the engine, the card data and its checks, the rule set, scenarios
 CODE = [p for d in ("lab/engine", "lab/cards") for p in (ROOT / d).rglob("*.py")] + [
-    ROOT / "lab" / "rules.py", ROOT / "lab" / "scenario.py"]
+    ROOT / "lab" / "rules.py",
+    ROOT / "lab" / "scenario.py",
+]
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
 # ruling → (unit test that pins it, why no scenario can)
 NOT_A_SCENARIO = {
@@ -29,8 +31,9 @@ NOT_A_SCENARIO = {
 
 
 def ruling_ids() -> list[str]:
-    return re.findall(r"^- \*\*([A-Z]+\d+(?:\.\d+)?)\*\*", RULINGS.read_text(encoding="utf-8"),
-                      re.M)
+    return re.findall(
+        r"^- \*\*([A-Z]+\d+(?:\.\d+)?)\*\*", RULINGS.read_text(encoding="utf-8"), re.M
+    )
 
 
 def cites(text: str, rid: str) -> bool:
@@ -58,8 +61,9 @@ def test_every_rule_and_ruling_has_its_code_and_a_scenario(rid):
     assert code, f"{rid}: no code under lab/engine, lab/cards, lab/rules.py cites it"
     if rid in NOT_A_SCENARIO:
         test_file, _why = NOT_A_SCENARIO[rid]
-        assert cites((ROOT / test_file).read_text(encoding="utf-8"), rid), \
+        assert cites((ROOT / test_file).read_text(encoding="utf-8"), rid), (
             f"{rid}: {test_file} should pin it (and cite it)"
+        )
         return
     scenarios = [p.name for p, t in _texts(SCENARIOS).items() if cites(t, rid)]
     assert scenarios, f"{rid}: no scenario in tests/scenarios/ cites it"

@@ -10,23 +10,61 @@ from itertools import product
 import pytest
 
 from lab.errors import LabError
-from lab.rules import (CHOICES, DESCRIPTIONS, N_RULES, PRESETS, R_FIRST, R_LOGISTICS,
-                       R_ODAWARA_FORTIFY, R_WALLS, RANGES, RuleSet)
+from lab.rules import (
+    CHOICES,
+    DESCRIPTIONS,
+    N_RULES,
+    PRESETS,
+    R_FIRST,
+    R_LOGISTICS,
+    R_ODAWARA_FORTIFY,
+    R_WALLS,
+    RANGES,
+    RuleSet,
+)
 
 # rules.md R14, transcribed: the table plus "All presets: initial_hand 5, broken_walls to_hand,
 # max_turns 500, first player random".
-ALL_PRESETS = {"initial_hand": 5, "broken_walls": "to_hand", "max_turns": 500,
-               "first_player": "random"}
+ALL_PRESETS = {
+    "initial_hand": 5,
+    "broken_walls": "to_hand",
+    "max_turns": 500,
+    "first_player": "random",
+}
 R14 = {
-    "second_edition": dict(walls=7, logistics=False, hand_cap=0, mulligan=False, damage="plays",
-                           leader_pass="always", leader_pass_cost="wall_to_hand", gun="kill",
-                           odawara="draw"),
-    "sekigahara_trial": dict(walls=6, logistics=False, hand_cap=0, mulligan=False,
-                             damage="plays", leader_pass="always",
-                             leader_pass_cost="wall_to_hand", gun="kill", odawara="draw"),
-    "legacy_testlab": dict(walls=10, logistics=True, hand_cap=7, mulligan=True,
-                           damage="last_set_size", leader_pass="always", leader_pass_cost="none",
-                           gun="retreat", odawara="fortify"),
+    "second_edition": dict(
+        walls=7,
+        logistics=False,
+        hand_cap=0,
+        mulligan=False,
+        damage="plays",
+        leader_pass="always",
+        leader_pass_cost="wall_to_hand",
+        gun="kill",
+        odawara="draw",
+    ),
+    "sekigahara_trial": dict(
+        walls=6,
+        logistics=False,
+        hand_cap=0,
+        mulligan=False,
+        damage="plays",
+        leader_pass="always",
+        leader_pass_cost="wall_to_hand",
+        gun="kill",
+        odawara="draw",
+    ),
+    "legacy_testlab": dict(
+        walls=10,
+        logistics=True,
+        hand_cap=7,
+        mulligan=True,
+        damage="last_set_size",
+        leader_pass="always",
+        leader_pass_cost="none",
+        gun="retreat",
+        odawara="fortify",
+    ),
 }
 KEYS = [f.name for f in dataclasses.fields(RuleSet)]
 
@@ -38,6 +76,7 @@ def write(tmp_path, text: str, name: str = "rules.toml"):
 
 
 # --------------------------------------------------------------------------------- presets
+
 
 @pytest.mark.parametrize("name", list(R14))
 def test_presets_equal_the_r14_table(name):
@@ -62,6 +101,7 @@ def test_every_toggle_has_a_description():
 
 
 # --------------------------------------------------------------------------- TOML and overrides
+
 
 def test_toml_overrides_sit_on_top_of_the_given_preset(tmp_path):
     path = write(tmp_path, 'walls = 8\ngun = "kill"\n')
@@ -97,19 +137,22 @@ def test_unknown_key_lists_the_valid_keys(tmp_path):
         assert key in msg
 
 
-@pytest.mark.parametrize("key, value, allowed", [
-    ("gun", "explode", "kill, retreat"),
-    ("damage", "all", "plays, last_set_size"),
-    ("first_player", "C", "random, A, B"),
-    ("walls", 13, "whole numbers 1–12"),
-    ("walls", 0, "whole numbers 1–12"),
-    ("walls", "many", "whole numbers 1–12"),
-    ("walls", 7.5, "whole numbers 1–12"),
-    ("walls", True, "whole numbers 1–12"),
-    ("max_turns", 0, "whole numbers 1–100000"),
-    ("logistics", "maybe", "true, false"),
-    ("logistics", 1, "true, false"),
-])
+@pytest.mark.parametrize(
+    "key, value, allowed",
+    [
+        ("gun", "explode", "kill, retreat"),
+        ("damage", "all", "plays, last_set_size"),
+        ("first_player", "C", "random, A, B"),
+        ("walls", 13, "whole numbers 1–12"),
+        ("walls", 0, "whole numbers 1–12"),
+        ("walls", "many", "whole numbers 1–12"),
+        ("walls", 7.5, "whole numbers 1–12"),
+        ("walls", True, "whole numbers 1–12"),
+        ("max_turns", 0, "whole numbers 1–100000"),
+        ("logistics", "maybe", "true, false"),
+        ("logistics", 1, "true, false"),
+    ],
+)
 def test_bad_value_lists_the_allowed_values(key, value, allowed):
     with pytest.raises(LabError) as e:
         RuleSet().with_overrides({key: value}, source="cfg.toml")
@@ -135,13 +178,17 @@ def test_bad_toml_and_missing_file(tmp_path):
 
 def test_unknown_preset_in_a_file_names_the_file(tmp_path):
     path = write(tmp_path, 'preset = "first_edition"\n')
-    with pytest.raises(LabError, match=r"rules\.toml: preset = 'first_edition' is not allowed; "
-                                        r"did you mean second_edition\? allowed values: second_edition, "
-                                        r"sekigahara_trial"):
+    with pytest.raises(
+        LabError,
+        match=r"rules\.toml: preset = 'first_edition' is not allowed; "
+        r"did you mean second_edition\? allowed values: second_edition, "
+        r"sekigahara_trial",
+    ):
         RuleSet.from_toml(path)
 
 
 # ------------------------------------------------------------------------- cross-checks (R14)
+
 
 def test_odawara_fortify_without_logistics_is_refused():
     with pytest.raises(LabError) as e:
@@ -165,6 +212,7 @@ def test_odawara_fortify_with_logistics_is_fine():
 
 # ------------------------------------------------------------------------------------ values
 
+
 def test_rule_sets_are_frozen_and_hashable():
     rs = PRESETS["second_edition"]
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -182,9 +230,10 @@ def test_with_overrides_returns_a_new_rule_set():
     assert base.with_overrides({}) is base
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("on", True), ("off", False), ("true", True), ("False", False), ("yes", True), ("0", False),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [("on", True), ("off", False), ("true", True), ("False", False), ("yes", True), ("0", False)],
+)
 def test_string_coercion_of_booleans(text, expected):
     rs = RuleSet().with_overrides({"mulligan": text})
     assert rs.mulligan is expected
@@ -214,6 +263,7 @@ def test_direct_construction_coerces_too():
 
 # -------------------------------------------------------------------------------------- ids
 
+
 def test_preset_ids_are_their_names():
     for name, rs in PRESETS.items():
         assert rs.id == name == str(rs)
@@ -222,15 +272,16 @@ def test_preset_ids_are_their_names():
 def test_id_names_the_nearest_preset_and_the_changes():
     rs = PRESETS["second_edition"].with_overrides({"walls": 8, "mulligan": "on"})
     assert rs.id == "second_edition+walls=8+mulligan=on"
-    assert PRESETS["legacy_testlab"].with_overrides({"gun": "kill"}).id == \
-        "legacy_testlab+gun=kill"
+    assert PRESETS["legacy_testlab"].with_overrides({"gun": "kill"}).id == "legacy_testlab+gun=kill"
     # a rule set equal to a preset has that preset's id, however it was built
     assert PRESETS["second_edition"].with_overrides({"walls": 6}).id == "sekigahara_trial"
 
 
 def test_id_is_stable_across_processes():
-    code = ("from lab.rules import PRESETS; "
-            "print(PRESETS['legacy_testlab'].with_overrides({'walls': 7, 'first_player': 'B'}).id)")
+    code = (
+        "from lab.rules import PRESETS; "
+        "print(PRESETS['legacy_testlab'].with_overrides({'walls': 7, 'first_player': 'B'}).id)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     here = PRESETS["legacy_testlab"].with_overrides({"walls": 7, "first_player": "B"}).id
     assert out.stdout.strip() == here == "legacy_testlab+walls=7+first_player=B"
@@ -263,13 +314,16 @@ def test_ids_are_equal_exactly_when_rule_sets_are_equal():
 
 def test_a_rule_set_rebuilt_from_its_toggles_has_the_same_id(tmp_path):
     rs = PRESETS["legacy_testlab"].with_overrides({"walls": 8, "gun": "kill"})
-    lines = [f"{k} = {str(v).lower() if isinstance(v, bool) else repr(v)}"
-             for k, v in rs.as_dict().items()]
+    lines = [
+        f"{k} = {str(v).lower() if isinstance(v, bool) else repr(v)}"
+        for k, v in rs.as_dict().items()
+    ]
     again = RuleSet.from_toml(write(tmp_path, "\n".join(lines).replace("'", '"') + "\n"))
     assert again == rs and again.id == rs.id and hash(again) == hash(rs)
 
 
 # ---------------------------------------------------------------------------------- packing
+
 
 def test_pack_gives_the_engine_integers():
     r = PRESETS["legacy_testlab"].pack()

@@ -46,8 +46,9 @@ walls = ["足軽1", "足軽1"]
 
 
 def test_runner_reports_a_wrong_expectation(tmp_path):
-    sc = _write(tmp_path, BASE.format(steps='"A lead 足軽3", "B pass"',
-                                      expect='[expect.B]\nwalls = 2'))
+    sc = _write(
+        tmp_path, BASE.format(steps='"A lead 足軽3", "B pass"', expect='[expect.B]\nwalls = 2')
+    )
     out = run(sc)
     assert not out.passed and "B.walls" in out.message and "got 1" in out.message
 
@@ -59,8 +60,12 @@ def test_runner_reports_an_illegal_step_with_the_legal_ones(tmp_path):
 
 
 def test_runner_reports_an_expected_refusal_that_was_accepted(tmp_path):
-    sc = _write(tmp_path, BASE.format(
-        steps='"A lead 足軽3", { do = "B answer 足軽4", expect_illegal = true }', expect=""))
+    sc = _write(
+        tmp_path,
+        BASE.format(
+            steps='"A lead 足軽3", { do = "B answer 足軽4", expect_illegal = true }', expect=""
+        ),
+    )
     out = run(sc)
     assert not out.passed and "expected to be illegal" in out.message
 
@@ -68,9 +73,14 @@ def test_runner_reports_an_expected_refusal_that_was_accepted(tmp_path):
 def test_several_scenarios_in_one_file(tmp_path):
     p = tmp_path / "many.toml"
     one = BASE.format(steps='"A lead 足軽3", "B pass"', expect='[expect.B]\nwalls = 1')
-    body = "\n".join("[[scenario]]" + one.replace("[A]", "[scenario.A]").replace(
-        "[B]", "[scenario.B]").replace("[expect]", "[scenario.expect]").replace(
-        "[expect.B]", "[scenario.expect.B]") for _ in range(2))
+    body = "\n".join(
+        "[[scenario]]"
+        + one.replace("[A]", "[scenario.A]")
+        .replace("[B]", "[scenario.B]")
+        .replace("[expect]", "[scenario.expect]")
+        .replace("[expect.B]", "[scenario.expect.B]")
+        for _ in range(2)
+    )
     p.write_text(body, encoding="utf-8")
     scs = load(p)
     assert len(scs) == 2 and all(run(sc).passed for sc in scs)

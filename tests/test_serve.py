@@ -43,8 +43,9 @@ def folders(tmp_path):
     configs = tmp_path / "configs"
     configs.mkdir()
     (configs / "small.toml").write_text(SMALL, encoding="utf-8")
-    (configs / "other.toml").write_text(SMALL.replace("seed = 11", "seed = 12")
-                                        .replace('"small"', '"other"'), encoding="utf-8")
+    (configs / "other.toml").write_text(
+        SMALL.replace("seed = 11", "seed = 12").replace('"small"', '"other"'), encoding="utf-8"
+    )
     (tmp_path / "secret.toml").write_text('cards = ["秘密"]\n', encoding="utf-8")
     return tmp_path / "results", configs
 
@@ -60,8 +61,15 @@ def client(folders):
 def error_line(html: str) -> str:
     m = re.search(r'class="error"[^>]*>error: ([^<]*)<', html)
     assert m, "no error line on the page"
-    return m.group(1).replace("&#34;", '"').replace("&#39;", "'").replace("&amp;", "&") \
-        .replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
+    return (
+        m.group(1)
+        .replace("&#34;", '"')
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+    )
 
 
 def new_match(client, **form) -> str:
@@ -71,13 +79,17 @@ def new_match(client, **form) -> str:
 
 
 def act(client, match_id: str, view: dict, k: int) -> dict:
-    r = client.post(f"/play/{match_id}/act", data={"i": str(k), "step": str(view["step"])},
-                    headers={"X-Fragment": "1"})
+    r = client.post(
+        f"/play/{match_id}/act",
+        data={"i": str(k), "step": str(view["step"])},
+        headers={"X-Fragment": "1"},
+    )
     assert r.status_code == 200, r.text[:400]
     return client.get(f"/play/{match_id}.json").json()
 
 
 # ------------------------------------------------------------------------------ 試験場: R1
+
 
 def _hidden_names(match) -> set[str]:
     """Names of the bot's cards the human's seat may not see now (rules.md R1): its hand
@@ -162,8 +174,15 @@ def test_a_toggle_changed_on_the_same_screen_plays_the_next_match_under_it(clien
     assert view["rules"] == "second_edition" and view["seats"]["A"]["walls_max"] == 7
     page = client.get(f"/play?m={first}").text
     assert 'name="rule_walls"' in page and 'value="7"' in page  # the form, prefilled
-    again = new_match(client, game="daitenka", army="oda", vs="takeda", seed="5",
-                      rule_walls="10", rule_logistics="on")
+    again = new_match(
+        client,
+        game="daitenka",
+        army="oda",
+        vs="takeda",
+        seed="5",
+        rule_walls="10",
+        rule_logistics="on",
+    )
     view = client.get(f"/play/{again}.json").json()
     assert view["rules"] == "second_edition+walls=10+logistics=on"
     assert view["seats"]["A"]["walls_max"] == 10 and view["seats"]["A"]["walls"] == 10
@@ -203,15 +222,17 @@ def test_a_stale_click_does_not_play_twice(client):
     match_id = new_match(client, game="daitenka", army="oda", vs="takeda", seed="8")
     view = client.get(f"/play/{match_id}.json").json()
     after = act(client, match_id, view, 0)
-    r = client.post(f"/play/{match_id}/act", data={"i": "0", "step": str(view["step"])},
-                    headers={"X-Fragment": "1"})
+    r = client.post(
+        f"/play/{match_id}/act",
+        data={"i": "0", "step": str(view["step"])},
+        headers={"X-Fragment": "1"},
+    )
     assert r.status_code == 400 and "already taken" in r.text
     assert client.get(f"/play/{match_id}.json").json()["step"] == after["step"]
 
 
 def test_rumble_nation_in_the_page(client):
-    match_id = new_match(client, game="rumble_nation", seat="P2", rule_players="3",
-                         bot="random")
+    match_id = new_match(client, game="rumble_nation", seat="P2", rule_players="3", bot="random")
     view = client.get(f"/play/{match_id}.json").json()
     assert view["you"] == "P2" and view["rules"].startswith("base_2p+players=3")
     assert view["seed"] is None and view["dice"] and len(view["dice"]) == 3
@@ -227,15 +248,22 @@ def test_rumble_nation_in_the_page(client):
 def test_a_deck_file_uploaded_for_play(client, folders):
     results, _ = folders
     deck = Path("lab/cards/decks/oda.toml").read_text(encoding="utf-8")
-    r = client.post("/play/deck", files={"deck": ("my_oda.toml", deck.encode(), "text/plain")},
-                    data={"game": "daitenka"}, follow_redirects=False)
+    r = client.post(
+        "/play/deck",
+        files={"deck": ("my_oda.toml", deck.encode(), "text/plain")},
+        data={"game": "daitenka"},
+        follow_redirects=False,
+    )
     assert r.status_code == 303 and "army=deck%3Amy_oda.toml" in r.headers["location"]
     assert (results / "decks" / "my_oda.toml").read_text(encoding="utf-8") == deck
     match_id = new_match(client, game="daitenka", army="deck:my_oda.toml", vs="takeda")
     assert client.get(f"/play/{match_id}.json").json()["seats"]["A"]["key"] == "my_oda"
     bad = deck.replace('"足軽6" = 2', '"足軽6" = 9')
-    r = client.post("/play/deck", files={"deck": ("bad.toml", bad.encode(), "text/plain")},
-                    data={"game": "daitenka"})
+    r = client.post(
+        "/play/deck",
+        files={"deck": ("bad.toml", bad.encode(), "text/plain")},
+        data={"game": "daitenka"},
+    )
     assert r.status_code == 400 and "bad.toml" in error_line(r.text)
     assert not (results / "decks" / "bad.toml").exists()
     r = client.post("/play", data={"game": "daitenka", "army": "deck:../../secret.toml"})
@@ -244,13 +272,20 @@ def test_a_deck_file_uploaded_for_play(client, folders):
 
 # ------------------------------------------------------------------------------ safety
 
+
 def test_paths_never_lead_out_of_the_roots(tmp_path):
     roots = Roots.of(tmp_path / "results", [tmp_path / "configs"])
     for bad in ("../x", "/etc", "a/../../x", "..", "a\\..\\x", "a\x00b"):
         with pytest.raises(LabError):
             roots.result(bad)
-    for bad in ("configs/../secret.toml", "configs//etc/passwd.toml", "uploads/../x.toml",
-                "/etc/passwd", "other/x.toml", "configs5/x.toml"):
+    for bad in (
+        "configs/../secret.toml",
+        "configs//etc/passwd.toml",
+        "uploads/../x.toml",
+        "/etc/passwd",
+        "other/x.toml",
+        "configs5/x.toml",
+    ):
         with pytest.raises(LabError):
             roots.config(bad)
     (tmp_path / "configs").mkdir()
@@ -261,25 +296,34 @@ def test_paths_never_lead_out_of_the_roots(tmp_path):
 
 
 def test_requests_for_paths_outside_are_refused(client):
-    for url in ("/answers/..%2F..%2Fetc", "/answers/%2E%2E/report", "/compare?a=..&b=..",
-                "/experiments?config=configs/../secret.toml"):
+    for url in (
+        "/answers/..%2F..%2Fetc",
+        "/answers/%2E%2E/report",
+        "/compare?a=..&b=..",
+        "/experiments?config=configs/../secret.toml",
+    ):
         r = client.get(url)
         assert r.status_code in (400, 404), url
         assert "secret" not in r.text or "outside" in r.text
     r = client.post("/experiments/start", data={"kind": "run", "config": "configs/../secret.toml"})
     assert r.status_code == 400 and "outside" in error_line(r.text)
-    r = client.post("/experiments/start", data={"kind": "run", "config": "configs/small.toml",
-                                                "out": "../elsewhere"})
+    r = client.post(
+        "/experiments/start",
+        data={"kind": "run", "config": "configs/small.toml", "out": "../elsewhere"},
+    )
     assert r.status_code == 400 and "outside the results folder" in error_line(r.text)
 
 
 def test_a_config_naming_files_outside_the_roots_is_refused_before_reading_them(client):
-    text = SMALL.replace('armies = ["oda", "takeda", "uesugi"]',
-                         'armies = ["oda", "../../secret.toml"]')
+    text = SMALL.replace(
+        'armies = ["oda", "takeda", "uesugi"]', 'armies = ["oda", "../../secret.toml"]'
+    )
     r = client.post("/experiments/check", data={"name": "sneaky.toml", "text": text})
     assert r.status_code == 400
-    assert "armies names \"../../secret.toml\", outside the results and configs folders" in \
-        error_line(r.text)
+    assert (
+        "armies names \"../../secret.toml\", outside the results and configs folders"
+        in error_line(r.text)
+    )
     text = SMALL + 'extra_cards = "/etc/passwd"\n'
     r = client.post("/experiments/check", data={"name": "sneaky.toml", "text": text})
     assert r.status_code == 400 and "extra_cards names \"/etc/passwd\"" in error_line(r.text)
@@ -290,29 +334,31 @@ def test_uploads_are_size_limited_and_named_plainly(client, folders):
     big = b"# " + b"x" * (MAX_UPLOAD + 10)
     r = client.post("/experiments/check", files={"file": ("big.toml", big, "text/plain")})
     assert r.status_code == 400
-    assert error_line(r.text) == f"big.toml is {len(big):,} bytes; uploads are at most " \
-                                 f"{MAX_UPLOAD:,} bytes"
+    assert (
+        error_line(r.text) == f"big.toml is {len(big):,} bytes; uploads are at most "
+        f"{MAX_UPLOAD:,} bytes"
+    )
     huge = big * 2  # the request itself over the limit: refused before it is read
     r = client.post("/experiments/check", files={"file": ("huge.toml", huge, "text/plain")})
     assert r.status_code == 413 and "uploads are at most" in r.text
-    r = client.post("/experiments/check", data={"name": "../evil.toml", "text": SMALL,
-                                                "save": "1"})
+    r = client.post("/experiments/check", data={"name": "../evil.toml", "text": SMALL, "save": "1"})
     assert r.status_code == 400 and "file name" in error_line(r.text)
     assert not (results.parent / "evil.toml").exists()
-    r = client.post("/experiments/check", files={"file": ("bin.toml", b"\xff\xfe\x00",
-                                                          "text/plain")})
+    r = client.post(
+        "/experiments/check", files={"file": ("bin.toml", b"\xff\xfe\x00", "text/plain")}
+    )
     assert r.status_code == 400 and "not UTF-8" in error_line(r.text)
 
 
 def test_other_sites_and_other_host_names_are_refused(client):
-    r = client.post("/play", data={"game": "daitenka"},
-                    headers={"origin": "http://evil.example"})
+    r = client.post("/play", data={"game": "daitenka"}, headers={"origin": "http://evil.example"})
     assert r.status_code == 403
     r = client.get("/", headers={"host": "evil.example"})
     assert r.status_code == 421  # DNS rebinding: the page answers to its own name only
 
 
 # ------------------------------------------------------------------------------ experiments
+
 
 def test_a_bad_config_is_the_clis_one_line_error(client, folders):
     text = SMALL.replace("games = 40", "games = \"many\"")
@@ -322,19 +368,22 @@ def test_a_bad_config_is_the_clis_one_line_error(client, folders):
     with pytest.raises(LabError) as e:
         sim_config.from_dict(parse_toml(text, "x"), str(results / "configs" / "bad.toml"))
     assert error_line(r.text) == " ".join(str(e.value).split()).replace(
-        str(results / "configs" / "bad.toml"), "uploads/bad.toml")
+        str(results / "configs" / "bad.toml"), "uploads/bad.toml"
+    )
     line = error_line(r.text)
     assert line.startswith("uploads/bad.toml: ") and "games" in line and "\n" not in line
     r = client.post("/experiments/check", data={"name": "bad.toml", "text": "games = [1,"})
-    assert r.status_code == 400 and error_line(r.text).startswith("uploads/bad.toml: not valid "
-                                                                  "TOML")
+    assert r.status_code == 400 and error_line(r.text).startswith(
+        "uploads/bad.toml: not valid TOML"
+    )
     r = client.post("/experiments/check", data={"name": "ok.toml", "text": SMALL, "save": "1"})
     assert r.status_code == 200 and "saved as" in r.text
     assert "uploads/ok.toml" in client.get("/experiments").text
 
 
-def wait_job(client, job_id: str, until=("done", "failed", "interrupted"), timeout=600,
-             when=None) -> dict:
+def wait_job(
+    client, job_id: str, until=("done", "failed", "interrupted"), timeout=600, when=None
+) -> dict:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         j = client.get(f"/jobs/{job_id}.json").json()
@@ -361,8 +410,7 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     seen = wait_job(client, job, when=lambda j: (j["done"] or 0) > 0)
     assert seen["total"] == 360
     done = wait_job(client, job)
-    assert done["state"] == "done" and done["done"] == 360 and "played 360 games" in \
-        done["message"]
+    assert done["state"] == "done" and done["done"] == 360 and "played 360 games" in done["message"]
     assert_same_records(cli_out, results / "small")
     # stopped as soon as some chunks are written, then resumed: the same records again
     job = start(client, config="configs/small.toml", out="stopped")
@@ -384,9 +432,17 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     r = client.get("/compare?a=small&b=stopped")
     assert r.status_code == 200 and "no paired change" in r.text
     # lab value launched from the experiment's page: its table shows there
-    r = client.post("/experiments/start", data={"kind": "value", "config": "configs/small.toml",
-                                                "cards": "赤備え", "games": "10",
-                                                "out": "small/value"}, follow_redirects=False)
+    r = client.post(
+        "/experiments/start",
+        data={
+            "kind": "value",
+            "config": "configs/small.toml",
+            "cards": "赤備え",
+            "games": "10",
+            "out": "small/value",
+        },
+        follow_redirects=False,
+    )
     assert r.status_code == 303, error_line(r.text)
     done = wait_job(client, r.headers["location"].rsplit("/", 1)[1])
     assert done["state"] == "done", done["message"]
@@ -394,11 +450,21 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     assert "card value — second_edition" in page and "赤備え" in page
     assert (results / "small" / "value" / "value.parquet").is_file()
     # lab balance launched from the page: its proposals and [[patch]] TOML show there
-    r = client.post("/experiments/start", data={
-        "kind": "balance", "config": "configs/small.toml", "cards": "赤備え,武田信玄",
-        "budget_games": "3000", "minutes": "", "confirm_games": "100", "out": "small/balance",
-        "tiers": "heuristic,random", "strong_games": "20"},  # random: a cheap second tier
-        follow_redirects=False)
+    r = client.post(
+        "/experiments/start",
+        data={
+            "kind": "balance",
+            "config": "configs/small.toml",
+            "cards": "赤備え,武田信玄",
+            "budget_games": "3000",
+            "minutes": "",
+            "confirm_games": "100",
+            "out": "small/balance",
+            "tiers": "heuristic,random",
+            "strong_games": "20",
+        },  # random: a cheap second tier
+        follow_redirects=False,
+    )
     assert r.status_code == 303, error_line(r.text)
     done = wait_job(client, r.headers["location"].rsplit("/", 1)[1])
     assert done["state"] == "done", done["message"]
@@ -423,8 +489,10 @@ def test_a_failed_run_is_one_line_and_the_page_goes_on(client, folders):
 
     (results / "busy").mkdir(parents=True)
     with lock.hold(results / "busy"):
-        r = client.post("/experiments/start", data={"kind": "run", "config":
-                                                    "configs/small.toml", "out": "busy"})
+        r = client.post(
+            "/experiments/start",
+            data={"kind": "run", "config": "configs/small.toml", "out": "busy"},
+        )
     assert r.status_code == 400 and "is being written by another run" in error_line(r.text)
     # a folder holding another experiment's records: refused by the runner in the job
     job = start(client, config="configs/other.toml", out="taken", games="2")
@@ -432,8 +500,10 @@ def test_a_failed_run_is_one_line_and_the_page_goes_on(client, folders):
     job = start(client, config="configs/small.toml", out="taken", games="2")
     failed = wait_job(client, job)
     assert failed["state"] == "failed"
-    assert failed["message"].startswith("--out results/taken holds the records of another "
-                                        "experiment") and "\n" not in failed["message"]
+    assert (
+        failed["message"].startswith("--out results/taken holds the records of another experiment")
+        and "\n" not in failed["message"]
+    )
     assert client.get("/").status_code == 200 and client.get("/answers").status_code == 200
 
 
@@ -446,19 +516,34 @@ def test_lab_serve_command(monkeypatch, tmp_path):
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
     configs = tmp_path / "c"
     configs.mkdir()
-    r = CliRunner().invoke(cli.app, ["serve", "--results", str(tmp_path / "r"), "--configs",
-                                     str(configs)])
+    r = CliRunner().invoke(
+        cli.app, ["serve", "--results", str(tmp_path / "r"), "--configs", str(configs)]
+    )
     assert r.exit_code == 0, r.stderr
     assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8765
     assert "warning" not in r.stderr and "http://127.0.0.1:8765/" in r.stderr
-    r = CliRunner().invoke(cli.app, ["serve", "--host", "0.0.0.0", "--port", "9000",
-                                     "--results", str(tmp_path / "r"), "--configs",
-                                     str(configs)])
+    r = CliRunner().invoke(
+        cli.app,
+        [
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "9000",
+            "--results",
+            str(tmp_path / "r"),
+            "--configs",
+            str(configs),
+        ],
+    )
     assert r.exit_code == 0 and calls[-1]["host"] == "0.0.0.0"
-    assert "warning: --host 0.0.0.0: anyone who can reach this machine" in \
-        " ".join(r.stderr.split())
-    r = CliRunner().invoke(cli.app, ["serve", "--port", "0", "--results", str(tmp_path / "r"),
-                                     "--configs", str(configs)])
+    assert "warning: --host 0.0.0.0: anyone who can reach this machine" in " ".join(
+        r.stderr.split()
+    )
+    r = CliRunner().invoke(
+        cli.app,
+        ["serve", "--port", "0", "--results", str(tmp_path / "r"), "--configs", str(configs)],
+    )
     assert r.exit_code == 0 and calls[-1]["port"] > 0
     assert f"http://127.0.0.1:{calls[-1]['port']}/" in r.stderr
     r = CliRunner().invoke(cli.app, ["serve", "--configs", str(tmp_path / "none")])
@@ -484,10 +569,14 @@ def test_two_variants_of_one_folder_side_by_side_with_the_paired_change(client, 
     assert "on the same deals (causal)" in r.text
     want = stats.compare_variants(stats.load(results / "two"), base, other)
     row = want[(want["kind"] == "army") & (want["army"] == "takeda")].iloc[0]
-    cell = (f"{points(row['change'])} [{points(row['change_lo'])}, "
-            f"{points(row['change_hi'])}] pairs={int(row['pairs']):,}")
+    cell = (
+        f"{points(row['change'])} [{points(row['change_lo'])}, "
+        f"{points(row['change_hi'])}] pairs={int(row['pairs']):,}"
+    )
     assert cell in r.text
-    r = client.get("/compare", params={"a": "two", "va": "no_such_variant", "b": "two",
-                                       "vb": other})
-    assert r.status_code == 400 and "variant \"no_such_variant\" is not in two" in \
-        error_line(r.text)
+    r = client.get(
+        "/compare", params={"a": "two", "va": "no_such_variant", "b": "two", "vb": other}
+    )
+    assert r.status_code == 400 and "variant \"no_such_variant\" is not in two" in error_line(
+        r.text
+    )

@@ -24,8 +24,15 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = Path(__file__).parent / "output" / "serve"
 README_SHOT = Path(__file__).parent.parent / "docs" / "img" / "serve-play.png"
 SMALL = """# a small experiment for the browser test: 3 armies round robin, 40 deals per pair
@@ -38,8 +45,9 @@ bots = "heuristic"
 chunk_size = 20
 """
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason=f"{CHROMIUM} is missing (.ci/run installs chromium)")
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (.ci/run installs chromium)"
+)
 
 
 def free_port() -> int:
@@ -84,8 +92,7 @@ def browser():
 
 @pytest.fixture()
 def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000},
-                                  accept_downloads=True)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     pg = context.new_page()
     pg.set_default_timeout(30_000)
     yield pg
@@ -109,7 +116,8 @@ def click_until_the_end(pg, most: int = 400, snapshot_at: int | None = None) -> 
         pg.wait_for_function(
             "s => { const m = document.querySelector('#match');"
             " return m && (m.dataset.step !== s || document.querySelector('#result')); }",
-            arg=step)
+            arg=step,
+        )
         clicks += 1
         if clicks == snapshot_at:
             path = shot(pg, "play-mid-match")
@@ -154,8 +162,9 @@ def test_play_a_match_to_the_end_then_again_with_a_changed_toggle(server, page):
     pg.select_option("#rule_mulligan", "on")
     pg.click("#again")
     pg.wait_for_selector("#match[data-step]")
-    assert "walls=10" in pg.inner_text(".matchhead") and "mulligan=on" in \
-        pg.inner_text(".matchhead")
+    assert "walls=10" in pg.inner_text(".matchhead") and "mulligan=on" in pg.inner_text(
+        ".matchhead"
+    )
     assert "10/10" in pg.inner_text("#seat-A") and "10/10" in pg.inner_text("#seat-B")
     assert pg.input_value("#rule_walls") == "10"  # the form keeps the changed toggle
     click_until_the_end(pg)
@@ -193,10 +202,13 @@ def test_a_bad_config_shows_its_one_line_error(server, page):
     from lab.sim import config as sim_config
 
     with pytest.raises(LabError) as e:
-        sim_config.from_dict(parse_toml(SMALL.replace("games = 40", "games = -3"), "x"),
-                             str(server["results"] / "configs" / "typo.toml"))
+        sim_config.from_dict(
+            parse_toml(SMALL.replace("games = 40", "games = -3"), "x"),
+            str(server["results"] / "configs" / "typo.toml"),
+        )
     assert line == "error: " + " ".join(str(e.value).split()).replace(
-        str(server["results"] / "configs" / "typo.toml"), "uploads/typo.toml")
+        str(server["results"] / "configs" / "typo.toml"), "uploads/typo.toml"
+    )
     shot(pg, "experiments-bad-config")
     # the page keeps working: the fixed config checks and saves
     pg.fill("#text", SMALL)

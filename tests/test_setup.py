@@ -15,8 +15,15 @@ import pytest
 from lab.cards.pool import ARMIES, load_army, load_deck, load_pool
 from lab.cards.vocab import Kind
 from lab.engine.api import Game
-from lab.engine.layout import (G_FIRST, G_PHASE, NL, PH_LEADER_START, PH_MULLIGAN, ST_BASE,
-                               ST_OPENING)
+from lab.engine.layout import (
+    G_FIRST,
+    G_PHASE,
+    NL,
+    PH_LEADER_START,
+    PH_MULLIGAN,
+    ST_BASE,
+    ST_OPENING,
+)
 from lab.rules import PRESETS, RuleSet
 
 SEATS = ("A", "B")
@@ -26,23 +33,62 @@ CASTLES4 = ("姫路城", "岐阜城", "墨俣一夜城", "小田原城")
 # Test decks (30 cards each, legal under R2).
 DECKS = {
     # four castles (the R2 maximum) among plain units of strength ≥4
-    "castles": {**{c: 1 for c in CASTLES4}, "織田信長": 1,
-                "足軽4": 5, "足軽5": 5, "足軽6": 5, "足軽7": 5, "足軽8": 5},
+    "castles": {
+        **{c: 1 for c in CASTLES4},
+        "織田信長": 1,
+        "足軽4": 5,
+        "足軽5": 5,
+        "足軽6": 5,
+        "足軽7": 5,
+        "足軽8": 5,
+    },
     # no unit of strength ≤3 at all: every opening hand may be mulliganed
-    "high": {"足軽4": 5, "足軽5": 5, "足軽6": 5, "足軽7": 5, "足軽8": 5, "足軽9": 4,
-             "織田信長": 1},
+    "high": {"足軽4": 5, "足軽5": 5, "足軽6": 5, "足軽7": 5, "足軽8": 5, "足軽9": 4, "織田信長": 1},
     # 30 distinct card types, none of strength ≤3: shows which cards a mulligan draws
-    "distinct": {**{f"足軽{s}": 1 for s in range(4, 11)},
-                 **{n: 1 for n in ("鉄砲足軽", "村上水軍", "一番槍", "九鬼水軍", "破城槌", "赤備え",
-                                   "大筒", "朝倉義景", "六角義賢", "木下藤吉郎", "斎藤龍興",
-                                   "北畠具教", "黒田長政", "松永久秀", "藤堂高虎", "里見義堯",
-                                   "尼子晴久", "前田利家", "最上義光", "小早川秀秋", "今川義元", "毛利秀元",
-                                   "織田信長")}},
+    "distinct": {
+        **{f"足軽{s}": 1 for s in range(4, 11)},
+        **{
+            n: 1
+            for n in (
+                "鉄砲足軽",
+                "村上水軍",
+                "一番槍",
+                "九鬼水軍",
+                "破城槌",
+                "赤備え",
+                "大筒",
+                "朝倉義景",
+                "六角義賢",
+                "木下藤吉郎",
+                "斎藤龍興",
+                "北畠具教",
+                "黒田長政",
+                "松永久秀",
+                "藤堂高虎",
+                "里見義堯",
+                "尼子晴久",
+                "前田利家",
+                "最上義光",
+                "小早川秀秋",
+                "今川義元",
+                "毛利秀元",
+                "織田信長",
+            )
+        },
+    },
     # every unit of strength ≤3: no opening hand may be mulliganed (unless all ∞ — impossible)
     "low": {"足軽1": 10, "足軽2": 10, "足軽3": 9, "織田信長": 1},
     # high units plus 三好長慶 (畿内の覇者: +1 opening hand, R12)
-    "miyoshi_high": {"三好長慶": 1, "足軽4": 5, "足軽5": 5, "足軽6": 5, "足軽7": 5,
-                     "足軽8": 5, "足軽9": 3, "織田信長": 1},
+    "miyoshi_high": {
+        "三好長慶": 1,
+        "足軽4": 5,
+        "足軽5": 5,
+        "足軽6": 5,
+        "足軽7": 5,
+        "足軽8": 5,
+        "足軽9": 3,
+        "織田信長": 1,
+    },
 }
 
 
@@ -74,15 +120,25 @@ def deal(pool, r, a, b, seed) -> Game:
 
 def snapshot(g: Game) -> dict:
     """Everything the deal decides, per seat (full information)."""
-    return {seat: {"deck": g.zone(seat, "deck"), "walls": g.zone(seat, "walls"),
-                   "hand": g.zone(seat, "hand"), "logistics": g.zone(seat, "logistics"),
-                   "castle": g.zone(seat, "castle")} for seat in SEATS}
+    return {
+        seat: {
+            "deck": g.zone(seat, "deck"),
+            "walls": g.zone(seat, "walls"),
+            "hand": g.zone(seat, "hand"),
+            "logistics": g.zone(seat, "logistics"),
+            "castle": g.zone(seat, "castle"),
+        }
+        for seat in SEATS
+    }
 
 
 def all_cards(g: Game, seat: str) -> Counter:
     """Every card a player holds anywhere (R1 conservation)."""
-    out = Counter(g.zone(seat, "deck")) + Counter(g.zone(seat, "walls")) \
+    out = (
+        Counter(g.zone(seat, "deck"))
+        + Counter(g.zone(seat, "walls"))
         + Counter(g.zone(seat, "logistics"))
+    )
     for z in ("hand", "camp_up", "camp_down", "graveyard", "field"):
         out += Counter(g.zone(seat, z))
     if g.zone(seat, "castle"):
@@ -103,6 +159,7 @@ def mulligan_texts(g: Game) -> set[str]:
 
 
 # ------------------------------------------------------------------ R3.1 castles never in walls
+
 
 @pytest.mark.parametrize("preset", ["second_edition", "sekigahara_trial", "legacy_testlab"])
 def test_r3_1_castles_never_dealt_into_walls_or_logistics(pool, decks, preset):
@@ -170,8 +227,10 @@ def test_r3_deal_order_walls_then_logistics_then_hand(pool, decks):
 
 # ------------------------------------------------------------------ wall count and hand size
 
-@pytest.mark.parametrize("preset,walls", [("second_edition", 7), ("sekigahara_trial", 6),
-                                          ("legacy_testlab", 10)])
+
+@pytest.mark.parametrize(
+    "preset,walls", [("second_edition", 7), ("sekigahara_trial", 6), ("legacy_testlab", 10)]
+)
 @pytest.mark.parametrize("army", ["oda", "saika", "houjou", "castles"])
 def test_r3_1_wall_count_equals_walls(pool, decks, preset, walls, army):
     """R3.1 / R14: each player is dealt exactly `walls` walls (7 / 6 / 10 by preset)."""
@@ -221,6 +280,7 @@ def test_r3_3_miyoshi_draws_one_more(pool, n):
 
 # ------------------------------------------------------------------ R3.2 legacy logistics
 
+
 def test_r3_2_legacy_logistics_three_face_up_cards(pool):
     """R3.2: with `logistics` on, 3 cards go face up to 兵站 — visible to the opponent."""
     for seed in range(10):
@@ -246,6 +306,7 @@ def test_r3_2_no_logistics_when_off(pool):
 
 
 # ------------------------------------------------------------------ R3.4 mulligan
+
 
 def test_r3_4_mulligan_offered_when_no_low_unit(pool, decks):
     """R3.4: with `mulligan` on, a hand without a unit of strength ≤3 gets the keep/mulligan
@@ -385,13 +446,16 @@ def test_r3_4_mulligan_then_fixed_first_player_leads(pool, decks):
 
 # ------------------------------------------------------------------ R3.5 first player
 
+
 @pytest.mark.parametrize("seat", ["A", "B"])
 def test_r3_5_fixed_first_player(pool, seat):
     """R3.5: a fixed first player (rules `first_player` or Game(first=…)) takes the first
     leader turn, whatever the seed."""
     for seed in range(15):
-        for g in (deal(pool, rules(first_player=seat), "oda", "seigun", seed),
-                  Game(RuleSet(), "oda", "seigun", seed=seed, first=seat, pool=pool)):
+        for g in (
+            deal(pool, rules(first_player=seat), "oda", "seigun", seed),
+            Game(RuleSet(), "oda", "seigun", seed=seed, first=seat, pool=pool),
+        ):
             assert g.to_move == seat
             assert g.leader == seat
             assert int(g.s[G_FIRST]) == SEATS.index(seat)
@@ -413,6 +477,7 @@ def test_r3_5_random_first_player_both_seats_and_reproducible(pool):
 
 # ------------------------------------------------------------------ seeding
 
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_r3_same_seed_same_deal(pool, preset):
     """R3: the same seed gives the same deal (deck order, walls, hand, logistics, first player)."""
@@ -433,14 +498,34 @@ def test_r3_different_seeds_differ(pool):
     assert sum(s["A"] == s["B"] for s in snaps) == 0
 
 
-@pytest.mark.parametrize("base,over", [
-    ("second_edition", dict(damage="last_set_size", gun="retreat", leader_pass="only_if_no_play",
-                            leader_pass_cost="none", hand_cap=7, broken_walls="to_graveyard",
-                            max_turns=30)),
-    ("legacy_testlab", dict(damage="plays", gun="kill", odawara="draw",
-                            leader_pass_cost="wall_to_hand", hand_cap=0)),
-    ("sekigahara_trial", dict(gun="retreat")),
-])
+@pytest.mark.parametrize(
+    "base,over",
+    [
+        (
+            "second_edition",
+            dict(
+                damage="last_set_size",
+                gun="retreat",
+                leader_pass="only_if_no_play",
+                leader_pass_cost="none",
+                hand_cap=7,
+                broken_walls="to_graveyard",
+                max_turns=30,
+            ),
+        ),
+        (
+            "legacy_testlab",
+            dict(
+                damage="plays",
+                gun="kill",
+                odawara="draw",
+                leader_pass_cost="wall_to_hand",
+                hand_cap=0,
+            ),
+        ),
+        ("sekigahara_trial", dict(gun="retreat")),
+    ],
+)
 def test_r3_deal_independent_of_later_toggles(pool, base, over):
     """R3: toggles that act after set-up (damage, gun, 見送り, hand_cap, broken walls, odawara,
     max_turns) do not change the deal: paired games with one seed deal identically."""
@@ -470,6 +555,7 @@ def test_r3_deal_independent_of_first_player_and_mulligan_toggles(pool):
 
 # ------------------------------------------------------------------ R1 conservation
 
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_r1_card_conservation_after_setup(pool, decks, preset):
     """R1: right after set-up every card of each deck is in exactly one zone: deck + walls +
@@ -481,8 +567,12 @@ def test_r1_card_conservation_after_setup(pool, decks, preset):
         for seed in range(3):
             g = deal(pool, r, da, db, seed)
             for seat, d in zip(SEATS, (da, db)):
-                n = (len(g.zone(seat, "deck")) + len(g.zone(seat, "walls"))
-                     + len(g.zone(seat, "logistics")) + g.zone(seat, "hand_count"))
+                n = (
+                    len(g.zone(seat, "deck"))
+                    + len(g.zone(seat, "walls"))
+                    + len(g.zone(seat, "logistics"))
+                    + g.zone(seat, "hand_count")
+                )
                 assert n == DECK_SIZE, (d.key, seat, seed)
                 assert all_cards(g, seat) == deck_counter(d), (d.key, seat, seed)
                 assert g.zone(seat, "deck_count") == len(g.zone(seat, "deck"))
@@ -505,6 +595,7 @@ def test_deck_kinds_sanity(pool, decks):
     for key in ("high", "distinct", "miyoshi_high", "castles"):
         for c, _ in decks[key].entries:
             assert not (c.is_unit and c.strength <= 3), (key, c.name)
-    assert all(c.is_unit and c.strength <= 3 for c, _ in decks["low"].entries
-               if c.kind != Kind.GENERAL)
+    assert all(
+        c.is_unit and c.strength <= 3 for c, _ in decks["low"].entries if c.kind != Kind.GENERAL
+    )
     assert len(decks["distinct"].entries) == 30

@@ -25,10 +25,14 @@ def load(tmp_path, text, **kw):
 
 # ------------------------------------------------------------------------------ resolving
 
+
 def test_grid_gives_the_product_of_its_lists_on_each_preset(tmp_path):
-    exp = load(tmp_path, BASE + 'rules = ["second_edition", "legacy_testlab"]\n'
-                        '[overrides]\nmax_turns = 300\n'
-                        '[grid]\nwalls = [6, 10]\nhand_cap = [0, 7, 5]\n')
+    exp = load(
+        tmp_path,
+        BASE + 'rules = ["second_edition", "legacy_testlab"]\n'
+        '[overrides]\nmax_turns = 300\n'
+        '[grid]\nwalls = [6, 10]\nhand_cap = [0, 7, 5]\n',
+    )
     assert len(exp.variants) == 2 * 2 * 3
     assert all(v.max_turns == 300 for v in exp.variants)
     first = exp.variants[0]
@@ -67,11 +71,16 @@ def test_bots_and_tiers_forms(tmp_path):
     assert [t.label for t in one.tiers] == ["heuristic-vs-heuristic"]
     pair = load(tmp_path, BASE + 'bots = ["heuristic", "random"]\n')
     assert [t.label for t in pair.tiers] == ["heuristic-vs-random"]
-    several = load(tmp_path, BASE + 'tiers = ["random", ["heuristic"], '
-                                    '[{kind = "heuristic", persona = "aggressive"}, "random"]]\n')
+    several = load(
+        tmp_path,
+        BASE + 'tiers = ["random", ["heuristic"], '
+        '[{kind = "heuristic", persona = "aggressive"}, "random"]]\n',
+    )
     assert [t.label for t in several.tiers] == [
-        "random-vs-random", "heuristic-vs-heuristic",
-        "heuristic(persona=aggressive)-vs-random"]
+        "random-vs-random",
+        "heuristic-vs-heuristic",
+        "heuristic(persona=aggressive)-vs-random",
+    ]
 
 
 def test_games_option_overrides_the_file_and_changes_the_fingerprint(tmp_path):
@@ -84,16 +93,21 @@ def test_games_option_overrides_the_file_and_changes_the_fingerprint(tmp_path):
 
 
 def test_chunks_cover_every_game_once(tmp_path):
-    exp = load(tmp_path, BASE + 'armies = ["oda", "takeda"]\nseat_swap = true\nchunk_size = 3\n'
-                                '[grid]\nwalls = [6, 7]\n')
+    exp = load(
+        tmp_path,
+        BASE + 'armies = ["oda", "takeda"]\nseat_swap = true\nchunk_size = 3\n'
+        '[grid]\nwalls = [6, 7]\n',
+    )
     ids = [j.game_id(d) for j in jobs(exp) for d in range(j.lo, j.hi)]
     assert sorted(ids) == list(range(exp.total_games))
     assert len(cells(exp)) == 2 * 3
     assert max(j.size for j in jobs(exp)) == 3
 
 
-@pytest.mark.parametrize("name", ["default", "walls", "logistics", "hand_cap",
-                                  "legacy_vs_second", "sekigahara", "patches"])
+@pytest.mark.parametrize(
+    "name",
+    ["default", "walls", "logistics", "hand_cap", "legacy_vs_second", "sekigahara", "patches"],
+)
 def test_shipped_configs_load(name):
     exp = load_experiment(CONFIGS / f"{name}.toml")
     assert exp.name == name
@@ -118,30 +132,44 @@ BAD = {
     "missing seed": ('games = 10\n', ['missing key "seed"']),
     "games zero": ('seed = 1\ngames = 0\n', ["games = 0", "whole numbers 1–"]),
     "seed text": ('seed = "x"\ngames = 1\n', ["seed = 'x'", "whole numbers"]),
-    "bad preset": (BASE + 'rules = "third"\n', ["rules = 'third' is not allowed",
-                                                "second_edition, sekigahara_trial"]),
+    "bad preset": (
+        BASE + 'rules = "third"\n',
+        ["rules = 'third' is not allowed", "second_edition, sekigahara_trial"],
+    ),
     "grid not a list": (BASE + '[grid]\nwalls = 6\n', ["[grid] walls = 6", "walls = [6, 7, 10]"]),
-    "grid bad value": (BASE + '[grid]\nwalls = [6, 99]\n', ["walls = 99", "whole numbers 1–12",
-                                                           "variant"]),
-    "grid unknown toggle": (BASE + '[grid]\nwals = [6]\n', ['unknown rules key "wals"',
-                                                           "did you mean walls"]),
-    "grid and overrides": (BASE + '[overrides]\nwalls = 6\n[grid]\nwalls = [6, 7]\n',
-                           ['"walls" is in both [overrides] and [grid]']),
+    "grid bad value": (
+        BASE + '[grid]\nwalls = [6, 99]\n',
+        ["walls = 99", "whole numbers 1–12", "variant"],
+    ),
+    "grid unknown toggle": (
+        BASE + '[grid]\nwals = [6]\n',
+        ['unknown rules key "wals"', "did you mean walls"],
+    ),
+    "grid and overrides": (
+        BASE + '[overrides]\nwalls = 6\n[grid]\nwalls = [6, 7]\n',
+        ['"walls" is in both [overrides] and [grid]'],
+    ),
     "duplicate variant": (BASE + '[grid]\nwalls = [7, 7]\n', ["same rule set"]),
     "cross check": (BASE + '[grid]\nodawara = ["fortify"]\n', ["needs logistics = true"]),
-    "bad override": (BASE + '[overrides]\ngun = "laser"\n', ["[overrides]", "gun = 'laser'",
-                                                            "kill, retreat"]),
+    "bad override": (
+        BASE + '[overrides]\ngun = "laser"\n',
+        ["[overrides]", "gun = 'laser'", "kill, retreat"],
+    ),
     "unknown army": (BASE + 'armies = ["oda", "odaa"]\n', ["armies[1]", 'unknown army "odaa"']),
     "armies number": (BASE + 'armies = 3\n', ["armies = 3", '"all"']),
     "bad pair": (BASE + 'armies = [["oda"]]\n', ["armies[0]", "[seat A, seat B]"]),
-    "swap listed twice": (BASE + 'seat_swap = true\narmies = [["oda", "takeda"], '
-                                 '["takeda", "oda"]]\n', ["armies[1]", "seat swap"]),
+    "swap listed twice": (
+        BASE + 'seat_swap = true\narmies = [["oda", "takeda"], ["takeda", "oda"]]\n',
+        ["armies[1]", "seat swap"],
+    ),
     "seat_swap text": (BASE + 'seat_swap = "yes"\n', ["seat_swap = 'yes'", "true, false"]),
     "bots and tiers": (BASE + 'bots = "random"\ntiers = ["random"]\n', ["not both"]),
     "unknown bot": (BASE + 'bots = "genius"\n', ['unknown bot kind "genius"', "heuristic"]),
     "three bots": (BASE + 'bots = ["random", "random", "random"]\n', ["bots", "[seat A, seat B]"]),
-    "bad bot parameter": (BASE + 'bots = {kind = "heuristic", simulations = 5}\n',
-                          ['unknown parameter "simulations"']),
+    "bad bot parameter": (
+        BASE + 'bots = {kind = "heuristic", simulations = 5}\n',
+        ['unknown parameter "simulations"'],
+    ),
     "empty tiers": (BASE + 'tiers = []\n', ["tiers = []", "a list of tiers"]),
     "name with slash": (BASE + 'name = "a/b"\n', ["name = 'a/b'", "slashes"]),
     "chunk size": (BASE + 'chunk_size = 0\n', ["chunk_size = 0"]),
@@ -164,8 +192,9 @@ def test_bad_config_is_one_line_naming_file_and_key(tmp_path, case):
 
 def test_lab_run_reports_a_bad_config_as_one_line_exit_2(tmp_path):
     path = write_config(tmp_path, BASE + '[grid]\nwalls = [6, 99]\n')
-    result = CliRunner().invoke(cli.app, ["run", str(path), "--out", str(tmp_path / "o")],
-                                env={"COLUMNS": "60"})
+    result = CliRunner().invoke(
+        cli.app, ["run", str(path), "--out", str(tmp_path / "o")], env={"COLUMNS": "60"}
+    )
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "walls = 99" in lines[0]
@@ -182,11 +211,27 @@ def test_games_option_is_checked(tmp_path):
         load_experiment(write_config(tmp_path, BASE), games=0)
 
 
-@pytest.mark.parametrize("command, words", [
-    ("run", ["CONFIG", "--games", "--jobs", "--out", "--resume", "--backend", "--scheduler",
-             "loky", "dask", "results/NAME"]),
-    ("replay", ["RESULTS_DIR", "GAME_ID", "--log", "reproduces"]),
-])
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        (
+            "run",
+            [
+                "CONFIG",
+                "--games",
+                "--jobs",
+                "--out",
+                "--resume",
+                "--backend",
+                "--scheduler",
+                "loky",
+                "dask",
+                "results/NAME",
+            ],
+        ),
+        ("replay", ["RESULTS_DIR", "GAME_ID", "--log", "reproduces"]),
+    ],
+)
 def test_run_and_replay_have_help(command, words):
     result = CliRunner().invoke(cli.app, [command, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0

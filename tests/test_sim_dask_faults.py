@@ -48,8 +48,15 @@ chunk_size = 2
 CHUNKS = 36
 PAUSE = "0.1"
 # what Dask prints when it is not kept quiet: none of it may reach the user
-FOREIGN = ("Traceback", "distributed.", "tornado.", "WARNING", "UserWarning",
-           "Couldn't gather", "FutureCancelledError")
+FOREIGN = (
+    "Traceback",
+    "distributed.",
+    "tornado.",
+    "WARNING",
+    "UserWarning",
+    "Couldn't gather",
+    "FutureCancelledError",
+)
 
 
 @pytest.fixture(scope="module")
@@ -77,16 +84,28 @@ def free_port() -> int:
 
 def local_cluster(port: int = 0):
     """A LocalCluster of two one-thread worker processes, its scheduler on 127.0.0.1:port."""
-    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                    host="127.0.0.1", scheduler_port=port,
-                                    dashboard_address=None, silence_logs=logging.CRITICAL,
-                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+    return distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        scheduler_port=port,
+        dashboard_address=None,
+        silence_logs=logging.CRITICAL,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+    )
 
 
 def start(args: list[str]) -> subprocess.Popen:
     env = dict(os.environ, COLUMNS="300")
-    return subprocess.Popen(lab_command() + args, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        lab_command() + args,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def until(proc, condition, timeout=240.0) -> None:
@@ -122,14 +141,26 @@ def assert_released(out) -> None:
 
 # ------------------------------------------------------------------------ a worker is killed
 
+
 @pytest.mark.slow
-def test_a_killed_worker_is_one_note_and_the_records_equal_a_local_run(local, slow_writes,
-                                                                        tmp_path):
+def test_a_killed_worker_is_one_note_and_the_records_equal_a_local_run(
+    local, slow_writes, tmp_path
+):
     config, whole = local
     out = tmp_path / "r"
     with local_cluster() as dask:
-        proc = start(["run", str(config), "--out", str(out), "--backend", "dask",
-                      "--scheduler", dask.scheduler_address])
+        proc = start(
+            [
+                "run",
+                str(config),
+                "--out",
+                str(out),
+                "--backend",
+                "dask",
+                "--scheduler",
+                dask.scheduler_address,
+            ]
+        )
         until(proc, lambda: len(rec.written_chunks(out)) >= 4)
         victim = next(iter(dask.workers.values())).pid  # a worker process (its nanny
         # restarts it)
@@ -145,18 +176,30 @@ def test_a_killed_worker_is_one_note_and_the_records_equal_a_local_run(local, sl
 
 # ------------------------------------------------------------------- the scheduler goes away
 
+
 @pytest.mark.slow
-def test_a_closed_scheduler_is_one_line_and_the_named_command_finishes_the_run(local,
-                                                                               slow_writes,
-                                                                               tmp_path):
+def test_a_closed_scheduler_is_one_line_and_the_named_command_finishes_the_run(
+    local, slow_writes, tmp_path
+):
     config, whole = local
     out = tmp_path / "r"
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     with local_cluster(port) as dask:
         assert dask.scheduler_address == address
-        proc = start(["run", str(config), "--out", str(out), "--backend", "dask",
-                      "--scheduler", address, "--fresh"])
+        proc = start(
+            [
+                "run",
+                str(config),
+                "--out",
+                str(out),
+                "--backend",
+                "dask",
+                "--scheduler",
+                address,
+                "--fresh",
+            ]
+        )
         until(proc, lambda: len(rec.written_chunks(out)) >= 4)
     code, stderr = finish(proc)
 
@@ -168,11 +211,25 @@ def test_a_closed_scheduler_is_one_line_and_the_named_command_finishes_the_run(l
     assert what == f"lost the connection to the Dask scheduler at {address}"
     written = int(rest.split(" of ")[0])
     assert 4 <= written < CHUNKS
-    assert f" of {CHUNKS} chunks are written in {out} and kept — once the scheduler and its " \
-           "workers are back, finish the run with: " in rest
+    assert (
+        f" of {CHUNKS} chunks are written in {out} and kept — once the scheduler and its "
+        "workers are back, finish the run with: " in rest
+    )
     command = rest.split("finish the run with: ")[1]
-    assert command == shlex.join(["lab", "run", str(config), "--out", str(out), "--backend",
-                                  "dask", "--scheduler", address, "--resume"])
+    assert command == shlex.join(
+        [
+            "lab",
+            "run",
+            str(config),
+            "--out",
+            str(out),
+            "--backend",
+            "dask",
+            "--scheduler",
+            address,
+            "--resume",
+        ]
+    )
     assert_released(out)
     assert len(rec.written_chunks(out)) >= written  # nothing the line counted went missing
 
@@ -184,8 +241,9 @@ def test_a_closed_scheduler_is_one_line_and_the_named_command_finishes_the_run(l
 
 
 @pytest.mark.slow
-def test_a_cluster_left_without_workers_stops_in_one_line_then_resumes(local, slow_writes,
-                                                                       tmp_path, monkeypatch):
+def test_a_cluster_left_without_workers_stops_in_one_line_then_resumes(
+    local, slow_writes, tmp_path, monkeypatch
+):
     monkeypatch.setattr(cluster, "NO_WORKER_S", 1.0)
     config, whole = local
     exp = load_experiment(config)
@@ -205,13 +263,21 @@ def test_a_cluster_left_without_workers_stops_in_one_line_then_resumes(local, sl
         retire = threading.Thread(target=retire_all_when_started, daemon=True)
         retire.start()
         with pytest.raises(LabError) as stopped:
-            run(exp, out, backend="dask", scheduler=address,
-                console=Console(file=shown, width=300), resume_command="lab run again")
+            run(
+                exp,
+                out,
+                backend="dask",
+                scheduler=address,
+                console=Console(file=shown, width=300),
+                resume_command="lab run again",
+            )
         retire.join()
         message = str(stopped.value)
         assert message.startswith(f"the Dask cluster at {address} has had no worker for 1 s; ")
-        assert f"chunks are written in {out} and kept — start workers (`dask worker " \
-               f"{address} --nthreads 1`), then finish the run with: lab run again" in message
+        assert (
+            f"chunks are written in {out} and kept — start workers (`dask worker "
+            f"{address} --nthreads 1`), then finish the run with: lab run again" in message
+        )
         assert stopped.value.exit_code == 2
         assert "no worker is left" in shown.getvalue()
         assert_released(out)
@@ -225,6 +291,7 @@ def test_a_cluster_left_without_workers_stops_in_one_line_then_resumes(local, sl
 
 
 # --------------------------------------------------------------------- reaching the cluster
+
 
 def test_an_unreachable_scheduler_fails_within_seconds(tmp_path):
     refused = f"tcp://127.0.0.1:{free_port()}"
@@ -264,6 +331,7 @@ def test_the_local_cluster_takes_a_free_port_on_127_0_0_1_without_warning():
 
 # ------------------------------------------------------------------------- Dask's own logging
 
+
 def test_dask_logging_is_kept_off_the_terminal_unless_verbose():
     seen = io.StringIO()
     handler = logging.StreamHandler(seen)
@@ -275,8 +343,13 @@ def test_dask_logging_is_kept_off_the_terminal_unless_verbose():
             with cluster.quiet_dask():
                 logging.getLogger("distributed.client").warning("Couldn't gather 1 keys")
                 logging.getLogger("distributed.nanny").warning("Restarting worker")
-                warnings.warn_explicit("Port 8787 is already in use", UserWarning,
-                                       "node.py", 1, module="distributed.node")
+                warnings.warn_explicit(
+                    "Port 8787 is already in use",
+                    UserWarning,
+                    "node.py",
+                    1,
+                    module="distributed.node",
+                )
             warnings.warn("ours", UserWarning)  # anyone else's warnings are left alone
         assert seen.getvalue() == ""
         assert [str(w.message) for w in caught] == ["ours"]
@@ -293,9 +366,29 @@ def test_lab_run_has_verbose_and_names_the_command_that_resumes(tmp_path):
 
     result = CliRunner().invoke(cli.app, ["run", "--help"], env={"COLUMNS": "200"})
     assert "--verbose" in result.stdout and "Dask's own log lines" in result.stdout
-    command = _resume_command(tmp_path / "my exp.toml", 50, None, tmp_path / "out", "dask",
-                              "tcp://10.0.0.5:8786", [tmp_path / "cards.toml"], False)
+    command = _resume_command(
+        tmp_path / "my exp.toml",
+        50,
+        None,
+        tmp_path / "out",
+        "dask",
+        "tcp://10.0.0.5:8786",
+        [tmp_path / "cards.toml"],
+        False,
+    )
     assert shlex.split(command) == [
-        "lab", "run", str(tmp_path / "my exp.toml"), "--games", "50", "--out",
-        str(tmp_path / "out"), "--backend", "dask", "--scheduler", "tcp://10.0.0.5:8786",
-        "--cards", str(tmp_path / "cards.toml"), "--resume"]  # --fresh never comes back
+        "lab",
+        "run",
+        str(tmp_path / "my exp.toml"),
+        "--games",
+        "50",
+        "--out",
+        str(tmp_path / "out"),
+        "--backend",
+        "dask",
+        "--scheduler",
+        "tcp://10.0.0.5:8786",
+        "--cards",
+        str(tmp_path / "cards.toml"),
+        "--resume",
+    ]  # --fresh never comes back

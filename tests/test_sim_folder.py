@@ -79,6 +79,7 @@ def files(out):
 
 # ------------------------------------------------------------------------ running it twice
 
+
 def test_the_same_command_twice_shows_the_summary_and_exits_0(tiny, tmp_path):
     config, _ = tiny
     out = tmp_path / "r"
@@ -105,29 +106,42 @@ def test_fresh_plays_everything_again(tiny, tmp_path):
     assert len(man["sessions"]) == 1 and man["status"] == "complete"
     assert (out / "notes.txt").read_text() == "mine"  # only the records are replaced
     assert_same_records(whole, out)
-    one_line(invoke("run", str(config), "--out", str(out), "--fresh", "--resume"),
-             "--resume keeps the records", "give one")
+    one_line(
+        invoke("run", str(config), "--out", str(out), "--fresh", "--resume"),
+        "--resume keeps the records",
+        "give one",
+    )
 
 
 def test_fresh_replaces_another_experiment_s_folder(tiny, tmp_path):
     config, _ = tiny
     out = played(tiny, tmp_path)
     other = write_config(tmp_path, TINY.replace("seed = 3", "seed = 4"), "other.toml")
-    one_line(invoke("run", str(other), "--out", str(out)), "another experiment",
-             "differs in: seed", "--fresh")
+    one_line(
+        invoke("run", str(other), "--out", str(out)),
+        "another experiment",
+        "differs in: seed",
+        "--fresh",
+    )
     assert invoke("run", str(other), "--out", str(out), "--fresh").exit_code == 0
     assert json.loads((out / "manifest.json").read_text())["config"]["seed"] == 4
 
 
-@pytest.mark.parametrize("options, fragments", [
-    (["--backend", "dask", "--scheduler", "notanaddress"],
-     ["--scheduler notanaddress", "cannot reach a Dask scheduler"]),
-    (["--backend", "spark"], ["--backend spark is not allowed"]),
-    (["--scheduler", "tcp://127.0.0.1:1"], ["--scheduler is for --backend dask"]),
-    (["--jobs", "0"], ["--jobs 0"]),
-])
-def test_a_refused_start_writes_nothing_and_the_corrected_command_runs(tiny, tmp_path, options,
-                                                                       fragments):
+@pytest.mark.parametrize(
+    "options, fragments",
+    [
+        (
+            ["--backend", "dask", "--scheduler", "notanaddress"],
+            ["--scheduler notanaddress", "cannot reach a Dask scheduler"],
+        ),
+        (["--backend", "spark"], ["--backend spark is not allowed"]),
+        (["--scheduler", "tcp://127.0.0.1:1"], ["--scheduler is for --backend dask"]),
+        (["--jobs", "0"], ["--jobs 0"]),
+    ],
+)
+def test_a_refused_start_writes_nothing_and_the_corrected_command_runs(
+    tiny, tmp_path, options, fragments
+):
     config, _ = tiny
     out = tmp_path / "r"
     one_line(invoke("run", str(config), "--out", str(out), *options), *fragments)
@@ -140,8 +154,11 @@ def test_dask_missing_is_one_line_before_anything_is_written(tiny, tmp_path, mon
     config, _ = tiny
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     out = tmp_path / "r"
-    one_line(invoke("run", str(config), "--out", str(out), "--backend", "dask"),
-             "--backend dask needs Dask", "daitenka-lab[dask]")
+    one_line(
+        invoke("run", str(config), "--out", str(out), "--backend", "dask"),
+        "--backend dask needs Dask",
+        "daitenka-lab[dask]",
+    )
     assert not out.exists()
 
 
@@ -160,31 +177,42 @@ def test_an_interrupted_folder_asks_for_resume_or_fresh(tiny, tmp_path):
     config, _ = tiny
     out = played(tiny, tmp_path)
     rec.delete_chunk(out, 5)
-    one_line(invoke("run", str(config), "--out", str(out)), "holds 17 of 18 chunks",
-             "add --resume", "--fresh")
+    one_line(
+        invoke("run", str(config), "--out", str(out)),
+        "holds 17 of 18 chunks",
+        "add --resume",
+        "--fresh",
+    )
 
 
 # -------------------------------------------------------------------------- bad folders
 
+
 def test_out_below_a_file_under_proc_or_unwritable_is_one_line(tiny, tmp_path, monkeypatch):
     config, _ = tiny
     (tmp_path / "afile").write_text("x")
-    one_line(invoke("run", str(config), "--out", str(tmp_path / "afile" / "sub")),
-             "cannot create the folder (a part of the path is a file)")
-    one_line(invoke("run", str(config), "--out", str(tmp_path / "afile")),
-             "is a file; give a folder")
-    one_line(invoke("run", str(config), "--out", "/proc/lab-results"),
-             "--out /proc/lab-results: cannot create the folder")
+    one_line(
+        invoke("run", str(config), "--out", str(tmp_path / "afile" / "sub")),
+        "cannot create the folder (a part of the path is a file)",
+    )
+    one_line(
+        invoke("run", str(config), "--out", str(tmp_path / "afile")), "is a file; give a folder"
+    )
+    one_line(
+        invoke("run", str(config), "--out", "/proc/lab-results"),
+        "--out /proc/lab-results: cannot create the folder",
+    )
     if os.path.isdir("/sys"):
-        one_line(invoke("run", str(config), "--out", "/sys/lab-results"),
-                 "--out /sys/lab-results: cannot create the folder")
+        one_line(
+            invoke("run", str(config), "--out", "/sys/lab-results"),
+            "--out /sys/lab-results: cannot create the folder",
+        )
 
     def read_only(self, *args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system")
 
     monkeypatch.setattr("pathlib.Path.mkdir", read_only)
-    one_line(invoke("run", str(config), "--out", str(tmp_path / "ro")),
-             "Read-only file system")
+    one_line(invoke("run", str(config), "--out", str(tmp_path / "ro")), "Read-only file system")
 
 
 def test_a_full_disk_is_one_line_and_keeps_the_written_chunks(tiny, tmp_path, monkeypatch):
@@ -200,9 +228,14 @@ def test_a_full_disk_is_one_line_and_keeps_the_written_chunks(tiny, tmp_path, mo
         write_table(table, where, **kwargs)
 
     monkeypatch.setattr(pq, "write_table", fills_up)
-    line = one_line(invoke("run", str(config), "--out", str(out), "--jobs", "1"),
-                    "No space left on device", "errno 28", "free some space", "--resume",
-                    started=True)
+    line = one_line(
+        invoke("run", str(config), "--out", str(out), "--jobs", "1"),
+        "No space left on device",
+        "errno 28",
+        "free some space",
+        "--resume",
+        started=True,
+    )
     assert "Traceback" not in line
     kept = rec.written_chunks(out)
     assert 0 < len(kept) < 18
@@ -210,12 +243,12 @@ def test_a_full_disk_is_one_line_and_keeps_the_written_chunks(tiny, tmp_path, mo
     man = json.loads((out / "manifest.json").read_text())
     assert man["status"] == "failed"
     monkeypatch.setattr(pq, "write_table", write_table)
-    assert invoke("run", str(config), "--out", str(out), "--jobs", "1", "--resume"
-                  ).exit_code == 0
+    assert invoke("run", str(config), "--out", str(out), "--jobs", "1", "--resume").exit_code == 0
     assert_same_records(whole, out)
 
 
 # ------------------------------------------------------------------------------ the lock
+
 
 def test_a_second_run_is_refused_while_the_first_holds_the_folder(tiny, tmp_path):
     config, _ = tiny
@@ -228,8 +261,11 @@ def test_a_second_run_is_refused_while_the_first_holds_the_folder(tiny, tmp_path
         owner = json.loads((out / lock.OWNER).read_text())
         assert owner["host"] == platform.node() and owner["pid"] == os.getpid()
         for args in ((), ("--resume",), ("--fresh",)):
-            one_line(invoke("run", str(config), "--out", str(out), *args),
-                     "is being written by another run", f"pid {os.getpid()}")
+            one_line(
+                invoke("run", str(config), "--out", str(out), *args),
+                "is being written by another run",
+                f"pid {os.getpid()}",
+            )
         assert files(out) == before and temp.exists()
     assert not (out / lock.OWNER).exists()
 
@@ -238,10 +274,14 @@ def test_a_lock_left_by_a_dead_run_is_taken_over_with_a_note(tiny, tmp_path):
     config, _ = tiny
     out = tmp_path / "r"
     out.mkdir()
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True).stdout.strip()
-    (out / lock.OWNER).write_text(json.dumps({"host": platform.node(), "pid": int(dead),
-                                              "started": "2026-01-01T00:00:00+00:00"}))
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    ).stdout.strip()
+    (out / lock.OWNER).write_text(
+        json.dumps(
+            {"host": platform.node(), "pid": int(dead), "started": "2026-01-01T00:00:00+00:00"}
+        )
+    )
     result = invoke("run", str(config), "--out", str(out), "--jobs", "1")
     assert result.exit_code == 0, result.stderr
     notes = [x for x in result.stderr.splitlines() if x.startswith("note: ")]
@@ -253,19 +293,28 @@ def test_a_lock_held_on_another_host_is_refused_and_named(tiny, tmp_path):
     config, _ = tiny
     out = tmp_path / "r"
     out.mkdir()
-    (out / lock.OWNER).write_text(json.dumps({"host": "cluster-node-7", "pid": 4242,
-                                              "started": "2026-01-01T00:00:00+00:00"}))
-    one_line(invoke("run", str(config), "--out", str(out), "--jobs", "1"),
-             "locked by a run on another host", "cluster-node-7", "pid 4242",
-             str(out / lock.OWNER))
+    (out / lock.OWNER).write_text(
+        json.dumps({"host": "cluster-node-7", "pid": 4242, "started": "2026-01-01T00:00:00+00:00"})
+    )
+    one_line(
+        invoke("run", str(config), "--out", str(out), "--jobs", "1"),
+        "locked by a run on another host",
+        "cluster-node-7",
+        "pid 4242",
+        str(out / lock.OWNER),
+    )
     assert not (out / rec.GAMES).exists()
 
 
 def start(config, out, *extra, pause: str = SLOW_PAUSE):
     env = dict(os.environ, **{rec.PAUSE_ENV: pause, "COLUMNS": "100"})
-    return subprocess.Popen(lab_command() + ["run", str(config), "--out", str(out),
-                                             "--jobs", "1", *extra],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        lab_command() + ["run", str(config), "--out", str(out), "--jobs", "1", *extra],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_a_resume_beside_a_live_run_is_refused_and_the_run_completes(tmp_path):
@@ -278,8 +327,11 @@ def test_a_resume_beside_a_live_run_is_refused_and_the_run_completes(tmp_path):
     while not list((out / rec.GAMES).glob(".chunk-*.tmp")) and time.monotonic() < end:
         assert first.poll() is None, first.communicate()
         time.sleep(0.01)
-    second = subprocess.run(lab_command() + ["run", str(config), "--out", str(out), "--resume"],
-                            capture_output=True, text=True)
+    second = subprocess.run(
+        lab_command() + ["run", str(config), "--out", str(out), "--resume"],
+        capture_output=True,
+        text=True,
+    )
     assert second.returncode == 2, second.stderr
     assert "is being written by another run" in second.stderr
     assert f"pid {first.pid}" in second.stderr
@@ -304,6 +356,7 @@ def test_two_runs_started_together_play_the_experiment_once(tmp_path):
 
 
 # ------------------------------------------------------------------------ chunk integrity
+
 
 def truncate(path):
     data = path.read_bytes()
@@ -351,12 +404,15 @@ def test_a_chunk_the_manifest_never_heard_of_is_checked_as_parquet(tiny, tmp_pat
         read_games(out)
     assert run(load_experiment(config), out, jobs=1, resume=True).chunks_played == 1
     man = json.loads((out / "manifest.json").read_text())
-    assert man["chunks"][4]["files"] == json.loads(
-        (whole / "manifest.json").read_text())["chunks"][4]["files"]  # adopted, checksummed
+    assert (
+        man["chunks"][4]["files"]
+        == json.loads((whole / "manifest.json").read_text())["chunks"][4]["files"]
+    )  # adopted, checksummed
     assert_same_records(whole, out)
 
 
 # ---------------------------------------------------------------------------------- Dask
+
 
 def test_dask_workers_compile_status_and_a_one_thread_cluster_warning(tiny, tmp_path):
     import io
@@ -370,8 +426,13 @@ def test_dask_workers_compile_status_and_a_one_thread_cluster_warning(tiny, tmp_
     text = io.StringIO()
     console = Console(file=text, force_terminal=True, width=150)
     with local_cluster(1) as cluster:
-        result = run(load_experiment(config), tmp_path / "dask", backend="dask",
-                     scheduler=cluster.scheduler_address, console=console)
+        result = run(
+            load_experiment(config),
+            tmp_path / "dask",
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            console=console,
+        )
     shown = text.getvalue()
     assert result.played == 36
     assert "has one worker thread, so the run uses one core" in shown
@@ -381,14 +442,20 @@ def test_dask_workers_compile_status_and_a_one_thread_cluster_warning(tiny, tmp_
 
 # ------------------------------------------------------------------------ what lab run prints
 
+
 def test_summary_tables_fit_80_columns_with_a_variant_legend(tmp_path):
     from rich.cells import cell_len
 
-    config = write_config(tmp_path, TINY + 'rules = ["legacy_testlab", "second_edition"]\n'
-                          '[grid]\nhand_cap = [0, 7]\nwalls = [6, 10]\n')
-    result = CliRunner().invoke(cli.app, ["run", str(config), "--out", str(tmp_path / "r"),
-                                          "--jobs", "1", "--games", "1"],
-                                env={"COLUMNS": "80"})
+    config = write_config(
+        tmp_path,
+        TINY + 'rules = ["legacy_testlab", "second_edition"]\n'
+        '[grid]\nhand_cap = [0, 7]\nwalls = [6, 10]\n',
+    )
+    result = CliRunner().invoke(
+        cli.app,
+        ["run", str(config), "--out", str(tmp_path / "r"), "--jobs", "1", "--games", "1"],
+        env={"COLUMNS": "80"},
+    )
     assert result.exit_code == 0, result.stderr
     lines = [x for x in result.stdout.splitlines() if not x.startswith("records: ")]
     assert max(cell_len(x) for x in lines) <= 80, "\n".join(lines)
@@ -401,8 +468,10 @@ def test_lab_run_warns_about_a_weak_deck_like_lab_decks_check(tmp_path):
     from deck_cases import WEAK_DECK, write_deck
 
     write_deck(tmp_path / "weak.toml", WEAK_DECK)
-    config = write_config(tmp_path, TINY.replace('armies = ["oda", "takeda", "uesugi"]',
-                                                 'armies = ["oda", "weak.toml"]'))
+    config = write_config(
+        tmp_path,
+        TINY.replace('armies = ["oda", "takeda", "uesugi"]', 'armies = ["oda", "weak.toml"]'),
+    )
     check = CliRunner().invoke(cli.app, ["decks", "--check", str(tmp_path / "weak.toml")])
     warning = next(x for x in check.stderr.splitlines() if x.startswith("warning: "))
     result = invoke("run", str(config), "--out", str(tmp_path / "r"), "--jobs", "1")

@@ -23,10 +23,14 @@ PAUSE = "0.1"  # seconds each chunk file waits before its rename: the run lasts 
 
 def start(config: Path, out: Path, *extra: str, pause: str = PAUSE) -> subprocess.Popen:
     env = dict(os.environ, **{rec.PAUSE_ENV: pause, "COLUMNS": "100"})
-    return subprocess.Popen(lab_command() + ["run", str(config), "--out", str(out),
-                                             "--jobs", "2", *extra],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        lab_command() + ["run", str(config), "--out", str(out), "--jobs", "2", *extra],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def wait_for_chunks(proc, out: Path, n: int, timeout: float = 180.0) -> None:
@@ -60,8 +64,13 @@ def test_ctrl_c_prints_one_line_and_resume_finishes(tmp_path):
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal does: the whole process group
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
-    for noise in ("Traceback", "KeyboardInterrupt", "leaked", "Exception in thread",
-                  "resource_tracker"):
+    for noise in (
+        "Traceback",
+        "KeyboardInterrupt",
+        "leaked",
+        "Exception in thread",
+        "resource_tracker",
+    ):
         assert noise not in stderr, stderr
     # stderr is a pipe: the progress comes as plain "[0:00:12] games …" lines (issue 27)
     lines = [x for x in stderr.splitlines() if x.strip() and not PROGRESS.match(x)]
@@ -103,10 +112,13 @@ def test_loky_s_resource_tracker_is_told_to_keep_its_exit_warning(monkeypatch):
     monkeypatch.setenv("PYTHONWARNINGS", "default::DeprecationWarning")
     for _ in range(2):
         dispatch._quiet_resource_tracker()
-    assert os.environ["PYTHONWARNINGS"] == ("default::DeprecationWarning,"
-                                            "ignore:resource_tracker:UserWarning")
-    code = ("import warnings; warnings.warn('resource_tracker: There appear to be 1 leaked "
-            "semlock objects', UserWarning); warnings.warn('kept', UserWarning)")
+    assert os.environ["PYTHONWARNINGS"] == (
+        "default::DeprecationWarning,ignore:resource_tracker:UserWarning"
+    )
+    code = (
+        "import warnings; warnings.warn('resource_tracker: There appear to be 1 leaked "
+        "semlock objects', UserWarning); warnings.warn('kept', UserWarning)"
+    )
     import sys
 
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stderr

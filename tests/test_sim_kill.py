@@ -26,9 +26,14 @@ PAUSE = "0.03"  # seconds each chunk file waits between its temp file and the re
 def start(config: Path, out: Path, resume: bool) -> subprocess.Popen:
     env = dict(os.environ, **{rec.PAUSE_ENV: PAUSE, "COLUMNS": "120"})
     cmd = lab_command() + ["run", str(config), "--out", str(out), "--jobs", "2"]
-    return subprocess.Popen(cmd + (["--resume"] if resume else []), env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        cmd + (["--resume"] if resume else []),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def wait_until(proc, condition, timeout=120.0) -> bool:
@@ -53,8 +58,11 @@ def kill(proc) -> bool:
 
 
 def temp_file_exists(out: Path) -> bool:
-    return any((out / kind).glob(".chunk-*.tmp") for kind in (rec.GAMES, rec.CARDS)
-               if (out / kind).is_dir())
+    return any(
+        (out / kind).glob(".chunk-*.tmp")
+        for kind in (rec.GAMES, rec.CARDS)
+        if (out / kind).is_dir()
+    )
 
 
 def assert_nothing_corrupt(out: Path) -> None:
@@ -75,8 +83,10 @@ def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_records(t
     moments = [
         ("start-up", lambda p: wait_until(p, lambda: False, rng.uniform(0.2, 1.5)) or True),
         ("writing a chunk", lambda p: wait_until(p, lambda: temp_file_exists(out))),
-        ("after some chunks", lambda p: wait_until(
-            p, lambda k=rng.randint(5, 40): len(rec.written_chunks(out)) >= k)),
+        (
+            "after some chunks",
+            lambda p: wait_until(p, lambda k=rng.randint(5, 40): len(rec.written_chunks(out)) >= k),
+        ),
         ("writing a chunk", lambda p: wait_until(p, lambda: temp_file_exists(out))),
         ("random time", lambda p: wait_until(p, lambda: time.monotonic() > deadline)),
     ]
@@ -100,8 +110,7 @@ def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_records(t
     assert final.returncode == 0, stderr
     assert "per variant" in stdout
     leftovers = [p.name for kind in (rec.GAMES, rec.CARDS) for p in (out / kind).glob(".*")]
-    assert not leftovers, (leftovers, "temp files name their writer's pid; runs:", pids,
-                           final.pid)
+    assert not leftovers, (leftovers, "temp files name their writer's pid; runs:", pids, final.pid)
     games, _ = records(out)
     assert games["game_id"].is_unique and len(games) == exp.total_games
     assert_same_records(tmp_path / "whole", out)

@@ -36,7 +36,8 @@ description = "斥候's 物見 draws 1, as printed: changes nothing"
 edit = [{ card = "斥候", amount = 1 }]
 '''
 # 斥候 is in takeda and uesugi: "same" is played on every matchup but oda's mirror
-RUN = '''
+RUN = (
+    '''
 name = "patched"
 seed = 9
 games = 5
@@ -47,7 +48,9 @@ seat_swap = true
 chunk_size = 3
 [grid]
 hand_cap = [0, 7]
-''' + PATCHES
+'''
+    + PATCHES
+)
 ARM_ONLY = ["game_id", "cell", "variant", "patch"]
 KEY = ["variant", "army_a", "army_b", "deal", "swapped"]
 
@@ -58,14 +61,23 @@ def load(tmp_path, text, **kw):
 
 # ------------------------------------------------------------------------------- configs
 
+
 def test_variants_are_rules_times_patches(tmp_path):
-    exp = load(tmp_path, BASE + '[grid]\nhand_cap = [0, 7]\npatch = ["base", "akazonae8"]\n'
-               + PATCHES)
+    exp = load(
+        tmp_path, BASE + '[grid]\nhand_cap = [0, 7]\npatch = ["base", "akazonae8"]\n' + PATCHES
+    )
     assert [p.name for p in exp.patches] == ["base", "akazonae8"]
-    ids = list(dict.fromkeys(
-        f"{c.variant.id}{'' if c.patch.is_base else '@' + c.patch.name}" for c in cells(exp)))
-    assert ids == ["second_edition", "second_edition@akazonae8",
-                   "second_edition+hand_cap=7", "second_edition+hand_cap=7@akazonae8"]
+    ids = list(
+        dict.fromkeys(
+            f"{c.variant.id}{'' if c.patch.is_base else '@' + c.patch.name}" for c in cells(exp)
+        )
+    )
+    assert ids == [
+        "second_edition",
+        "second_edition@akazonae8",
+        "second_edition+hand_cap=7",
+        "second_edition+hand_cap=7@akazonae8",
+    ]
     assert exp.total_games == 2 * 2 * 9 * 4
 
 
@@ -86,9 +98,11 @@ def test_the_patch_is_part_of_the_fingerprint(tmp_path):
     a = load(tmp_path, BASE + PATCHES)
     b = load(tmp_path, BASE + PATCHES.replace("strength = 8", "strength = 9"))
     assert a.fingerprint() != b.fingerprint()
-    assert a.resolved()["patches"][1] == {"name": "akazonae8",
-                                          "description": "赤備え at strength 8",
-                                          "edit": [{"card": "akazonae", "strength": 8}]}
+    assert a.resolved()["patches"][1] == {
+        "name": "akazonae8",
+        "description": "赤備え at strength 8",
+        "edit": [{"card": "akazonae", "strength": 8}],
+    }
 
 
 def test_affected_mode_plays_only_the_patched_armies_matchups(tmp_path):
@@ -100,23 +114,37 @@ def test_affected_mode_plays_only_the_patched_armies_matchups(tmp_path):
 
 
 BAD = {
-    "unknown grid patch": ('[grid]\npatch = ["base", "akazone8"]\n' + PATCHES,
-                           ['[grid] patch: unknown patch "akazone8"', "did you mean akazonae8"]),
+    "unknown grid patch": (
+        '[grid]\npatch = ["base", "akazone8"]\n' + PATCHES,
+        ['[grid] patch: unknown patch "akazone8"', "did you mean akazonae8"],
+    ),
     "grid patch not a list": ('[grid]\npatch = "akazonae8"\n' + PATCHES, ["a list of patch"]),
     "patch listed twice": ('[grid]\npatch = ["base", "base"]\n', ['"base" is listed twice']),
-    "patch in overrides": ('[overrides]\npatch = "akazonae8"\n' + PATCHES,
-                           ["patch goes in [grid]"]),
+    "patch in overrides": (
+        '[overrides]\npatch = "akazonae8"\n' + PATCHES,
+        ["patch goes in [grid]"],
+    ),
     "duplicate name": (PATCHES + PATCHES, ['the name "akazonae8" is used twice']),
-    "patch not a table": ('patch = 3\n', ["patch = 3 is not allowed", "a list of tables: [[patch]]"]),
-    "bad edit": ('[[patch]]\nname = "x"\nedit = [{ card = "赤備え", strength = 12 }]\n',
-                 ['patch "x" edit[0]: strength = 12', "1–10"]),
-    "army not in experiment": ('[[patch]]\nname = "x"\nedit = [{ card = "鉄砲足軽", '
-                               'army = "saika", off = "all" }]\n',
-                               ['army "saika" is not in this experiment', "oda, takeda"]),
-    "card no deck holds": ('[[patch]]\nname = "x"\nedit = [{ card = "大筒", strength = 8 }]\n',
-                           ["no deck of this experiment holds 大筒"]),
-    "deck made illegal": ('[[patch]]\nname = "x"\nedit = [{ card = "足軽7", army = "oda", '
-                          'replace = "織田信長" }]\n', ["織田 (oda) deck illegal", "unique"]),
+    "patch not a table": (
+        'patch = 3\n',
+        ["patch = 3 is not allowed", "a list of tables: [[patch]]"],
+    ),
+    "bad edit": (
+        '[[patch]]\nname = "x"\nedit = [{ card = "赤備え", strength = 12 }]\n',
+        ['patch "x" edit[0]: strength = 12', "1–10"],
+    ),
+    "army not in experiment": (
+        '[[patch]]\nname = "x"\nedit = [{ card = "鉄砲足軽", army = "saika", off = "all" }]\n',
+        ['army "saika" is not in this experiment', "oda, takeda"],
+    ),
+    "card no deck holds": (
+        '[[patch]]\nname = "x"\nedit = [{ card = "大筒", strength = 8 }]\n',
+        ["no deck of this experiment holds 大筒"],
+    ),
+    "deck made illegal": (
+        '[[patch]]\nname = "x"\nedit = [{ card = "足軽7", army = "oda", replace = "織田信長" }]\n',
+        ["織田 (oda) deck illegal", "unique"],
+    ),
 }
 
 
@@ -140,6 +168,7 @@ def test_lab_run_stops_on_a_bad_patch_with_exit_2(tmp_path):
 
 # ----------------------------------------------------------------------------------- runs
 
+
 @pytest.fixture(scope="module")
 def patched(tmp_path_factory):
     cfg = write_config(tmp_path_factory.mktemp("cfg"), RUN)
@@ -160,8 +189,9 @@ def test_records_hold_every_variant_and_matchup(patched):
     games, cards = records(out)
     assert len(games) == exp.total_games == 2 * 3 * 6 * 5 * 2  # 6 matchups with seat_swap
     assert set(games["patch"]) == {"base", "akazonae8", "same"}
-    assert set(games["variant"]) == {f"second_edition{h}{p}" for h in ("", "+hand_cap=7")
-                                     for p in ("", "@akazonae8", "@same")}
+    assert set(games["variant"]) == {
+        f"second_edition{h}{p}" for h in ("", "+hand_cap=7") for p in ("", "@akazonae8", "@same")
+    }
     assert games.groupby("variant").size().nunique() == 1  # every variant: every matchup
     assert set(cards["game_id"]) == set(games["game_id"])
 
@@ -175,8 +205,9 @@ def test_unchanged_matchups_are_played_once_and_recorded_for_every_patch(patched
     games = records(out)[0]
     base, aka = arm(games, "base"), arm(games, "akazonae8")
     plain = lambda g: g[(g["army_a"] != "takeda") & (g["army_b"] != "takeda")]  # noqa: E731
-    pd.testing.assert_frame_equal(plain(base).drop(columns=ARM_ONLY),
-                                  plain(aka).drop(columns=ARM_ONLY))
+    pd.testing.assert_frame_equal(
+        plain(base).drop(columns=ARM_ONLY), plain(aka).drop(columns=ARM_ONLY)
+    )
     assert len(plain(base)) > 0
 
 
@@ -186,15 +217,23 @@ def test_a_patch_that_changes_nothing_replays_the_base_games_exactly(patched):
     games, cards = records(out)
     base, same = arm(games, "base"), arm(games, "same")
     pd.testing.assert_frame_equal(base.drop(columns=ARM_ONLY), same.drop(columns=ARM_ONLY))
-    per = lambda g: cards[cards["game_id"].isin(g["game_id"])].drop(  # noqa: E731
-        columns="game_id").reset_index(drop=True)
+
+    def per(g):
+        return (
+            cards[cards["game_id"].isin(g["game_id"])]
+            .drop(  # noqa: E731
+                columns="game_id"
+            )
+            .reset_index(drop=True)
+        )
+
     key = dict(zip(base["game_id"], same["game_id"]))
     cb = cards[cards["game_id"].isin(key)].assign(game_id=lambda c: c["game_id"].map(key))
     cs = cards[cards["game_id"].isin(same["game_id"])]
-    pd.testing.assert_frame_equal(cb.sort_values(["game_id", "player", "card"],
-                                                 ignore_index=True),
-                                  cs.sort_values(["game_id", "player", "card"],
-                                                 ignore_index=True))
+    pd.testing.assert_frame_equal(
+        cb.sort_values(["game_id", "player", "card"], ignore_index=True),
+        cs.sort_values(["game_id", "player", "card"], ignore_index=True),
+    )
     assert len(per(base)) > 0
 
 
@@ -202,8 +241,9 @@ def test_a_real_patch_plays_the_same_deals_and_changes_games(patched):
     _, out, _ = patched
     games = records(out)[0]
     base, aka = arm(games, "base"), arm(games, "akazonae8")
-    pd.testing.assert_frame_equal(base[KEY + ["first", "seed_words"]],
-                                  aka[KEY + ["first", "seed_words"]])
+    pd.testing.assert_frame_equal(
+        base[KEY + ["first", "seed_words"]], aka[KEY + ["first", "seed_words"]]
+    )
     takeda = (base["army_a"] == "takeda") | (base["army_b"] == "takeda")
     moved = (base["decisions"] != aka["decisions"]) | (base["winner"] != aka["winner"])
     assert moved[takeda].any() and not moved[~takeda].any()
@@ -217,8 +257,7 @@ def test_same_records_on_two_workers_and_another_chunk_size(patched, tmp_path):
 
     run(replace(exp, chunk_size=4), tmp_path / "four", jobs=1)
     g1, g2 = records(out)[0], records(tmp_path / "four")[0]
-    pd.testing.assert_frame_equal(g1.drop(columns="seed_words"),
-                                  g2.drop(columns="seed_words"))
+    pd.testing.assert_frame_equal(g1.drop(columns="seed_words"), g2.drop(columns="seed_words"))
 
 
 def test_resume_rewrites_a_lost_copy(patched, tmp_path):

@@ -45,8 +45,11 @@ def documented(section: str) -> list[str]:
 def tiny(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny")
     config = write_config(folder, TINY)
-    result = CliRunner().invoke(cli.app, ["run", str(config), "--out", str(folder / "out"),
-                                          "--jobs", "1"], env={"COLUMNS": "200"})
+    result = CliRunner().invoke(
+        cli.app,
+        ["run", str(config), "--out", str(folder / "out"), "--jobs", "1"],
+        env={"COLUMNS": "200"},
+    )
     assert result.exit_code == 0, result.stderr
     return folder / "out", result
 
@@ -96,10 +99,16 @@ def test_lab_run_prints_progress_summary_and_where_the_records_are(tiny):
 
 
 def test_variant_rates_count_first_player_wins_draws_and_length():
-    games = pd.DataFrame({
-        "variant": ["v"] * 4 + ["w"] * 2, "tier": ["t"] * 6,
-        "first": ["A", "B", "A", "B", "A", "A"], "winner": ["A", "A", "draw", "B", "B", "B"],
-        "leader_turns": [10, 20, 30, 40, 5, 7], "battles": [1, 2, 3, 4, 5, 6]})
+    games = pd.DataFrame(
+        {
+            "variant": ["v"] * 4 + ["w"] * 2,
+            "tier": ["t"] * 6,
+            "first": ["A", "B", "A", "B", "A", "A"],
+            "winner": ["A", "A", "draw", "B", "B", "B"],
+            "leader_turns": [10, 20, 30, 40, 5, 7],
+            "battles": [1, 2, 3, 4, 5, 6],
+        }
+    )
     rates = variant_rates(games).set_index("variant")
     assert rates.loc["v", "games"] == 4
     assert rates.loc["v", "first_player_win"] == pytest.approx(2 / 4)
@@ -109,9 +118,14 @@ def test_variant_rates_count_first_player_wins_draws_and_length():
 
 
 def test_army_rates_leave_mirrors_out():
-    games = pd.DataFrame({"variant": ["v"] * 4, "army_a": ["oda", "takeda", "oda", "oda"],
-                          "army_b": ["takeda", "oda", "oda", "takeda"],
-                          "winner": ["A", "A", "A", "draw"]})
+    games = pd.DataFrame(
+        {
+            "variant": ["v"] * 4,
+            "army_a": ["oda", "takeda", "oda", "oda"],
+            "army_b": ["takeda", "oda", "oda", "takeda"],
+            "winner": ["A", "A", "A", "draw"],
+        }
+    )
     rates = army_rates(games)
     assert rates.loc["oda", "v"] == pytest.approx(1 / 3)  # won 1 of 3 non-mirror games
     assert rates.loc["takeda", "v"] == pytest.approx(1 / 3)
@@ -127,15 +141,26 @@ def test_summary_keeps_bot_tiers_apart(monkeypatch):
     rows = []
     for tier, winner in (("random-vs-random", "A"), ("heuristic-vs-heuristic", "B")):
         for _ in range(4):
-            rows.append({"variant": "second_edition", "tier": tier, "army_a": "oda",
-                         "army_b": "takeda", "first": "A", "winner": winner,
-                         "leader_turns": 10, "battles": 5, "error": False})
+            rows.append(
+                {
+                    "variant": "second_edition",
+                    "tier": tier,
+                    "army_a": "oda",
+                    "army_b": "takeda",
+                    "first": "A",
+                    "winner": winner,
+                    "leader_turns": 10,
+                    "battles": 5,
+                    "error": False,
+                }
+            )
     monkeypatch.setattr(summary, "read_games", lambda out, columns=None: pd.DataFrame(rows))
     shown = summary.tables("unused")
     army_tables = [t for t in shown if str(t.title).startswith("per army")]
     assert [t.title for t in army_tables] == [
         "per army — win rate, bots random-vs-random",
-        "per army — win rate, bots heuristic-vs-heuristic"]
+        "per army — win rate, bots heuristic-vs-heuristic",
+    ]
     console = Console(width=80, record=True)
     for t in army_tables:
         console.print(t)

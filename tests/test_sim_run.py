@@ -51,8 +51,9 @@ def test_same_records_with_another_chunk_size(small, tmp_path):
     text = SMALL.replace("chunk_size = 7", "chunk_size = 5")
     other = load_experiment(write_config(tmp_path, text))
     run(other, tmp_path / "chunk5", jobs=1)
-    assert len(list((tmp_path / "chunk5" / "games").glob("*.parquet"))) != \
-        len(list((out / "games").glob("*.parquet")))
+    assert len(list((tmp_path / "chunk5" / "games").glob("*.parquet"))) != len(
+        list((out / "games").glob("*.parquet"))
+    )
     assert_same_records(out, tmp_path / "chunk5")
 
 
@@ -62,8 +63,7 @@ def test_same_records_on_a_dask_cluster(small, tmp_path):
 
     exp, out = small
     with local_cluster(2) as cluster:
-        result = run(exp, tmp_path / "dask", backend="dask",
-                     scheduler=cluster.scheduler_address)
+        result = run(exp, tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address)
     assert result.played == exp.total_games
     assert_same_records(out, tmp_path / "dask")
     man = json.loads((tmp_path / "dask" / "manifest.json").read_text())
@@ -127,11 +127,14 @@ def test_a_non_empty_folder_without_manifest_is_refused(small, tmp_path):
         run(exp, tmp_path, jobs=1)
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"jobs": 0}, "--jobs 0"),
-    ({"backend": "spark"}, "--backend spark is not allowed; allowed values: loky, dask"),
-    ({"scheduler": "tcp://127.0.0.1:1"}, "--scheduler is for --backend dask"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"jobs": 0}, "--jobs 0"),
+        ({"backend": "spark"}, "--backend spark is not allowed; allowed values: loky, dask"),
+        ({"scheduler": "tcp://127.0.0.1:1"}, "--scheduler is for --backend dask"),
+    ],
+)
 def test_bad_run_options(small, tmp_path, options, message):
     exp, _ = small
     with pytest.raises(LabError, match=message.replace("(", r"\(")):
@@ -139,6 +142,7 @@ def test_bad_run_options(small, tmp_path, options, message):
 
 
 # ----------------------------------------------------------------------------------- replay
+
 
 def test_replay_reproduces_recorded_games(small):
     exp, out = small
@@ -172,7 +176,8 @@ def test_replay_of_an_unknown_game_is_one_line(small):
     result = CliRunner().invoke(cli.app, ["replay", str(out), "9999"], env={"COLUMNS": "60"})
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"error: no game 9999 in {out}; its recorded game ids run 0–575"]
+        f"error: no game 9999 in {out}; its recorded game ids run 0–575"
+    ]
 
 
 def test_replay_notices_a_record_that_does_not_match(small, tmp_path):
@@ -187,8 +192,11 @@ def test_replay_notices_a_record_that_does_not_match(small, tmp_path):
     table = pq.read_table(path)
     turns = table["leader_turns"].to_pylist()
     turns[0] += 1
-    table = table.set_column(table.schema.get_field_index("leader_turns"), "leader_turns",
-                             __import__("pyarrow").array(turns, "int32"))
+    table = table.set_column(
+        table.schema.get_field_index("leader_turns"),
+        "leader_turns",
+        __import__("pyarrow").array(turns, "int32"),
+    )
     pq.write_table(table, path)
     # re-sign the chunk in the manifest: an intact record the replay disagrees with (unsigned,
     # the change is reported as a damaged chunk before any replay: tests/test_sim_folder.py)

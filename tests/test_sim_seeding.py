@@ -44,15 +44,17 @@ def initial(row, words) -> dict:
     """Each army's dealt zones at the start of a recorded game, rebuilt by the engine."""
     rules = RuleSet(**{k: row[k] for k in TOGGLE_TYPES})
     game = Game(rules, load_army(row["army_a"]), load_army(row["army_b"]), seed=words)
-    return {row["army_a"]: {z: game.zone("A", z) for z in ZONES},
-            row["army_b"]: {z: game.zone("B", z) for z in ZONES}}
+    return {
+        row["army_a"]: {z: game.zone("A", z) for z in ZONES},
+        row["army_b"]: {z: game.zone("B", z) for z in ZONES},
+    }
 
 
 def test_deal_words_are_shared_by_every_variant_and_tier_play_words_are_not(paired):
     exp, games, _, words = paired
     for (pair, deal), idx in games.groupby(
-            [games[["army_a", "army_b"]].apply(lambda r: tuple(sorted(r)), axis=1),
-             "deal"]).groups.items():
+        [games[["army_a", "army_b"]].apply(lambda r: tuple(sorted(r)), axis=1), "deal"]
+    ).groups.items():
         block = words[idx]
         assert len(block) == 4 * 2 * 2  # variants × tiers × seat orders
         # seat A's and seat B's deal words, per army: identical in every game of the deal
@@ -77,8 +79,9 @@ def test_the_same_deal_deals_the_same_cards_in_every_variant(paired):
 
 def test_recorded_opening_hands_agree_across_variants_and_tiers(paired):
     _, games, cards, _ = paired
-    merged = cards.merge(games[["game_id", "walls", "deal", "swapped", "army_a", "army_b"]],
-                         on="game_id")
+    merged = cards.merge(
+        games[["game_id", "walls", "deal", "swapped", "army_a", "army_b"]], on="game_id"
+    )
     key = ["army_a", "army_b", "deal", "swapped", "walls", "player", "card_id"]
     spread = merged.groupby(key)["opening"].nunique()
     assert (spread == 1).all()
@@ -106,9 +109,11 @@ def test_keys_hold_what_principle_5_says():
     assert seed == 9 and len(deal) == 3  # stream, the two armies: no variant, bot or seat
     a = play_key(9, pair, "second_edition", "random", "random", 0)
     assert a[1][1:3] == deal[1:]  # the play key extends the deal key
-    others = [play_key(9, pair, "sekigahara_trial", "random", "random", 0),
-              play_key(9, pair, "second_edition", "heuristic", "random", 0),
-              play_key(9, pair, "second_edition", "random", "random", 1)]
+    others = [
+        play_key(9, pair, "sekigahara_trial", "random", "random", 0),
+        play_key(9, pair, "second_edition", "heuristic", "random", 0),
+        play_key(9, pair, "second_edition", "random", "random", 1),
+    ]
     assert len({a} | set(others)) == 4
 
 

@@ -23,21 +23,52 @@ def records(variant_of=lambda i: "v", kooriyama=None):
     oda: 刺客 held every game and its 暗殺 acting once (0.5%: rare); 鉄砲足軽 acting in half;
     犬山城 in every deck but never reaching the hand.
     """
-    games = games_frame([{"game_id": i, "variant": variant_of(i), "army_a": "mouri",
-                          "army_b": "oda", "winner": "AB"[i % 2]} for i in range(N)])
+    games = games_frame(
+        [
+            {
+                "game_id": i,
+                "variant": variant_of(i),
+                "army_a": "mouri",
+                "army_b": "oda",
+                "winner": "AB"[i % 2],
+            }
+            for i in range(N)
+        ]
+    )
     rows = []
     for i in range(N):
         ko = (kooriyama or (lambda i: {"hyakuman_isshin": 0, "roujou": i % 2}))(i)
         rows += [
-            {"game_id": i, "army": "mouri", "card": "郡山城", "opening": 1,
-             "triggers": sum(ko.values()), "triggers_by_ability": json.dumps(ko)},
+            {
+                "game_id": i,
+                "army": "mouri",
+                "card": "郡山城",
+                "opening": 1,
+                "triggers": sum(ko.values()),
+                "triggers_by_ability": json.dumps(ko),
+            },
             {"game_id": i, "army": "mouri", "card": "毛利秀元", "drawn": 1},
-            {"game_id": i, "player": "B", "card": "刺客", "opening": 1,
-             "triggers": 1 if i == 0 else 0},
-            {"game_id": i, "player": "B", "card": "鉄砲足軽", "copies": 2, "drawn": 1,
-             "triggers": 2 * (i % 2)},
-            {"game_id": i, "player": "B", "card": "犬山城",
-             "triggers_by_ability": json.dumps({"shirowari": 0, "roujou": 0})},
+            {
+                "game_id": i,
+                "player": "B",
+                "card": "刺客",
+                "opening": 1,
+                "triggers": 1 if i == 0 else 0,
+            },
+            {
+                "game_id": i,
+                "player": "B",
+                "card": "鉄砲足軽",
+                "copies": 2,
+                "drawn": 1,
+                "triggers": 2 * (i % 2),
+            },
+            {
+                "game_id": i,
+                "player": "B",
+                "card": "犬山城",
+                "triggers_by_ability": json.dumps({"shirowari": 0, "roujou": 0}),
+            },
         ]
     return stats.Records.from_frames(games, cards_frame(rows))
 
@@ -109,8 +140,10 @@ def test_thin_marks_rows_held_in_few_games_and_they_are_never_flagged():
 
 
 def test_per_variant_split():
-    rec = records(variant_of=lambda i: "v" if i < N // 2 else "w",
-                  kooriyama=lambda i: {"hyakuman_isshin": int(i >= N // 2), "roujou": 0})
+    rec = records(
+        variant_of=lambda i: "v" if i < N // 2 else "w",
+        kooriyama=lambda i: {"hyakuman_isshin": int(i >= N // 2), "roujou": 0},
+    )
     t = stats.ability_table(rec, by="variant").set_index(["variant", "card", "ability_id"])
     assert t.loc[("v", "郡山城", "hyakuman_isshin"), "status"] == "never"
     assert t.loc[("w", "郡山城", "hyakuman_isshin"), "status"] == "ok"
@@ -125,11 +158,25 @@ def test_the_acted_share_interval_is_clustered_by_deal():
     for deal in range(deals):
         for swapped in (False, True):
             gid = len(games) + 1
-            games.append({"game_id": gid, "deal": deal, "swapped": swapped,
-                          "army_a": "takeda" if swapped else "oda",
-                          "army_b": "oda" if swapped else "takeda"})
-            cards.append({"game_id": gid, "player": "B" if swapped else "A", "army": "oda",
-                          "card": "鉄砲足軽", "opening": 1, "triggers": int(deal < 40)})
+            games.append(
+                {
+                    "game_id": gid,
+                    "deal": deal,
+                    "swapped": swapped,
+                    "army_a": "takeda" if swapped else "oda",
+                    "army_b": "oda" if swapped else "takeda",
+                }
+            )
+            cards.append(
+                {
+                    "game_id": gid,
+                    "player": "B" if swapped else "A",
+                    "army": "oda",
+                    "card": "鉄砲足軽",
+                    "opening": 1,
+                    "triggers": int(deal < 40),
+                }
+            )
     t = stats.ability_table(stats.Records.from_frames(games_frame(games), cards_frame(cards)))
     r = t.set_index(["card", "ability_id"]).loc[("鉄砲足軽", "teppou")]
     assert (r["held"], r["fired"], r["fired_rate"]) == (200, 80, pytest.approx(0.4))
@@ -141,15 +188,31 @@ def test_the_acted_share_interval_is_clustered_by_deal():
     assert r["fired_rate_lo"] < naive_lo  # the test can fail: independent games are narrower
 
 
-@pytest.mark.parametrize("json_text,message", [
-    ('{"hyakuman_isshin": 1, "tenken": 1}', "names ability id\\(s\\) tenken; 郡山城's abilities"),
-    ("", "empty triggers_by_ability"),
-    ("[1]", "expected a JSON object"),
-    ("{oops", "not a JSON object"),
-])
+@pytest.mark.parametrize(
+    "json_text,message",
+    [
+        (
+            '{"hyakuman_isshin": 1, "tenken": 1}',
+            "names ability id\\(s\\) tenken; 郡山城's abilities",
+        ),
+        ("", "empty triggers_by_ability"),
+        ("[1]", "expected a JSON object"),
+        ("{oops", "not a JSON object"),
+    ],
+)
 def test_bad_trigger_json_is_a_clear_error(json_text, message):
     games = games_frame([{"game_id": 1, "army_a": "mouri"}])
-    cards = cards_frame([{"game_id": 1, "army": "mouri", "card": "郡山城", "opening": 1,
-                          "triggers": 2, "triggers_by_ability": json_text}])
+    cards = cards_frame(
+        [
+            {
+                "game_id": 1,
+                "army": "mouri",
+                "card": "郡山城",
+                "opening": 1,
+                "triggers": 2,
+                "triggers_by_ability": json_text,
+            }
+        ]
+    )
     with pytest.raises(LabError, match=message):
         stats.ability_table(stats.Records.from_frames(games, cards))

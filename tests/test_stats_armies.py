@@ -15,13 +15,15 @@ from lab import stats
 
 
 def test_army_table_counts_decisive_non_mirror_games():
-    g = games_frame([
-        {"army_a": "oda", "army_b": "takeda", "first": "A", "winner": "A"},
-        {"army_a": "takeda", "army_b": "oda", "first": "A", "winner": "B"},  # oda second, wins
-        {"army_a": "oda", "army_b": "takeda", "first": "B", "winner": "B"},
-        {"army_a": "oda", "army_b": "takeda", "winner": "draw"},
-        {"army_a": "oda", "army_b": "oda", "winner": "A"},  # mirror: left out
-    ])
+    g = games_frame(
+        [
+            {"army_a": "oda", "army_b": "takeda", "first": "A", "winner": "A"},
+            {"army_a": "takeda", "army_b": "oda", "first": "A", "winner": "B"},  # oda second, wins
+            {"army_a": "oda", "army_b": "takeda", "first": "B", "winner": "B"},
+            {"army_a": "oda", "army_b": "takeda", "winner": "draw"},
+            {"army_a": "oda", "army_b": "oda", "winner": "A"},  # mirror: left out
+        ]
+    )
     t = stats.army_table(g, min_games=3).set_index("army")
     oda = t.loc["oda"]
     assert oda["games"] == 4
@@ -61,9 +63,18 @@ def synthetic_games(n: int, seed: int, strengths=None, first_edge: float = 0.4):
     s = np.array([strengths[a] for a in armies])
     p = expit(s[ia] - s[ib] + np.where(first_a, first_edge, -first_edge))
     a_wins = rng.random(n) < p
-    g = games_frame([{"army_a": armies[x], "army_b": armies[y], "first": "A" if f else "B",
-                      "winner": "A" if w else "B", "deal": i}
-                     for i, (x, y, f, w) in enumerate(zip(ia, ib, first_a, a_wins))])
+    g = games_frame(
+        [
+            {
+                "army_a": armies[x],
+                "army_b": armies[y],
+                "first": "A" if f else "B",
+                "winner": "A" if w else "B",
+                "deal": i,
+            }
+            for i, (x, y, f, w) in enumerate(zip(ia, ib, first_a, a_wins))
+        ]
+    )
     return g, strengths
 
 
@@ -107,11 +118,16 @@ def test_bradley_terry_errors_are_clustered_by_deal_across_seat_orders():
             oda_a = not swapped
             p_oda = expit(0.3 + luck + (0.2 if (first == "A") == oda_a else -0.2))
             oda_wins = rng.random() < p_oda
-            rows.append({"army_a": "takeda" if swapped else "oda",
-                         "army_b": "oda" if swapped else "takeda", "deal": deal,
-                         "swapped": swapped, "first": first,
-                         "winner": ("A" if oda_a else "B") if oda_wins else
-                                   ("B" if oda_a else "A")})
+            rows.append(
+                {
+                    "army_a": "takeda" if swapped else "oda",
+                    "army_b": "oda" if swapped else "takeda",
+                    "deal": deal,
+                    "swapped": swapped,
+                    "first": first,
+                    "winner": ("A" if oda_a else "B") if oda_wins else ("B" if oda_a else "A"),
+                }
+            )
     g = games_frame(rows)
     bt = stats.bradley_terry(g, by=None).set_index(["term", "army"])
     # sum-to-zero coding: takeda's rating is −oda's, so the army term of seat A minus seat B's
@@ -120,7 +136,8 @@ def test_bradley_terry_errors_are_clustered_by_deal_across_seat_orders():
     x = np.column_stack([oda_a, np.where(g["first"] == "A", 1.0, -1.0)])
     y = (g["winner"] == "A").to_numpy(float)
     ref = sm.GLM(y, x, family=sm.families.Binomial()).fit(
-        cov_type="cluster", cov_kwds={"groups": g["deal"].to_numpy()})
+        cov_type="cluster", cov_kwds={"groups": g["deal"].to_numpy()}
+    )
     oda = bt.loc[("army", "oda")]
     assert oda["rating"] == pytest.approx(ref.params[0], rel=1e-6)
     assert oda["se"] == pytest.approx(ref.bse[0], rel=1e-6)
@@ -133,8 +150,13 @@ def test_bradley_terry_errors_are_clustered_by_deal_across_seat_orders():
 
 def test_bradley_terry_per_group_and_separation():
     g1, _ = synthetic_games(n=800, seed=5)
-    g2 = games_frame([{"variant": "sep", "army_a": "oda", "army_b": "takeda", "winner": "A",
-                       "first": f} for f in "ABAB"], start_id=10_000)
+    g2 = games_frame(
+        [
+            {"variant": "sep", "army_a": "oda", "army_b": "takeda", "winner": "A", "first": f}
+            for f in "ABAB"
+        ],
+        start_id=10_000,
+    )
     bt = stats.bradley_terry(pd.concat([g1, g2], ignore_index=True))
     assert set(bt["variant"]) == {"v", "sep"}
     sep = bt[bt.variant == "sep"]
@@ -143,14 +165,22 @@ def test_bradley_terry_per_group_and_separation():
 
 
 def test_tables_are_per_tier_and_a_pooled_table_says_so():
-    g = games_frame([{"tier": t, "deal": i, "winner": "AB"[i % 2]}
-                     for t in ("random-vs-random", "heuristic-vs-heuristic") for i in range(6)])
+    g = games_frame(
+        [
+            {"tier": t, "deal": i, "winner": "AB"[i % 2]}
+            for t in ("random-vs-random", "heuristic-vs-heuristic")
+            for i in range(6)
+        ]
+    )
     per_tier = stats.army_table(g)
     assert set(per_tier["tier"]) == {"random-vs-random", "heuristic-vs-heuristic"}
     pooled = stats.army_table(g, by=("variant",))
     assert list(pooled["tier"].unique()) == ["pooled: random-vs-random + heuristic-vs-heuristic"]
-    for table in (stats.bradley_terry(g, by=None), stats.matchup_table(g, by="variant"),
-                  stats.variant_table(g, by="variant")):
+    for table in (
+        stats.bradley_terry(g, by=None),
+        stats.matchup_table(g, by="variant"),
+        stats.variant_table(g, by="variant"),
+    ):
         assert table["tier"].str.startswith("pooled: ").all()
     one_tier = stats.army_table(g[g.tier == "random-vs-random"], by=None)
     assert list(one_tier["tier"].unique()) == ["random-vs-random"]

@@ -36,9 +36,16 @@ ASSASSIN = {
     8: {},
 }
 # 足軽7 (three copies, no ability): counted in games, not copies
-ASHIGARU = {1: {"copies": 3, "opening": 2, "drawn": 1, "played": 3, "won": 2},
-            2: {"copies": 3, "drawn": 2}, 3: {"copies": 3}, 4: {"copies": 3}, 5: {"copies": 3},
-            6: {"copies": 3}, 7: {"copies": 3}, 8: {"copies": 3}}
+ASHIGARU = {
+    1: {"copies": 3, "opening": 2, "drawn": 1, "played": 3, "won": 2},
+    2: {"copies": 3, "drawn": 2},
+    3: {"copies": 3},
+    4: {"copies": 3},
+    5: {"copies": 3},
+    6: {"copies": 3},
+    7: {"copies": 3},
+    8: {"copies": 3},
+}
 
 
 # Each game its own deal, except games 1 and 2: the two seat orders of deal 1 (one cluster)
@@ -47,13 +54,25 @@ DEALS = {1: 1, 2: 1, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8}
 
 @pytest.fixture(scope="module")
 def hand_built():
-    games = games_frame([{"game_id": i, "winner": w, "deal": DEALS[i], "swapped": i == 2}
-                         for i, w in WINNERS.items()])
+    games = games_frame(
+        [
+            {"game_id": i, "winner": w, "deal": DEALS[i], "swapped": i == 2}
+            for i, w in WINNERS.items()
+        ]
+    )
     rows = [{"game_id": i, "card": "刺客", **r} for i, r in ASSASSIN.items()]
     rows += [{"game_id": i, "card": "足軽7", **r} for i, r in ASHIGARU.items()]
     # seat B (takeda) holds 斥候 in the opening hand of games 1 and 4, both lost by B
-    rows += [{"game_id": i, "player": "B", "army": "takeda", "card": "斥候",
-              "opening": 1 if i in (1, 4) else 0} for i in WINNERS]
+    rows += [
+        {
+            "game_id": i,
+            "player": "B",
+            "army": "takeda",
+            "card": "斥候",
+            "opening": 1 if i in (1, 4) else 0,
+        }
+        for i in WINNERS
+    ]
     rec = stats.Records.from_frames(games, cards_frame(rows))
     return stats.card_table(rec, min_games=1).set_index(["army", "card"])
 
@@ -99,8 +118,9 @@ def test_improvement_when_drawn_with_its_interval_clustered_by_deal(hand_built):
     won = np.array([1, 0, 0, 1, 1, 0.0])
     gih = np.array([1, 1, 0, 0, 1, 0.0])
     deal = np.array([1, 1, 3, 4, 7, 8])
-    ref = sm.OLS(won, sm.add_constant(gih)).fit(cov_type="cluster", use_t=True,
-                                               cov_kwds={"groups": deal})
+    ref = sm.OLS(won, sm.add_constant(gih)).fit(
+        cov_type="cluster", use_t=True, cov_kwds={"groups": deal}
+    )
     lo, hi = ref.conf_int()[1]
     assert r["iwd_se"] == pytest.approx(ref.bse[1])
     assert (r["iwd_lo"], r["iwd_hi"]) == (pytest.approx(lo), pytest.approx(hi))
@@ -150,9 +170,13 @@ def test_thin_cells_are_marked_and_left_out_of_the_tests():
 
 @pytest.fixture(scope="module")
 def big_records():
-    g, c = synthetic_records(("oda", "takeda"), deals=60, variants={
-        "base": {"walls": 7, "first_edge": 0.1, "shift": {}}},
-        tiers={"t": ("heuristic", 1.0, 1.0)}, card_effects={"織田信長": 1.2})
+    g, c = synthetic_records(
+        ("oda", "takeda"),
+        deals=60,
+        variants={"base": {"walls": 7, "first_edge": 0.1, "shift": {}}},
+        tiers={"t": ("heuristic", 1.0, 1.0)},
+        card_effects={"織田信長": 1.2},
+    )
     return stats.Records.from_frames(g, c)
 
 
@@ -183,7 +207,8 @@ def test_iwd_test_is_against_the_army_baseline(big_records, big_table):
     rows = rows[(rows.card == "織田信長") & ~rows.draw]
     gih = ((rows.opening > 0) | (rows.drawn > 0)).to_numpy(float)
     ref = sm.OLS(rows.won_game.to_numpy(float), sm.add_constant(gih)).fit(
-        cov_type="cluster", use_t=True, cov_kwds={"groups": rows[CLUSTER].to_numpy()})
+        cov_type="cluster", use_t=True, cov_kwds={"groups": rows[CLUSTER].to_numpy()}
+    )
     test = ref.t_test(([0.0, 1.0], r["iwd_base"]))
     assert r["iwd"] == pytest.approx(ref.params[1])
     assert r["iwd_p"] == pytest.approx(float(test.pvalue))
@@ -200,23 +225,38 @@ def test_card_table_by_tier_has_a_row_per_tier():
 
 def test_draw_bias_is_the_winners_extra_deck_draws():
     # three decisive games and a draw; the winner drew 6, 4, 9 deck cards, the loser 2, 4, 3
-    games = games_frame([{"game_id": 1, "winner": "A", "deal": 1},
-                         {"game_id": 2, "winner": "B", "deal": 2},
-                         {"game_id": 3, "winner": "A", "deal": 3},
-                         {"game_id": 4, "winner": "draw", "deal": 4}])
-    drawn = {(1, "A"): 6, (1, "B"): 2, (2, "A"): 4, (2, "B"): 4, (3, "A"): 9, (3, "B"): 3,
-             (4, "A"): 10, (4, "B"): 0}
+    games = games_frame(
+        [
+            {"game_id": 1, "winner": "A", "deal": 1},
+            {"game_id": 2, "winner": "B", "deal": 2},
+            {"game_id": 3, "winner": "A", "deal": 3},
+            {"game_id": 4, "winner": "draw", "deal": 4},
+        ]
+    )
+    drawn = {
+        (1, "A"): 6,
+        (1, "B"): 2,
+        (2, "A"): 4,
+        (2, "B"): 4,
+        (3, "A"): 9,
+        (3, "B"): 3,
+        (4, "A"): 10,
+        (4, "B"): 0,
+    }
     rows = []
     for (gid, seat), n in drawn.items():  # split over two card types: draws are summed
         army = "oda" if seat == "A" else "takeda"
-        rows += [{"game_id": gid, "player": seat, "army": army, "card": "足軽7", "drawn": n // 2},
-                 {"game_id": gid, "player": seat, "army": army, "card": "足軽5",
-                  "drawn": n - n // 2}]
+        rows += [
+            {"game_id": gid, "player": seat, "army": army, "card": "足軽7", "drawn": n // 2},
+            {"game_id": gid, "player": seat, "army": army, "card": "足軽5", "drawn": n - n // 2},
+        ]
     t = stats.draw_bias(stats.Records.from_frames(games, cards_frame(rows))).iloc[0]
     assert t["games"] == 3  # the draw has no winner
     assert (t["winner_draws"], t["loser_draws"]) == (pytest.approx(19 / 3), pytest.approx(3))
     assert t["extra_draws"] == pytest.approx(10 / 3)
     diffs = np.array([4, 0, 6.0])
     half = sps.t.ppf(0.975, 2) * diffs.std(ddof=1) / np.sqrt(3)
-    assert (t["extra_draws_lo"], t["extra_draws_hi"]) == (pytest.approx(10 / 3 - half),
-                                                          pytest.approx(10 / 3 + half))
+    assert (t["extra_draws_lo"], t["extra_draws_hi"]) == (
+        pytest.approx(10 / 3 - half),
+        pytest.approx(10 / 3 + half),
+    )

@@ -31,15 +31,38 @@ def opening_games(mulligan: bool = False):
             for swapped in (False, True):
                 oda_seat = "B" if swapped else "A"
                 other = "A" if swapped else "B"
-                games.append({"game_id": gid, "army_a": opp if swapped else "oda",
-                              "army_b": "oda" if swapped else opp, "deal": deal,
-                              "swapped": swapped, "winner": oda_seat if wins else other,
-                              "mulligan": mulligan})
-                cards.append({"game_id": gid, "player": oda_seat, "army": "oda",
-                              "card": "赤備え", "copies": 3, "opening": 2 if in_hand else 0})
+                games.append(
+                    {
+                        "game_id": gid,
+                        "army_a": opp if swapped else "oda",
+                        "army_b": "oda" if swapped else opp,
+                        "deal": deal,
+                        "swapped": swapped,
+                        "winner": oda_seat if wins else other,
+                        "mulligan": mulligan,
+                    }
+                )
+                cards.append(
+                    {
+                        "game_id": gid,
+                        "player": oda_seat,
+                        "army": "oda",
+                        "card": "赤備え",
+                        "copies": 3,
+                        "opening": 2 if in_hand else 0,
+                    }
+                )
                 gid += 1
-    games.append({"game_id": gid, "army_a": "oda", "army_b": "oda", "deal": 0, "winner": "A",
-                  "mulligan": mulligan})
+    games.append(
+        {
+            "game_id": gid,
+            "army_a": "oda",
+            "army_b": "oda",
+            "deal": 0,
+            "winner": "A",
+            "mulligan": mulligan,
+        }
+    )
     cards.append({"game_id": gid, "army": "oda", "card": "赤備え", "copies": 3, "opening": 1})
     return stats.Records.from_frames(games_frame(games), cards_frame(cards))
 
@@ -58,7 +81,8 @@ def test_opening_hand_effect_known_answer_and_statsmodels_errors():
     opp = np.repeat([1.0, 0], 16)
     deal = np.repeat(np.arange(16), 2)
     ref = sm.OLS(score, np.column_stack([hand, opp, 1 - opp])).fit(
-        cov_type="cluster", use_t=True, cov_kwds={"groups": deal})
+        cov_type="cluster", use_t=True, cov_kwds={"groups": deal}
+    )
     assert r["se"] == pytest.approx(ref.bse[0])
     assert (r["effect_lo"], r["effect_hi"]) == tuple(pytest.approx(x) for x in ref.conf_int()[0])
     assert r["p"] == pytest.approx(ref.pvalues[0])
@@ -71,13 +95,13 @@ def test_strata_keep_a_matchup_mix_from_posing_as_card_value():
     # opponent: the raw difference would credit it with the matchup
     rows, cards = [], []
     gid = 0
-    for opp, wins, in_hand in (("takeda", 4, [1] * 6 + [0] * 2),
-                               ("uesugi", 1, [1] * 2 + [0] * 6)):
+    for opp, wins, in_hand in (("takeda", 4, [1] * 6 + [0] * 2), ("uesugi", 1, [1] * 2 + [0] * 6)):
         for deal in range(40):  # the hand follows deal % 8, the win deal // 8: independent
             hand = in_hand[deal % 8]
             win = deal // 8 < wins  # 80% against takeda, 20% against uesugi
-            rows.append({"game_id": gid, "army_b": opp, "deal": deal,
-                         "winner": "A" if win else "B"})
+            rows.append(
+                {"game_id": gid, "army_b": opp, "deal": deal, "winner": "A" if win else "B"}
+            )
             cards.append({"game_id": gid, "card": "赤備え", "opening": hand})
             gid += 1
     rec = stats.Records.from_frames(games_frame(rows), cards_frame(cards))
@@ -109,17 +133,37 @@ def test_bh_runs_within_each_variant_and_tier():
 
 # -------------------------------------------------------------------------------- lab value
 
+
 def value_frame(**over) -> pd.DataFrame:
     rows = []
-    for card, v_av, v_off in (("赤備え", 0.06, 0.01), ("足軽7", -0.01, 0.0),
-                              ("武田信玄", -0.04, -0.05)):
+    for card, v_av, v_off in (
+        ("赤備え", 0.06, 0.01),
+        ("足軽7", -0.01, 0.0),
+        ("武田信玄", -0.04, -0.05),
+    ):
         for contrast, v in (("above_vanilla", v_av), ("ability_off", v_off)):
-            rows.append({"variant": "v", "tier": "t", "army": "oda", "army_name": "織田",
-                         "card_id": card, "card": card, "copies": 1, "contrast": contrast,
-                         "replacement": "足軽5" if contrast == "above_vanilla" else "",
-                         "value": v, "lo": v - 0.02, "hi": v + 0.02, "se": 0.01,
-                         "p": 0.001 if abs(v) > 0.03 else 0.5, "q": 0.003 if abs(v) > 0.03
-                         else 0.6, "games": 400, "deals": 200, "base_rate": 0.5})
+            rows.append(
+                {
+                    "variant": "v",
+                    "tier": "t",
+                    "army": "oda",
+                    "army_name": "織田",
+                    "card_id": card,
+                    "card": card,
+                    "copies": 1,
+                    "contrast": contrast,
+                    "replacement": "足軽5" if contrast == "above_vanilla" else "",
+                    "value": v,
+                    "lo": v - 0.02,
+                    "hi": v + 0.02,
+                    "se": 0.01,
+                    "p": 0.001 if abs(v) > 0.03 else 0.5,
+                    "q": 0.003 if abs(v) > 0.03 else 0.6,
+                    "games": 400,
+                    "deals": 200,
+                    "base_rate": 0.5,
+                }
+            )
     df = pd.DataFrame(rows)
     for k, v in over.items():
         df[k] = v
@@ -145,8 +189,11 @@ def test_a_malformed_value_table_is_one_clear_error(tmp_path):
     with pytest.raises(LabError, match="value column \"games\" must hold int values"):
         stats.read_value(tmp_path)
     value_frame(contrast="swap").to_parquet(tmp_path / "value.parquet")
-    with pytest.raises(LabError, match=r"\"contrast\" has value\(s\) 'swap'; allowed: "
-                                       r"above_vanilla, ability_off"):
+    with pytest.raises(
+        LabError,
+        match=r"\"contrast\" has value\(s\) 'swap'; allowed: "
+        r"above_vanilla, ability_off",
+    ):
         stats.read_value(tmp_path)
 
 

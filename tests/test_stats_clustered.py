@@ -13,8 +13,13 @@ from _support.frames import games_frame
 from _support.synthetic import clustered_replications
 from lab import stats
 from lab.stats.causal import opening_hand_effect
-from lab.stats.clustered import (deal_clusters, grouped_diff, grouped_mean, influence_se,
-                                 rate_columns)
+from lab.stats.clustered import (
+    deal_clusters,
+    grouped_diff,
+    grouped_mean,
+    influence_se,
+    rate_columns,
+)
 from lab.stats.intervals import wilson
 
 
@@ -22,9 +27,13 @@ from lab.stats.intervals import wilson
 def random_data():
     rng = np.random.default_rng(7)
     n = 2500
-    return {"group": rng.integers(0, 3, n), "cluster": rng.integers(0, 300, n),
-            "y": (rng.random(n) < 0.45).astype(float), "d": (rng.random(n) < 0.3).astype(float),
-            "strata": rng.integers(0, 5, n)}
+    return {
+        "group": rng.integers(0, 3, n),
+        "cluster": rng.integers(0, 300, n),
+        "y": (rng.random(n) < 0.45).astype(float),
+        "d": (rng.random(n) < 0.3).astype(float),
+        "strata": rng.integers(0, 5, n),
+    }
 
 
 def _ols(y, x, cluster):
@@ -79,13 +88,15 @@ def test_a_rate_interval_is_wilson_when_deals_add_no_correlation_and_wider_when_
 
 
 def test_deals_are_shared_by_seat_orders_variants_and_tiers():
-    g = games_frame([
-        {"army_a": "oda", "army_b": "takeda", "deal": 3},
-        {"army_a": "takeda", "army_b": "oda", "deal": 3, "swapped": True},
-        {"army_a": "oda", "army_b": "takeda", "deal": 3, "variant": "w", "tier": "u"},
-        {"army_a": "oda", "army_b": "takeda", "deal": 4},
-        {"army_a": "oda", "army_b": "uesugi", "deal": 3},
-    ])
+    g = games_frame(
+        [
+            {"army_a": "oda", "army_b": "takeda", "deal": 3},
+            {"army_a": "takeda", "army_b": "oda", "deal": 3, "swapped": True},
+            {"army_a": "oda", "army_b": "takeda", "deal": 3, "variant": "w", "tier": "u"},
+            {"army_a": "oda", "army_b": "takeda", "deal": 4},
+            {"army_a": "oda", "army_b": "uesugi", "deal": 3},
+        ]
+    )
     c = deal_clusters(g)
     assert c[0] == c[1] == c[2]
     assert len({c[0], c[3], c[4]}) == 3
@@ -118,8 +129,9 @@ def test_army_win_rate_intervals_cover_93_to_97_percent(replications):
         at = stats.army_table(r, by=("rep", "variant"), min_games=1)
         oda = at[at.army == "oda"]
         assert len(oda) == 2 * REPS
-        cover[name] = _coverage(oda.win_rate_lo, oda.win_rate_hi,
-                                oda.variant.map(truth["win_rate"]))
+        cover[name] = _coverage(
+            oda.win_rate_lo, oda.win_rate_hi, oda.variant.map(truth["win_rate"])
+        )
     assert 0.93 <= cover["clustered"] <= 0.97
     assert cover["naive"] < cover["clustered"] - 0.01  # the test can fail: pooling deals does
 

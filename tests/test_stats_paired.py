@@ -15,8 +15,13 @@ from lab import stats
 from lab.errors import LabError
 
 # (deal, swapped, winner under v, winner under w); oda vs takeda, A moves first throughout
-DEALS = [(0, False, "A", "A"), (1, False, "B", "A"), (2, False, "A", "draw"),
-         (3, False, "B", "B"), (0, True, "A", "B")]
+DEALS = [
+    (0, False, "A", "A"),
+    (1, False, "B", "A"),
+    (2, False, "A", "draw"),
+    (3, False, "B", "B"),
+    (0, True, "A", "B"),
+]
 # oda's score change per pair: 0, +1, −½, 0, +1 (in the swapped deal oda sits in seat B)
 ODA_DIFFS = np.array([0, 1, -0.5, 0, 1])
 
@@ -26,14 +31,39 @@ def paired_games():
     for deal, swapped, wv, ww in DEALS:
         a, b = ("takeda", "oda") if swapped else ("oda", "takeda")
         for variant, winner in (("v", wv), ("w", ww)):
-            rows.append({"variant": variant, "army_a": a, "army_b": b, "deal": deal,
-                         "swapped": swapped, "winner": winner, "first": "A",
-                         "leader_turns": 10 if variant == "v" else 12})
+            rows.append(
+                {
+                    "variant": variant,
+                    "army_a": a,
+                    "army_b": b,
+                    "deal": deal,
+                    "swapped": swapped,
+                    "winner": winner,
+                    "first": "A",
+                    "leader_turns": 10 if variant == "v" else 12,
+                }
+            )
     rows.append({"variant": "w", "deal": 9, "winner": "A"})  # no partner under v
-    rows.append({"variant": "v", "army_a": "oda", "army_b": "oda", "deal": 5, "winner": "A",
-                 "leader_turns": 10})
-    rows.append({"variant": "w", "army_a": "oda", "army_b": "oda", "deal": 5, "winner": "B",
-                 "leader_turns": 12})
+    rows.append(
+        {
+            "variant": "v",
+            "army_a": "oda",
+            "army_b": "oda",
+            "deal": 5,
+            "winner": "A",
+            "leader_turns": 10,
+        }
+    )
+    rows.append(
+        {
+            "variant": "w",
+            "army_a": "oda",
+            "army_b": "oda",
+            "deal": 5,
+            "winner": "B",
+            "leader_turns": 12,
+        }
+    )
     return games_frame(rows)
 
 
@@ -44,8 +74,9 @@ def test_army_change_is_the_mean_paired_difference_clustered_by_deal():
     cmp = stats.compare_variants(paired_games(), "v", "w", min_games=1)
     oda = cmp[(cmp.kind == "army") & (cmp.army == "oda")].iloc[0]
     # statsmodels: OLS of the differences on a constant, errors clustered by deal, t(G − 1)
-    ref = sm.OLS(ODA_DIFFS, np.ones(5)).fit(cov_type="cluster", use_t=True,
-                                           cov_kwds={"groups": ODA_DEALS})
+    ref = sm.OLS(ODA_DIFFS, np.ones(5)).fit(
+        cov_type="cluster", use_t=True, cov_kwds={"groups": ODA_DEALS}
+    )
     lo, hi = ref.conf_int()[0]
     assert oda["pairs"] == 5 and oda["deals"] == 4  # the mirror pair is left out
     assert oda["change"] == pytest.approx(ODA_DIFFS.mean())
@@ -157,8 +188,13 @@ def test_thin_rows_are_shown_but_never_moved_and_intervals_stay_in_range():
     # the same data with a low threshold: the +2 turns per pair is found
     assert stats.what_moved(paired_games(), "v", "w", min_games=5)["moved"].any()
     # five pairs flipping from loss to win: the raw t interval would pass +1
-    g = games_frame([{"variant": v, "deal": d, "winner": w}
-                     for d in range(5) for v, w in (("v", "B"), ("w", "A"))])
+    g = games_frame(
+        [
+            {"variant": v, "deal": d, "winner": w}
+            for d in range(5)
+            for v, w in (("v", "B"), ("w", "A"))
+        ]
+    )
     oda = stats.compare_variants(g, "v", "w")
     oda = oda[oda.kind == "army"].set_index("army").loc["oda"]
     assert oda["change"] == 1 and oda["change_hi"] == 1 and oda["thin"]
@@ -171,8 +207,16 @@ def test_a_change_whose_pairs_all_tie_gets_a_conservative_interval_not_a_zero_wi
         for swapped in (False, True):
             a, b = ("takeda", "oda") if swapped else ("oda", "takeda")
             for variant in ("v", "w"):
-                rows.append({"variant": variant, "army_a": a, "army_b": b, "deal": deal,
-                             "swapped": swapped, "winner": "A" if deal % 3 else "B"})
+                rows.append(
+                    {
+                        "variant": variant,
+                        "army_a": a,
+                        "army_b": b,
+                        "deal": deal,
+                        "swapped": swapped,
+                        "winner": "A" if deal % 3 else "B",
+                    }
+                )
     cmp = stats.compare_variants(games_frame(rows), "v", "w")
     oda = cmp[(cmp.kind == "army") & (cmp.army == "oda")].iloc[0]
     assert oda["change"] == 0 and oda["se"] == 0 and oda["p"] == 1 and not oda["moved"]
@@ -183,8 +227,7 @@ def test_a_change_whose_pairs_all_tie_gets_a_conservative_interval_not_a_zero_wi
     assert 0.02 < u < 3.7 / 150 + 1e-3
     # the same in a card swap's analysis (swap_effect) and for the shares of the overall rows
     g = games_frame(rows)
-    sw = stats.swap_effect(g[g.variant == "v"], g[g.variant == "w"].assign(variant="v"),
-                           "oda")
+    sw = stats.swap_effect(g[g.variant == "v"], g[g.variant == "w"].assign(variant="v"), "oda")
     assert sw.iloc[0]["change_lo"] == pytest.approx(-u)
     draws = cmp[cmp["item"] == "draw rate"].iloc[0]
     assert draws["change_hi"] == pytest.approx(u) and draws["change_lo"] == pytest.approx(-u)
@@ -197,7 +240,9 @@ def test_a_tie_interval_around_a_constant_nonzero_change_stays_in_range():
     u = 1 - 0.025 ** (1 / 20)
     assert list(t["tied"]) == [True, True, True, False]
     assert (t["lo"][1], t["hi"][1]) == (pytest.approx(1 - 2 * u), 1.0)
-    assert t["p"][1] == pytest.approx(2 * 0.5 ** 20)  # every deal moved up: the sign test
-    assert (t["lo"][2], t["hi"][2]) == (pytest.approx(0.5 - 0.975 * 1.5),
-                                        pytest.approx(0.5 + 0.975 * 0.5))  # one deal
+    assert t["p"][1] == pytest.approx(2 * 0.5**20)  # every deal moved up: the sign test
+    assert (t["lo"][2], t["hi"][2]) == (
+        pytest.approx(0.5 - 0.975 * 1.5),
+        pytest.approx(0.5 + 0.975 * 0.5),
+    )  # one deal
     assert np.isnan(t["lo"][3])  # a row with variation keeps its t interval

@@ -26,11 +26,15 @@ def test_chunk_folders_and_merged_files_read_the_same(tmp_path, frames):
     assert len(list((tmp_path / "chunks" / "games").glob("chunk-*.parquet"))) > 1
     assert len(chunks.games) == len(games) and len(chunks.cards) == len(cards)
     key = ["game_id"]
-    pd.testing.assert_frame_equal(chunks.games.sort_values(key).reset_index(drop=True),
-                                  merged.games.sort_values(key).reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        chunks.games.sort_values(key).reset_index(drop=True),
+        merged.games.sort_values(key).reset_index(drop=True),
+    )
     key = ["game_id", "player", "card"]
-    pd.testing.assert_frame_equal(chunks.cards.sort_values(key).reset_index(drop=True),
-                                  merged.cards.sort_values(key).reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        chunks.cards.sort_values(key).reset_index(drop=True),
+        merged.cards.sort_values(key).reset_index(drop=True),
+    )
     assert chunks.manifest["synthetic"] is True
 
 
@@ -46,15 +50,19 @@ def test_missing_folder_and_empty_folder(tmp_path):
     with pytest.raises(LabError, match="results folder not found"):
         stats.load(tmp_path / "nope")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(LabError, match=r"no games records: expected games\.parquet or "
-                                       r"games/chunk-\*\.parquet"):
+    with pytest.raises(
+        LabError,
+        match=r"no games records: expected games\.parquet or "
+        r"games/chunk-\*\.parquet",
+    ):
         stats.load(tmp_path / "empty")
 
 
 def test_a_missing_column_names_the_file_and_the_column(tmp_path, frames):
     games, cards = frames
-    root = write_results(tmp_path / "r", games.drop(columns=["max_deficit_b"]), cards,
-                         layout="merged")
+    root = write_results(
+        tmp_path / "r", games.drop(columns=["max_deficit_b"]), cards, layout="merged"
+    )
     with pytest.raises(LabError) as e:
         stats.load(root)
     msg = str(e.value)
@@ -67,8 +75,11 @@ def test_a_bad_value_names_the_column_and_the_allowed_values(frames):
     games, cards = frames
     bad = games.copy()
     bad.loc[0, "winner"] = "C"
-    with pytest.raises(LabError, match=r"column \"winner\" has value\(s\) 'C'; allowed: A, B, "
-                                       r"draw"):
+    with pytest.raises(
+        LabError,
+        match=r"column \"winner\" has value\(s\) 'C'; allowed: A, B, "
+        r"draw",
+    ):
         stats.Records.from_frames(bad, cards)
 
 
@@ -104,8 +115,11 @@ def test_a_bad_manifest_is_a_clear_error(tmp_path, frames):
 
 def test_grouping_by_an_unknown_column_lists_the_allowed_ones():
     rec = stats.Records.from_frames(games_frame([{}]))
-    with pytest.raises(LabError, match=r"cannot group by flavour: not a games column "
-                                       r"\(allowed: .*variant.*tier"):
+    with pytest.raises(
+        LabError,
+        match=r"cannot group by flavour: not a games column "
+        r"\(allowed: .*variant.*tier",
+    ):
         stats.variant_table(rec, by=("variant", "flavour"))
 
 
@@ -160,6 +174,7 @@ def test_reads_what_the_runner_writes(tmp_path, frames):
     rows."""
     sim = pytest.importorskip("lab.sim.records")
     from lab.records import write_chunk
+
     pa = pytest.importorskip("pyarrow")
     games, cards = frames
     assert set(GAMES_COLUMNS) <= set(sim.GAMES_SCHEMA.names)
@@ -169,8 +184,13 @@ def test_reads_what_the_runner_writes(tmp_path, frames):
         df = df.copy()
         for f in schema:
             if f.name not in df.columns:  # columns the synthetic frames leave out: neutral
-                df[f.name] = (False if pa.types.is_boolean(f.type) else
-                              "" if pa.types.is_string(f.type) else 0)
+                df[f.name] = (
+                    False
+                    if pa.types.is_boolean(f.type)
+                    else ""
+                    if pa.types.is_string(f.type)
+                    else 0
+                )
         return pa.Table.from_pandas(df[schema.names], schema=schema, preserve_index=False)
 
     games = games.assign(error=games.index == 0)  # one game hit an engine limit
@@ -178,10 +198,13 @@ def test_reads_what_the_runner_writes(tmp_path, frames):
         (tmp_path / kind).mkdir()
     ids = games["game_id"].to_numpy()
     for k, start in enumerate(range(0, len(games), 25)):
-        part = games.iloc[start:start + 25]
-        write_chunk(tmp_path, k, table(part, sim.GAMES_SCHEMA),
-                        table(cards[cards["game_id"].isin(ids[start:start + 25])],
-                              sim.CARDS_SCHEMA))
+        part = games.iloc[start : start + 25]
+        write_chunk(
+            tmp_path,
+            k,
+            table(part, sim.GAMES_SCHEMA),
+            table(cards[cards["game_id"].isin(ids[start : start + 25])], sim.CARDS_SCHEMA),
+        )
     rec = stats.load(tmp_path)
     assert rec.error_games == 1 and len(rec.games) == len(games) - 1
     assert len(rec.cards) == (cards["game_id"] != ids[0]).sum()

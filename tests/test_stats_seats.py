@@ -24,12 +24,19 @@ def synthetic(deals=400, seed=0, edge=(0.15, 0.0)):
             winner = rng.choice(3, p=p) + 1
             scores = rng.integers(10, 40, size=3)
             scores[winner - 1] = scores.max() + rng.integers(1, 5)
-            row = {"game_id": cell * deals + d, "variant": f"v{cell}", "tier": "h",
-                   "players": 3, "deal": d, "first": first, "winner": winner, "reroll": reroll}
+            row = {
+                "game_id": cell * deals + d,
+                "variant": f"v{cell}",
+                "tier": "h",
+                "players": 3,
+                "deal": d,
+                "first": first,
+                "winner": winner,
+                "reroll": reroll,
+            }
             for k in range(4):
                 row[f"score_p{k + 1}"] = float(scores[k]) if k < 3 else np.nan
-                row[f"rank_p{k + 1}"] = (float(1 + (scores > scores[k]).sum()) if k < 3
-                                         else np.nan)
+                row[f"rank_p{k + 1}"] = float(1 + (scores > scores[k]).sum()) if k < 3 else np.nan
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -39,8 +46,9 @@ def test_positions_count_from_the_start_player():
     rows = seats.seat_rows(g)
     assert len(rows) == 3 * len(g)
     start = rows[rows["position"] == 0]
-    assert (start["seat"].to_numpy() == g.set_index("game_id").loc[start["game_id"],
-                                                                    "first"].to_numpy()).all()
+    assert (
+        start["seat"].to_numpy() == g.set_index("game_id").loc[start["game_id"], "first"].to_numpy()
+    ).all()
     assert rows.groupby("game_id")["win"].sum().eq(1).all()
     assert (rows.loc[rows["win"] == 1, "margin"] > 0).all()
 

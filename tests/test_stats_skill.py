@@ -22,8 +22,15 @@ def tier_games():
     rows = []
     for tier, oda_wins in (("low", 6), ("high", 9)):
         for i in range(10):
-            rows.append({"tier": tier, "deal": i, "winner": "A" if i < oda_wins else "B",
-                         "bot_a": tier, "bot_b": tier})
+            rows.append(
+                {
+                    "tier": tier,
+                    "deal": i,
+                    "winner": "A" if i < oda_wins else "B",
+                    "bot_a": tier,
+                    "bot_b": tier,
+                }
+            )
     return games_frame(rows)
 
 
@@ -38,11 +45,14 @@ def test_skill_split_of_army_win_rates_is_clustered_by_the_deals_both_tiers_play
     won = np.array([i < 6 for i in range(10)] + [i < 9 for i in range(10)], dtype=float)
     high = np.repeat([0.0, 1.0], 10)
     deal = np.tile(np.arange(10), 2)
-    ref = sm.OLS(won, sm.add_constant(high)).fit(cov_type="cluster", use_t=True,
-                                                 cov_kwds={"groups": deal})
+    ref = sm.OLS(won, sm.add_constant(high)).fit(
+        cov_type="cluster", use_t=True, cov_kwds={"groups": deal}
+    )
     lo, hi = ref.conf_int()[1]
     assert (oda["skill_sensitivity_lo"], oda["skill_sensitivity_hi"]) == (
-        pytest.approx(lo), pytest.approx(hi))
+        pytest.approx(lo),
+        pytest.approx(hi),
+    )
     assert oda["skill_p"] == pytest.approx(ref.pvalues[1])
     assert (oda["weaker"], oda["stronger"]) == ("low", "high")
     assert not oda["thin"]
@@ -72,22 +82,37 @@ def test_tier_order_from_cross_bot_games():
     for i in range(8):
         b_seat = "A" if i % 2 == 0 else "B"
         a_seat = "B" if b_seat == "A" else "A"
-        rows.append({"tier": "a-vs-b", "bot_a": "b" if b_seat == "A" else "a",
-                     "bot_b": "a" if b_seat == "A" else "b", "deal": i,
-                     "winner": a_seat if i == 0 else b_seat})
+        rows.append(
+            {
+                "tier": "a-vs-b",
+                "bot_a": "b" if b_seat == "A" else "a",
+                "bot_b": "a" if b_seat == "A" else "b",
+                "deal": i,
+                "winner": a_seat if i == 0 else b_seat,
+            }
+        )
     assert stats.tier_order(games_frame(rows)) == ["a-vs-a", "a-vs-b", "b-vs-b"]
 
 
 def test_tier_order_by_bot_kind_without_cross_games():
-    rows = [{"tier": t, "bot_a": b, "bot_b": b, "deal": 0}
-            for t, b in (("s", "search(simulations=400)"), ("h", "heuristic"), ("r", "random"),
-                         ("s2", "search(simulations=50)"))]
+    rows = [
+        {"tier": t, "bot_a": b, "bot_b": b, "deal": 0}
+        for t, b in (
+            ("s", "search(simulations=400)"),
+            ("h", "heuristic"),
+            ("r", "random"),
+            ("s2", "search(simulations=50)"),
+        )
+    ]
     assert stats.tier_order(games_frame(rows)) == ["r", "h", "s2", "s"]
 
 
 def test_a_given_order_is_checked():
-    with pytest.raises(LabError, match=r"names middle, not a tier of this run \(allowed: low, "
-                                       r"high\)"):
+    with pytest.raises(
+        LabError,
+        match=r"names middle, not a tier of this run \(allowed: low, "
+        r"high\)",
+    ):
         stats.tier_order(tier_games(), ["low", "middle"])
     with pytest.raises(LabError, match="skill split metric \"iwd\" is not one of"):
         stats.skill_split(tier_games(), "iwd")
@@ -98,8 +123,12 @@ def test_a_given_order_is_checked():
 
 @pytest.fixture(scope="module")
 def two_tiers():
-    g, c = synthetic_records(("oda", "takeda", "uesugi"), deals=30, mirrors=False,
-                             variants={"base": {"walls": 7, "first_edge": 0.1, "shift": {}}})
+    g, c = synthetic_records(
+        ("oda", "takeda", "uesugi"),
+        deals=30,
+        mirrors=False,
+        variants={"base": {"walls": 7, "first_edge": 0.1, "shift": {}}},
+    )
     return stats.Records.from_frames(g, c)
 
 
@@ -116,14 +145,20 @@ def test_opening_hand_skill_split_is_the_fully_interacted_regression(two_tiers):
     cells = pd.get_dummies(rows.opponent + "/" + rows.tier).to_numpy(float)
     x = np.column_stack([oh, oh * strong, cells])
     ref = sm.OLS(rows.score.to_numpy(float), x).fit(
-        cov_type="cluster", use_t=True, cov_kwds={"groups": rows[CLUSTER].to_numpy()})
+        cov_type="cluster", use_t=True, cov_kwds={"groups": rows[CLUSTER].to_numpy()}
+    )
     assert row["skill_sensitivity"] == pytest.approx(ref.params[1])
     lo, hi = ref.conf_int()[1]
     assert (row["skill_sensitivity_lo"], row["skill_sensitivity_hi"]) == (
-        pytest.approx(lo), pytest.approx(hi))
+        pytest.approx(lo),
+        pytest.approx(hi),
+    )
     per_tier = stats.opening_hand_effect(two_tiers, min_games=1)
-    weak = per_tier[(per_tier.tier == "random-vs-random") & (per_tier.army == "oda")
-                    & (per_tier.card == "織田信長")].iloc[0]
+    weak = per_tier[
+        (per_tier.tier == "random-vs-random")
+        & (per_tier.army == "oda")
+        & (per_tier.card == "織田信長")
+    ].iloc[0]
     assert row["value@random-vs-random"] == pytest.approx(weak["effect"])
 
 
@@ -132,13 +167,22 @@ def test_tier_stability_names_the_armies_whose_band_changes():
     # oda: 60% at low (above the band), 50% at high (in band); 120 deals per tier
     for tier, oda_wins in (("low", 72), ("high", 60)):
         for i in range(120):
-            rows.append({"tier": tier, "deal": i, "winner": "A" if i < oda_wins else "B",
-                         "bot_a": tier, "bot_b": tier})
+            rows.append(
+                {
+                    "tier": tier,
+                    "deal": i,
+                    "winner": "A" if i < oda_wins else "B",
+                    "bot_a": tier,
+                    "bot_b": tier,
+                }
+            )
     g = games_frame(rows)
-    cards = cards_frame([{"game_id": gid, "opening": int(d % 2 == 0)}
-                         for gid, d in zip(g.game_id, g.deal)])
-    ts = stats.tier_stability(stats.Records.from_frames(g, cards), order=["low", "high"],
-                              min_games=10)
+    cards = cards_frame(
+        [{"game_id": gid, "opening": int(d % 2 == 0)} for gid, d in zip(g.game_id, g.deal)]
+    )
+    ts = stats.tier_stability(
+        stats.Records.from_frames(g, cards), order=["low", "high"], min_games=10
+    )
     a = ts.armies.set_index("army")
     assert a.loc["oda", "band@low"] == "above" and a.loc["oda", "band@high"] == "in band"
     assert a.loc["oda", "changes"] and a.loc["takeda", "changes"]
@@ -150,11 +194,17 @@ def test_tier_stability_names_the_armies_whose_band_changes():
 
 
 def test_card_signs_and_sign_changes():
-    assert list(card_sign([0.1, -0.1, 0.1, 0.1], [True, True, False, None])) == [
-        "+", "−", "0", "0"]
-    cards = pd.DataFrame({"value@a": [0.1, 0.1, 0.1], "sign@a": ["+", "+", "0"],
-                          "value@b": [-0.02, 0.05, -0.02], "sign@b": ["0", "0", "0"],
-                          "thin@a": False, "thin@b": False})
+    assert list(card_sign([0.1, -0.1, 0.1, 0.1], [True, True, False, None])) == ["+", "−", "0", "0"]
+    cards = pd.DataFrame(
+        {
+            "value@a": [0.1, 0.1, 0.1],
+            "sign@a": ["+", "+", "0"],
+            "value@b": [-0.02, 0.05, -0.02],
+            "sign@b": ["0", "0", "0"],
+            "thin@a": False,
+            "thin@b": False,
+        }
+    )
     # firm at a and of the opposite sign at b: changes; same sign: no; never firm: no
     assert list(_sign_changes(cards, ["a", "b"])) == [True, False, False]
 
@@ -162,19 +212,41 @@ def test_card_signs_and_sign_changes():
 def test_tier_stability_compares_one_measure_across_tiers(two_tiers):
     # a lab value table that covers only the strong tier: the variant falls back, whole, to the
     # opening-hand effect rather than set "above vanilla" beside "opening hand"
-    value = pd.DataFrame([{"variant": "base", "tier": "heuristic-vs-heuristic", "army": "oda",
-                           "army_name": "織田", "card_id": "x", "card": "織田信長", "copies": 1,
-                           "contrast": "above_vanilla", "replacement": "足軽5", "value": 0.1,
-                           "lo": 0.05, "hi": 0.15, "se": 0.02, "p": 0.001, "q": 0.01,
-                           "games": 500, "deals": 250, "base_rate": 0.5}])
+    value = pd.DataFrame(
+        [
+            {
+                "variant": "base",
+                "tier": "heuristic-vs-heuristic",
+                "army": "oda",
+                "army_name": "織田",
+                "card_id": "x",
+                "card": "織田信長",
+                "copies": 1,
+                "contrast": "above_vanilla",
+                "replacement": "足軽5",
+                "value": 0.1,
+                "lo": 0.05,
+                "hi": 0.15,
+                "se": 0.02,
+                "p": 0.001,
+                "q": 0.01,
+                "games": 500,
+                "deals": 250,
+                "base_rate": 0.5,
+            }
+        ]
+    )
     ts = stats.tier_stability(two_tiers, value=value, min_games=1)
     measures = ts.cards[[c for c in ts.cards.columns if c.startswith("measure@")]]
     assert (measures == "opening hand").all().all()
     both = pd.concat([value, value.assign(tier="random-vs-random")])
     ts = stats.tier_stability(two_tiers, value=both, min_games=1)
     row = ts.cards[(ts.cards.army == "oda") & (ts.cards.card == "織田信長")].iloc[0]
-    assert row["measure@random-vs-random"] == row["measure@heuristic-vs-heuristic"] == (
-        "above vanilla")
+    assert (
+        row["measure@random-vs-random"]
+        == row["measure@heuristic-vs-heuristic"]
+        == ("above vanilla")
+    )
 
 
 def opening_records(low: tuple[float, float], high: tuple[float, float], n: int = 400):
@@ -184,14 +256,24 @@ def opening_records(low: tuple[float, float], high: tuple[float, float], n: int 
     rows = []
     for tier, (w1, w0) in (("low", low), ("high", high)):
         half = n // 2
-        wins = {True: set(rng.permutation(half)[:round(w1 * half)]),
-                False: set(rng.permutation(half)[:round(w0 * half)])}
+        wins = {
+            True: set(rng.permutation(half)[: round(w1 * half)]),
+            False: set(rng.permutation(half)[: round(w0 * half)]),
+        }
         for d in range(n):
-            rows.append({"tier": tier, "deal": d, "bot_a": tier, "bot_b": tier,
-                         "winner": "A" if d // 2 in wins[d % 2 == 0] else "B"})
+            rows.append(
+                {
+                    "tier": tier,
+                    "deal": d,
+                    "bot_a": tier,
+                    "bot_b": tier,
+                    "winner": "A" if d // 2 in wins[d % 2 == 0] else "B",
+                }
+            )
     g = games_frame(rows)
-    c = cards_frame([{"game_id": gid, "opening": int(d % 2 == 0)}
-                     for gid, d in zip(g.game_id, g.deal)])
+    c = cards_frame(
+        [{"game_id": gid, "opening": int(d % 2 == 0)} for gid, d in zip(g.game_id, g.deal)]
+    )
     return stats.Records.from_frames(g, c)
 
 
@@ -208,8 +290,9 @@ def test_a_card_is_listed_as_changing_with_skill_only_when_the_between_tier_test
     assert not row["changes"] and ts.changes.empty
     assert row["tier_q"] == pytest.approx(sp["skill_q"].iloc[0])
     # +30 at low, −10 at high: the difference passes, the card is listed with it
-    ts = stats.tier_stability(opening_records((0.65, 0.35), (0.45, 0.55)), order=["low", "high"],
-                              min_games=10)
+    ts = stats.tier_stability(
+        opening_records((0.65, 0.35), (0.45, 0.55)), order=["low", "high"], min_games=10
+    )
     row = ts.cards.iloc[0]
     assert row["changes"] and list(ts.changes["card"]) == ["足軽7"]
     assert row["tier_diff"] == pytest.approx(-0.4) and row["tier_hi"] < 0
@@ -220,12 +303,26 @@ def test_lab_value_changes_with_skill_are_tested_between_tiers():
     rec = opening_records((0.5, 0.5), (0.5, 0.5))
 
     def value(tier, v, se):
-        return {"variant": "v", "tier": tier, "army": "oda", "army_name": "織田",
-                "card_id": "ashigaru7", "card": "足軽7", "copies": 1,
-                "contrast": "ability_off", "replacement": "", "value": v, "lo": v - 2 * se,
-                "hi": v + 2 * se, "se": se, "p": 0.001 if abs(v) > 2 * se else 0.5,
-                "q": 0.001 if abs(v) > 2 * se else 0.5, "games": 800, "deals": 400,
-                "base_rate": 0.5}
+        return {
+            "variant": "v",
+            "tier": tier,
+            "army": "oda",
+            "army_name": "織田",
+            "card_id": "ashigaru7",
+            "card": "足軽7",
+            "copies": 1,
+            "contrast": "ability_off",
+            "replacement": "",
+            "value": v,
+            "lo": v - 2 * se,
+            "hi": v + 2 * se,
+            "se": se,
+            "p": 0.001 if abs(v) > 2 * se else 0.5,
+            "q": 0.001 if abs(v) > 2 * se else 0.5,
+            "games": 800,
+            "deals": 400,
+            "base_rate": 0.5,
+        }
 
     # firm at low, of the other sign at high, but the difference is within its error
     table = pd.DataFrame([value("low", 0.05, 0.02), value("high", -0.01, 0.03)])

@@ -12,22 +12,53 @@ from lab.stats.intervals import wilson
 
 
 def four_games():
-    return games_frame([
-        # first A, A wins, A was 3 walls behind once: a comeback; margin 3 − 0
-        {"first": "A", "winner": "A", "max_deficit_a": 3, "walls_a": 3, "walls_b": 0,
-         "leader_turns": 10, "battles": 8},
-        # first B, A wins (first player lost); A never behind by 3: no comeback; margin 1
-        {"first": "B", "winner": "A", "max_deficit_a": 2, "walls_a": 1, "walls_b": 0,
-         "leader_turns": 20, "battles": 12},
-        # a draw at the turn limit
-        {"first": "A", "winner": "draw", "end_reason": "turn_limit", "walls_a": 2, "walls_b": 2,
-         "leader_turns": 30, "battles": 20},
-        # first B, B wins, B was 4 behind: comeback; margin 2; ended by exhaustion
-        {"first": "B", "winner": "B", "max_deficit_b": 4, "walls_a": 0, "walls_b": 2,
-         "end_reason": "exhaustion", "leader_turns": 40, "battles": 24},
-        # another variant, to check grouping
-        {"variant": "w", "first": "A", "winner": "B"},
-    ])
+    return games_frame(
+        [
+            # first A, A wins, A was 3 walls behind once: a comeback; margin 3 − 0
+            {
+                "first": "A",
+                "winner": "A",
+                "max_deficit_a": 3,
+                "walls_a": 3,
+                "walls_b": 0,
+                "leader_turns": 10,
+                "battles": 8,
+            },
+            # first B, A wins (first player lost); A never behind by 3: no comeback; margin 1
+            {
+                "first": "B",
+                "winner": "A",
+                "max_deficit_a": 2,
+                "walls_a": 1,
+                "walls_b": 0,
+                "leader_turns": 20,
+                "battles": 12,
+            },
+            # a draw at the turn limit
+            {
+                "first": "A",
+                "winner": "draw",
+                "end_reason": "turn_limit",
+                "walls_a": 2,
+                "walls_b": 2,
+                "leader_turns": 30,
+                "battles": 20,
+            },
+            # first B, B wins, B was 4 behind: comeback; margin 2; ended by exhaustion
+            {
+                "first": "B",
+                "winner": "B",
+                "max_deficit_b": 4,
+                "walls_a": 0,
+                "walls_b": 2,
+                "end_reason": "exhaustion",
+                "leader_turns": 40,
+                "battles": 24,
+            },
+            # another variant, to check grouping
+            {"variant": "w", "first": "A", "winner": "B"},
+        ]
+    )
 
 
 def test_variant_table_known_answers():
@@ -81,8 +112,10 @@ def test_first_player_edge_needs_the_interval_off_50_and_enough_games():
     # (70%), 66 (55%) and, in the thin third, 84 of only 30 games counted at min_games = 100
     rows = []
     for variant, wins, n in (("edge", 84, 120), ("even", 66, 120), ("thin", 24, 30)):
-        rows += [{"variant": variant, "deal": i, "first": "A", "winner": "A" if i < wins else "B"}
-                 for i in range(n)]
+        rows += [
+            {"variant": variant, "deal": i, "first": "A", "winner": "A" if i < wins else "B"}
+            for i in range(n)
+        ]
     vt = stats.variant_table(games_frame(rows)).set_index("variant")
     lo, hi = wilson(66, 120)
     assert lo < 0.5 < hi  # 55% of 120: the interval reaches 50%

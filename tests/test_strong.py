@@ -54,17 +54,20 @@ def test_the_heuristic_weight_alone_chooses_as_the_heuristic_does():
     differ = 0
     for g in _random_positions(count=40, seed=4):
         n = legal_actions(g.s, g.c, g._acts, g._wk)
-        assert strong_choose(g.s, g.c, g._acts, n, learner) == heuristic_choose(g.s, g.c, g._acts,
-                                                                               n, heuristic)
+        assert strong_choose(g.s, g.c, g._acts, n, learner) == heuristic_choose(
+            g.s, g.c, g._acts, n, heuristic
+        )
         shipped = parse_bot("strong").pack()
         differ += strong_choose(g.s, g.c, g._acts, n, shipped) != heuristic_choose(
-            g.s, g.c, g._acts, n, heuristic)
+            g.s, g.c, g._acts, n, heuristic
+        )
     assert differ >= 3  # the distilled weights do not merely copy the heuristic
 
 
 def test_strong_beats_the_heuristic():
     """A fit with a wrong sign or a feature read from the wrong seat plays below the heuristic."""
     from lab.bots.ladder import play_pair
+
     aw, bw, d = play_pair(parse_bot("strong"), parse_bot("heuristic"), 648, RuleSet(), seed=7)
     assert (aw + 0.5 * d) / (aw + bw + d) > 0.55
 
@@ -84,7 +87,13 @@ def test_strong_plays_the_same_compiled_and_under_numba_disable_jit():
         env.pop("NUMBA_DISABLE_JIT", None)
         if not jit:
             env["NUMBA_DISABLE_JIT"] = "1"
-        out = subprocess.run([sys.executable, "-m", "_support.strong_games"], env=env,
-                             capture_output=True, text=True, check=True, cwd=HERE)
+        out = subprocess.run(
+            [sys.executable, "-m", "_support.strong_games"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=HERE,
+        )
         runs.append(json.loads(out.stdout))
     assert len(runs[0]) == 2 and runs[0] == runs[1]

@@ -51,8 +51,12 @@ def split(out, p):
     base, alt = swap.arms(games, p)
     order = ["army_a", "army_b", "deal", "swapped"]
     cb, ca = (cards[cards["game_id"].isin(g["game_id"])] for g in (base, alt))
-    return (base.sort_values(order, ignore_index=True), alt.sort_values(order, ignore_index=True),
-            cb, ca)
+    return (
+        base.sort_values(order, ignore_index=True),
+        alt.sort_values(order, ignore_index=True),
+        cb,
+        ca,
+    )
 
 
 def test_swap_for_itself_changes_nothing(config, tmp_path):
@@ -72,8 +76,12 @@ def test_the_swap_is_a_patch_of_the_config_as_written(config, real_swap):
     assert "patches" not in json.dumps(p.base.resolved())
     assert [x.name for x in p.exp.patches] == ["base", "赤備え→足軽7"]
     [edit] = p.patch.edits
-    assert (edit.op, edit.army, edit.card, edit.value) == ("replace", "takeda", "akazonae",
-                                                           "ashigaru7")
+    assert (edit.op, edit.army, edit.card, edit.value) == (
+        "replace",
+        "takeda",
+        "akazonae",
+        "ashigaru7",
+    )
     assert p.exp.affected(p.patch) == {"takeda"}
 
 
@@ -85,8 +93,10 @@ def test_arms_play_paired_deals(real_swap):
     pd.testing.assert_frame_equal(gb[PAIR_COLUMNS], ga[PAIR_COLUMNS])
     # oda vs uesugi holds no 赤備え: played once, recorded in both arms
     plain = lambda g: g[~g["army_a"].eq("takeda") & ~g["army_b"].eq("takeda")]  # noqa: E731
-    pd.testing.assert_frame_equal(plain(gb).drop(columns=ARM_ONLY).reset_index(drop=True),
-                                  plain(ga).drop(columns=ARM_ONLY).reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        plain(gb).drop(columns=ARM_ONLY).reset_index(drop=True),
+        plain(ga).drop(columns=ARM_ONLY).reset_index(drop=True),
+    )
 
 
 def test_unaffected_matchups_are_played_once(real_swap):
@@ -143,8 +153,9 @@ def test_swapped_game_replays(real_swap):
 def test_cli_json_from_swap_table_and_resume(config, real_swap, tmp_path):
     p, out = real_swap
     cfg = write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwith = "足軽7"\n')
-    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--out", str(out), "--resume",
-                                     "--json", "--min-games", "1"])
+    r = CliRunner().invoke(
+        cli.app, ["swap", str(cfg), "--out", str(out), "--resume", "--json", "--min-games", "1"]
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["card"] == "赤備え" and doc["with"] == "足軽7" and doc["records"] == str(out)
@@ -156,8 +167,10 @@ def test_cli_json_from_swap_table_and_resume(config, real_swap, tmp_path):
 
 def test_cli_table(config, real_swap):
     _, out = real_swap
-    r = CliRunner().invoke(cli.app, ["swap", str(config), "--card", "赤備え", "--with", "足軽7",
-                                     "--out", str(out), "--resume"])
+    r = CliRunner().invoke(
+        cli.app,
+        ["swap", str(config), "--card", "赤備え", "--with", "足軽7", "--out", str(out), "--resume"],
+    )
     assert r.exit_code == 0, r.output
     assert "武田" in r.stdout and "removing 赤備え (for 足軽7)" in r.stdout
     assert "unaffected" in r.stdout and "織田" in r.stdout
@@ -171,6 +184,7 @@ def test_default_out(config):
 
 
 # ----------------------------------------------------------------------------------- errors
+
 
 def test_unknown_card_suggests(config):
     with pytest.raises(LabError, match="unknown card \"赤備\".*did you mean.*赤備え"):
@@ -207,17 +221,25 @@ def test_bad_swap_table(tmp_path):
     cfg = write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwiht = "足軽7"\n')
     with pytest.raises(LabError, match="unknown key \"wiht\""):
         swap.read_table(cfg)
-    assert load_experiment(write_config(tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwith = '
-                                        '"足軽7"\n', "ok.toml")).games == 6  # lab run reads it
-
+    assert (
+        load_experiment(
+            write_config(
+                tmp_path, CONFIG + '\n[swap]\ncard = "赤備え"\nwith = "足軽7"\n', "ok.toml"
+            )
+        ).games
+        == 6
+    )  # lab run reads it
 
 
 # ------------------------------------------------------------------- variants and tiers
 
+
 def test_a_swap_over_two_variants_is_read_in_each_never_pooled(tmp_path):
-    cfg = write_config(tmp_path, CONFIG.replace('armies = ["oda", "takeda", "uesugi"]',
-                                                'armies = ["takeda", "uesugi"]')
-                       + "\n[grid]\nwalls = [6, 7]\n")
+    cfg = write_config(
+        tmp_path,
+        CONFIG.replace('armies = ["oda", "takeda", "uesugi"]', 'armies = ["takeda", "uesugi"]')
+        + "\n[grid]\nwalls = [6, 7]\n",
+    )
     p = swap.plan(load_experiment(cfg), "赤備え", "足軽7")
     swap.run(p, tmp_path / "out", jobs=1)
     rows = swap.effects(p, tmp_path / "out", min_games=1)
@@ -225,38 +247,69 @@ def test_a_swap_over_two_variants_is_read_in_each_never_pooled(tmp_path):
     assert len(variants) == 2
     # one army row per (variant, tier), each labelled; no pooled row and no unlabelled one
     army = rows[rows["kind"] == "army"]
-    assert list(zip(army["variant"], army["tier"])) == [(v, "random-vs-random")
-                                                         for v in variants]
+    assert list(zip(army["variant"], army["tier"])) == [(v, "random-vs-random") for v in variants]
     assert set(rows["kind"]) == {"army", "matchup"} and rows["variant"].notna().all()
     assert (army["pairs"] == 2 * 6).all()  # uesugi × 2 seat orders × 6 deals, per variant
-    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--card", "赤備え", "--with", "足軽7",
-                                     "--out", str(tmp_path / "out"), "--resume",
-                                     "--min-games", "1"])
+    r = CliRunner().invoke(
+        cli.app,
+        [
+            "swap",
+            str(cfg),
+            "--card",
+            "赤備え",
+            "--with",
+            "足軽7",
+            "--out",
+            str(tmp_path / "out"),
+            "--resume",
+            "--min-games",
+            "1",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "removing 赤備え" not in r.stdout  # no headline over two variants
     assert "no headline" in r.stdout and "never pooled" in r.stdout
     # a summary row per variant × tier, then each group's table, its title naming both
     assert "per variant and tier" in r.stdout
     assert all(f"— {v}, random" in r.stdout for v in variants)
-    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--card", "赤備え", "--with", "足軽7",
-                                     "--out", str(tmp_path / "out"), "--resume", "--json"])
+    r = CliRunner().invoke(
+        cli.app,
+        [
+            "swap",
+            str(cfg),
+            "--card",
+            "赤備え",
+            "--with",
+            "足軽7",
+            "--out",
+            str(tmp_path / "out"),
+            "--resume",
+            "--json",
+        ],
+    )
     doc = json.loads(r.stdout)
     assert [(a["variant"], a["tier"]) for a in doc["armies"]] == list(
-        zip(army["variant"], army["tier"]))
-    assert all("reading" not in a and {x["variant"] for x in a["rows"]} == {a["variant"]}
-               for a in doc["armies"])
+        zip(army["variant"], army["tier"])
+    )
+    assert all(
+        "reading" not in a and {x["variant"] for x in a["rows"]} == {a["variant"]}
+        for a in doc["armies"]
+    )
 
 
 def test_one_variant_and_tier_names_them_and_keeps_its_headline(config, real_swap):
     _, out = real_swap
-    r = CliRunner().invoke(cli.app, ["swap", str(config), "--card", "赤備え", "--with", "足軽7",
-                                     "--out", str(out), "--resume"])
+    r = CliRunner().invoke(
+        cli.app,
+        ["swap", str(config), "--card", "赤備え", "--with", "足軽7", "--out", str(out), "--resume"],
+    )
     assert r.exit_code == 0, r.output
     assert "— second_edition, random" in r.stdout  # the table names both
     assert "removing 赤備え (for 足軽7)" in r.stdout and "no headline" not in r.stdout
 
 
 # ------------------------------------------------------------------------------ --army
+
 
 def test_army_swaps_only_that_armys_copies_and_equals_its_lab_value(config, tmp_path):
     """奇襲 is held by 織田 and 武田. --army takeda replaces 武田's copies only (織田 keeps its
@@ -299,24 +352,44 @@ def test_army_swaps_only_that_armys_copies_and_equals_its_lab_value(config, tmp_
 
 def test_army_errors_are_one_line(config):
     exp = load_experiment(config)
-    with pytest.raises(LabError, match=r"--army \"mori\" is not an army of .*armies: oda, "
-                                       r"takeda, uesugi"):
+    with pytest.raises(
+        LabError,
+        match=r"--army \"mori\" is not an army of .*armies: oda, "
+        r"takeda, uesugi",
+    ):
         swap.plan(exp, "奇襲", "足軽4", army="mori")
-    with pytest.raises(LabError, match=r"--army uesugi: its deck holds no 奇襲 \(armies holding "
-                                       r"it: oda, takeda\)"):
+    with pytest.raises(
+        LabError,
+        match=r"--army uesugi: its deck holds no 奇襲 \(armies holding "
+        r"it: oda, takeda\)",
+    ):
         swap.plan(exp, "奇襲", "足軽4", army="uesugi")
 
 
 def test_cli_army_option_and_swap_table(config, tmp_path):
-    cfg = write_config(tmp_path, CONFIG + '\n[swap]\ncard = "奇襲"\nwith = "足軽4"\n'
-                                          'army = "takeda"\n')
-    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--out", str(tmp_path / "o"),
-                                     "--min-games", "1"])
+    cfg = write_config(
+        tmp_path, CONFIG + '\n[swap]\ncard = "奇襲"\nwith = "足軽4"\narmy = "takeda"\n'
+    )
+    r = CliRunner().invoke(
+        cli.app, ["swap", str(cfg), "--out", str(tmp_path / "o"), "--min-games", "1"]
+    )
     assert r.exit_code == 0, r.output
     assert "only 武田's copies swapped; 織田 keeps its 奇襲" in r.stdout
     assert "unaffected (no 奇襲 in the deck; decks unchanged): 上杉" in r.stdout
-    r = CliRunner().invoke(cli.app, ["swap", str(cfg), "--army", "oda", "--out",
-                                     str(tmp_path / "o2"), "--json", "--min-games", "1"])
+    r = CliRunner().invoke(
+        cli.app,
+        [
+            "swap",
+            str(cfg),
+            "--army",
+            "oda",
+            "--out",
+            str(tmp_path / "o2"),
+            "--json",
+            "--min-games",
+            "1",
+        ],
+    )
     doc = json.loads(r.stdout)
     assert doc["army"] == "oda" and doc["kept"] == ["takeda"]
     assert [a["army"] for a in doc["armies"]] == ["oda"]

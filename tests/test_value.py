@@ -31,7 +31,12 @@ armies = ["oda", "takeda", "uesugi"]
 bots = "random"
 seat_swap = true
 """
-CARDS = ["赤備え", "武田信玄", "奇襲", "足軽7"]  # a unit, a general, a tactic (oda and takeda), a 足軽
+CARDS = [
+    "赤備え",
+    "武田信玄",
+    "奇襲",
+    "足軽7",
+]  # a unit, a general, a tactic (oda and takeda), a 足軽
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +51,7 @@ def small(config):
 
 # ------------------------------------------------------------------------------------ design
 
+
 def rows_of(p):
     f = p.arms_frame()
     return {(r.army, r.card, r.contrast): (r.patch, r.replacement) for r in f.itertuples()}
@@ -58,8 +64,10 @@ def test_arms_by_kind_of_card(small):
     assert rows[("takeda", "赤備え", "above_vanilla")] == ("takeda:akazonae:off", "足軽7")
     # a general: ∞ without its ability, and 足軽10 in its place (the deck loses its general)
     assert rows[("takeda", "武田信玄", "ability_off")][0] == "takeda:takeda_shingen:off"
-    assert rows[("takeda", "武田信玄", "above_vanilla")] == ("takeda:takeda_shingen:vanilla",
-                                                         "足軽10")
+    assert rows[("takeda", "武田信玄", "above_vanilla")] == (
+        "takeda:takeda_shingen:vanilla",
+        "足軽10",
+    )
     # a tactic: unplayable, or the army's weakest 足軽 — for each army holding it
     assert rows[("takeda", "奇襲", "above_vanilla")] == ("takeda:kishuu:vanilla", "足軽4")
     assert rows[("oda", "奇襲", "above_vanilla")] == ("oda:kishuu:vanilla", "足軽6")
@@ -85,25 +93,32 @@ def test_the_run_plays_no_mirror_and_each_arm_only_its_armys_matchups(small):
         by_patch.setdefault(c.patch.name, []).append(c.matchup)
     assert len(by_patch["base"]) == 3
     assert all(len(ms) == 2 for name, ms in by_patch.items() if name != "base")
-    assert all(name.split(":")[0] in m for name, ms in by_patch.items() if name != "base"
-               for m in ms)
+    assert all(
+        name.split(":")[0] in m for name, ms in by_patch.items() if name != "base" for m in ms
+    )
 
 
 def test_tiers_and_armies_with_only_mirrors(tmp_path):
-    cfg = write_config(tmp_path, CONFIG.replace('bots = "random"', 'tiers = ["random", '
-                                                '"heuristic"]').replace(
-        'armies = ["oda", "takeda", "uesugi"]', 'armies = [["oda", "takeda"], ["uesugi", '
-                                                 '"uesugi"]]'))
+    cfg = write_config(
+        tmp_path,
+        CONFIG.replace('bots = "random"', 'tiers = ["random", "heuristic"]').replace(
+            'armies = ["oda", "takeda", "uesugi"]',
+            'armies = [["oda", "takeda"], ["uesugi", "uesugi"]]',
+        ),
+    )
     p = value.plan(load_experiment(cfg), cards=["刺客"], tiers=["heuristic"])
     assert [t.label for t in p.exp.tiers] == ["heuristic-vs-heuristic"]
     assert p.skipped == ("uesugi",) and {a.army for a in p.arms} == {"oda", "takeda"}
 
 
-@pytest.mark.parametrize("kwargs, fragments", [
-    ({"cards": ["赤備"]}, ['--cards: unknown card "赤備"', "did you mean 赤備え"]),
-    ({"cards": ["大筒"]}, ["no army of", "holds 大筒"]),
-    ({"tiers": ["heuristc"]}, ['--tier: "heuristc" is not a bot tier', "random-vs-random"]),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragments",
+    [
+        ({"cards": ["赤備"]}, ['--cards: unknown card "赤備"', "did you mean 赤備え"]),
+        ({"cards": ["大筒"]}, ["no army of", "holds 大筒"]),
+        ({"tiers": ["heuristc"]}, ['--tier: "heuristc" is not a bot tier', "random-vs-random"]),
+    ],
+)
 def test_bad_options_are_one_line(config, kwargs, fragments):
     with pytest.raises(LabError) as e:
         value.plan(load_experiment(config), **kwargs)
@@ -121,6 +136,7 @@ def test_a_config_with_patches_is_refused(config):
 
 # -------------------------------------------------------------------------------- statistics
 
+
 def synthetic(d_by_deal: list[tuple[int, int]], base_a_wins: list[bool]):
     """Games of army "x" (seat A) vs "y" in two seat orders per deal: base and one arm. Deal k
     has (arm score change in seat order 0, in seat order 1) = d_by_deal[k] for army x."""
@@ -133,13 +149,32 @@ def synthetic(d_by_deal: list[tuple[int, int]], base_a_wins: list[bool]):
             for patch, xs in (("base", x_base), ("x:c:off", x_arm)):
                 winner_is_x = xs == 1.0
                 winner = ("B" if swapped else "A") if winner_is_x else ("A" if swapped else "B")
-                rows.append({"variant": "r" if patch == "base" else f"r@{patch}",
-                             "patch": patch, "tier": "t", "army_a": a, "army_b": b,
-                             "deal": deal, "swapped": swapped, "winner": winner,
-                             "error": False})
-    arms = pd.DataFrame([["x:c:off", "x", "X", "c", "C", 1, "ability_off", ""]],
-                        columns=["patch", "army", "army_name", "card_id", "card", "copies",
-                                 "contrast", "replacement"])
+                rows.append(
+                    {
+                        "variant": "r" if patch == "base" else f"r@{patch}",
+                        "patch": patch,
+                        "tier": "t",
+                        "army_a": a,
+                        "army_b": b,
+                        "deal": deal,
+                        "swapped": swapped,
+                        "winner": winner,
+                        "error": False,
+                    }
+                )
+    arms = pd.DataFrame(
+        [["x:c:off", "x", "X", "c", "C", 1, "ability_off", ""]],
+        columns=[
+            "patch",
+            "army",
+            "army_name",
+            "card_id",
+            "card",
+            "copies",
+            "contrast",
+            "replacement",
+        ],
+    )
     return pd.DataFrame(rows), arms
 
 
@@ -180,14 +215,16 @@ def test_q_is_benjamini_hochberg_within_one_contrast():
     extra = games[games["patch"] != "base"].copy()
     extra["patch"] = "x:d:vanilla"
     extra["variant"] = "r@x:d:vanilla"
-    more = pd.DataFrame([["x:d:vanilla", "x", "X", "d", "D", 1, "above_vanilla", "足軽1"]],
-                        columns=arms.columns)
+    more = pd.DataFrame(
+        [["x:d:vanilla", "x", "X", "d", "D", 1, "above_vanilla", "足軽1"]], columns=arms.columns
+    )
     table = value_table(pd.concat([games, extra]), pd.concat([arms, more]))
     # one row per contrast: BH over a single p-value leaves it as it is
     assert (table["q"] == table["p"]).all() and len(table) == 2
 
 
 # ------------------------------------------------------------------------------------ the run
+
 
 @pytest.fixture(scope="module")
 def played(small, tmp_path_factory):
@@ -227,10 +264,16 @@ def test_a_no_op_arm_replays_base_exactly(config, tmp_path):
     """The pairing end to end: an arm that changes nothing (斥候's 物見 at its printed 1) plays
     the base games again, so its value is exactly 0 with no spread."""
     exp = load_experiment(config)
-    arm = value.Arm(Patch("takeda:sekkou:same", (set_amount("斥候", 1, army="takeda"),)),
-                    "takeda", load_pool().get("斥候"), 2, (("ability_off", ""),))
-    p = value.ValuePlan(exp, with_patches(exp, (BASE_PATCH, arm.patch),
-                                          patched_matchups="affected"), (arm,))
+    arm = value.Arm(
+        Patch("takeda:sekkou:same", (set_amount("斥候", 1, army="takeda"),)),
+        "takeda",
+        load_pool().get("斥候"),
+        2,
+        (("ability_off", ""),),
+    )
+    p = value.ValuePlan(
+        exp, with_patches(exp, (BASE_PATCH, arm.patch), patched_matchups="affected"), (arm,)
+    )
     value.run(p, tmp_path, jobs=1)
     [row] = value.compute(p, tmp_path).to_dict("records")
     assert row["games"] > 0 and (row["value"], row["se"], row["p"]) == (0, 0, 1)
@@ -244,9 +287,23 @@ def test_same_table_on_two_workers(small, played, tmp_path):
 
 def test_cli_json_resume_and_the_report_location(config, played, tmp_path, monkeypatch):
     out, table = played
-    r = CliRunner().invoke(cli.app, ["value", str(config), "--cards", "赤備え,武田信玄",
-                                     "--cards", "奇襲", "--cards", "足軽7", "--out", str(out),
-                                     "--resume", "--json"])
+    r = CliRunner().invoke(
+        cli.app,
+        [
+            "value",
+            str(config),
+            "--cards",
+            "赤備え,武田信玄",
+            "--cards",
+            "奇襲",
+            "--cards",
+            "足軽7",
+            "--out",
+            str(out),
+            "--resume",
+            "--json",
+        ],
+    )
     assert r.exit_code == 0, r.output
     rows = json.loads(r.stdout)
     assert [list(x) for x in rows][0] == VALUE_COLUMNS and len(rows) == len(table)

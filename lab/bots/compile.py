@@ -34,11 +34,18 @@ LOOPS = {"basic": "run_batch_basic", "search": "run_batch"}
 def _kernels():
     from lab.bots import nb_expert, nb_heuristic, nb_match, nb_search
     from lab.engine import nb_actions, nb_pick, nb_play, nb_resolve
-    return {"apply": nb_resolve.apply, "setup": nb_play.setup,
-            "legal_actions": nb_actions.legal_actions, "random_pick": nb_pick.random_pick,
-            "heuristic_pick": nb_heuristic.heuristic_pick,
-            "search_choose": nb_search.search_choose, "expert_choose": nb_expert.expert_choose,
-            "run_batch_basic": nb_match.run_batch_basic, "run_batch": nb_match.run_batch}
+
+    return {
+        "apply": nb_resolve.apply,
+        "setup": nb_play.setup,
+        "legal_actions": nb_actions.legal_actions,
+        "random_pick": nb_pick.random_pick,
+        "heuristic_pick": nb_heuristic.heuristic_pick,
+        "search_choose": nb_search.search_choose,
+        "expert_choose": nb_expert.expert_choose,
+        "run_batch_basic": nb_match.run_batch_basic,
+        "run_batch": nb_match.run_batch,
+    }
 
 
 def _arguments(name: str) -> tuple:
@@ -56,15 +63,30 @@ def _arguments(name: str) -> tuple:
     lg, acts, wk = z((1, L.LW), np.int64), z((L.MAXA, L.AW), np.int64), z(WK_SIZE, np.int64)
     bot, sb, sacts = z(BP_SIZE, np.int64), z(SB_SIZE, np.int64), z((L.MAXA, L.AW), np.int64)
     n = np.int64(1)
-    loop = (s, c, lg, acts, wk, z((1, L.N_SEED_WORDS), np.int64), z((2, BP_SIZE), np.int64), sb,
-            sacts, z((1, N_RES), np.int64), z((1, L.N_ST * L.NL), np.int32))
+    loop = (
+        s,
+        c,
+        lg,
+        acts,
+        wk,
+        z((1, L.N_SEED_WORDS), np.int64),
+        z((2, BP_SIZE), np.int64),
+        sb,
+        sacts,
+        z((1, N_RES), np.int64),
+        z((1, L.N_ST * L.NL), np.int32),
+    )
     return {
-        "apply": (s, c, lg, acts[0]), "setup": (s, c, lg, z(L.N_SEED_WORDS, np.int64)),
-        "legal_actions": (s, c, acts, wk), "random_pick": (s, c, acts, wk),
+        "apply": (s, c, lg, acts[0]),
+        "setup": (s, c, lg, z(L.N_SEED_WORDS, np.int64)),
+        "legal_actions": (s, c, acts, wk),
+        "random_pick": (s, c, acts, wk),
         "heuristic_pick": (s, c, acts, wk, bot),
         "search_choose": (s, c, lg, acts, n, wk, bot, sb, sacts),
         "expert_choose": (s, c, lg, acts, n, wk, bot, sb, sacts),
-        "run_batch_basic": loop, "run_batch": loop}[name]
+        "run_batch_basic": loop,
+        "run_batch": loop,
+    }[name]
 
 
 def compile_kernel(name: str) -> None:
@@ -87,10 +109,13 @@ def is_cached(name: str) -> bool:
 
 
 def _spawn(group: str) -> subprocess.Popen:
-    code = ("import sys; from lab.bots.compile import GROUPS, compile_kernel\n"
-            f"for k in GROUPS[{group!r}]: compile_kernel(k)\n")
-    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    code = (
+        "import sys; from lab.bots.compile import GROUPS, compile_kernel\n"
+        f"for k in GROUPS[{group!r}]: compile_kernel(k)\n"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
 
 
 def ensure_compiled(search: bool = False, jobs: int | None = None) -> float:
@@ -129,5 +154,8 @@ def _wait(procs) -> None:
         _, err = p.communicate()
         if p.returncode != 0:
             # a failed helper is not fatal: this process compiles what is missing itself
-            print(f"note: a compile process ended with code {p.returncode}: "
-                  f"{(err or '').strip().splitlines()[-1:]}", file=sys.stderr)
+            print(
+                f"note: a compile process ended with code {p.returncode}: "
+                f"{(err or '').strip().splitlines()[-1:]}",
+                file=sys.stderr,
+            )

@@ -44,17 +44,18 @@ class _Compiled:
         legal = game.legal_actions()  # starts a due leader turn
         s, c, lg = game.kernel_args()
         n = nb_actions.legal_actions(s, c, self.acts, self.wk)
-        k = self.choose_kernel(s, c, lg, self.acts, n, self.wk, self.packed, self.sb,
-                               self.sacts)
+        k = self.choose_kernel(s, c, lg, self.acts, n, self.wk, self.packed, self.sb, self.sacts)
         return legal[k]
 
 
 def seat_player(bot):
     """Wrap a Python bot or a compiled bot spec as ``(game) -> action``."""
     if isinstance(bot, Bot) and not isinstance(bot, (str, dict, BotSpec)):
+
         def act(game: Game):
             seat = game.to_move
             return bot.act(game.observation(seat), game.legal_actions())
+
         return act
     compiled = _Compiled(bot)
     return compiled.choose

@@ -39,16 +39,44 @@ from lab.engine.nb_play import setup
 from lab.engine.nb_resolve import apply, begin_turn
 
 DATA = Path(__file__).parent / "data"
-DEFAULTS = {"games_per_pair": 8, "rounds": 3, "simulations": 1000, "seed": 1,
-            "max_actions": 400, "ridge": 0.001}
+DEFAULTS = {
+    "games_per_pair": 8,
+    "rounds": 3,
+    "simulations": 1000,
+    "seed": 1,
+    "max_actions": 400,
+    "ridge": 0.001,
+}
 # the test's reduced run (tests/test_distill.py): its weights ship beside the full ones
-SMALL = {"games_per_pair": 1, "rounds": 2, "simulations": 40, "seed": 1, "max_actions": 400,
-         "ridge": 0.001}
+SMALL = {
+    "games_per_pair": 1,
+    "rounds": 2,
+    "simulations": 40,
+    "seed": 1,
+    "max_actions": 400,
+    "ridge": 0.001,
+}
 
 
 @kernel
-def _collect(s, c, lg, acts, wk, sb, sacts, seeds, learner, teacher, max_actions, X, starts,
-             count, label, game):
+def _collect(
+    s,
+    c,
+    lg,
+    acts,
+    wk,
+    sb,
+    sacts,
+    seeds,
+    learner,
+    teacher,
+    max_actions,
+    X,
+    starts,
+    count,
+    label,
+    game,
+):
     """Play the games of ``seeds`` with ``learner`` in both seats; at each decision with 2…
     ``max_actions`` legal actions append their features to X and the teacher's choice to
     label. Returns (rows, decisions) written."""
@@ -78,13 +106,14 @@ def _collect(s, c, lg, acts, wk, sb, sacts, seeds, learner, teacher, max_actions
 def _learner(weights) -> np.ndarray:
     bot = parse_bot("heuristic").pack()
     bot[BP_KIND] = BOT_STRONG
-    bot[BP_W:BP_W + N_W] = weights
-    bot[BP_ALT:BP_ALT + BP_W] = parse_bot("tuned").pack()[:BP_W]
+    bot[BP_W : BP_W + N_W] = weights
+    bot[BP_ALT : BP_ALT + BP_W] = parse_bot("tuned").pack()[:BP_W]
     return bot
 
 
-def _chunk(army_a: str, army_b: str, seeds: np.ndarray, weights, simulations: int,
-           max_actions: int):
+def _chunk(
+    army_a: str, army_b: str, seeds: np.ndarray, weights, simulations: int, max_actions: int
+):
     """The labelled decisions of one pair's games: (features, first row, actions, label, game)."""
     from lab.cards.pool import load_armies, load_pool
     from lab.engine.context import matchup_context
@@ -97,12 +126,25 @@ def _chunk(army_a: str, army_b: str, seeds: np.ndarray, weights, simulations: in
     n_dec = len(seeds) * 300
     X = np.zeros((len(seeds) * 8000, N_W))
     starts, count, label, game = (np.zeros(n_dec, np.int64) for _ in range(4))
-    rows, d = _collect(np.zeros(S_SIZE, np.int64), c, np.zeros((1, LW), np.int64),
-                       np.zeros((MAXA, AW), np.int64), np.zeros(WK_SIZE, np.int64),
-                       np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64),
-                       np.ascontiguousarray(seeds, dtype=np.int64), _learner(weights), teacher,
-                       max_actions, X, starts, count, label, game)
-    return X[:rows].copy(), starts[:d] , count[:d].copy(), label[:d].copy(), game[:d].copy()
+    rows, d = _collect(
+        np.zeros(S_SIZE, np.int64),
+        c,
+        np.zeros((1, LW), np.int64),
+        np.zeros((MAXA, AW), np.int64),
+        np.zeros(WK_SIZE, np.int64),
+        np.zeros(SB_SIZE, np.int64),
+        np.zeros((MAXA, AW), np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        _learner(weights),
+        teacher,
+        max_actions,
+        X,
+        starts,
+        count,
+        label,
+        game,
+    )
+    return X[:rows].copy(), starts[:d], count[:d].copy(), label[:d].copy(), game[:d].copy()
 
 
 class Data:
@@ -125,8 +167,13 @@ class Data:
         self.games += games
 
     def arrays(self):
-        return (np.concatenate(self.X), np.concatenate(self.first), np.concatenate(self.count),
-                np.concatenate(self.label), np.concatenate(self.game))
+        return (
+            np.concatenate(self.X),
+            np.concatenate(self.first),
+            np.concatenate(self.count),
+            np.concatenate(self.label),
+            np.concatenate(self.game),
+        )
 
 
 def _loss(w, X, first, count, label, ridge):
@@ -158,7 +205,7 @@ def agreement(weights, X, first, count, label) -> float:
     z = X @ w
     hits = 0
     for f, k, lab in zip(first, count, label):
-        hits += int(np.argmax(z[f:f + k])) == lab
+        hits += int(np.argmax(z[f : f + k])) == lab
     return hits / max(1, len(first))
 
 
@@ -172,20 +219,38 @@ def fit(X, first, count, label, game, ridge: float) -> dict:
     lt = label[~held]
     w0 = np.zeros(N_W)
     w0[0] = 1.0
-    res = minimize(_loss, w0, args=(Xt, ft, ct, lt, ridge), jac=True, method="L-BFGS-B",
-                   options={"maxiter": 500, "gtol": 1e-7})
+    res = minimize(
+        _loss,
+        w0,
+        args=(Xt, ft, ct, lt, ridge),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": 500, "gtol": 1e-7},
+    )
     weights = [round(float(x) * SCALE) for x in res.x]
     Xh, fh, ch = _take(X, first, count, held)
     heuristic = np.zeros(N_W, np.int64)
     heuristic[0] = int(SCALE)
-    return {"weights": weights, "positions": len(first), "rows": len(X),
-            "train_loss": float(res.fun),
-            "held_out_agreement": agreement(weights, Xh, fh, ch, label[held]),
-            "held_out_heuristic_agreement": agreement(heuristic, Xh, fh, ch, label[held])}
+    return {
+        "weights": weights,
+        "positions": len(first),
+        "rows": len(X),
+        "train_loss": float(res.fun),
+        "held_out_agreement": agreement(weights, Xh, fh, ch, label[held]),
+        "held_out_heuristic_agreement": agreement(heuristic, Xh, fh, ch, label[held]),
+    }
 
 
-def train(games_per_pair: int, rounds: int, simulations: int, seed: int, max_actions: int,
-          ridge: float, jobs: int = 2, progress=None) -> dict:
+def train(
+    games_per_pair: int,
+    rounds: int,
+    simulations: int,
+    seed: int,
+    max_actions: int,
+    ridge: float,
+    jobs: int = 2,
+    progress=None,
+) -> dict:
     """The DAgger rounds; returns the last fit with the per-round record."""
     from joblib import Parallel, delayed
 
@@ -202,25 +267,32 @@ def train(games_per_pair: int, rounds: int, simulations: int, seed: int, max_act
     out = {}
     for r in range(rounds):
         rng = np.random.default_rng([seed, r])
-        seeds = [rng.integers(1, 2**32, size=(games_per_pair, 12)).astype(np.int64)
-                 for _ in pairs]
+        seeds = [rng.integers(1, 2**32, size=(games_per_pair, 12)).astype(np.int64) for _ in pairs]
         t0 = time.perf_counter()
         chunks = Parallel(n_jobs=jobs)(
             delayed(_chunk)(a, b, sd, weights, simulations, max_actions)
-            for (a, b), sd in zip(pairs, seeds))
+            for (a, b), sd in zip(pairs, seeds)
+        )
         for ch in chunks:
             data.add(ch, games_per_pair)
         out = fit(*data.arrays(), ridge)
-        history.append({"round": r, "games": data.games, "positions": out["positions"],
-                        "held_out_agreement": round(out["held_out_agreement"], 4),
-                        "held_out_heuristic_agreement":
-                            round(out["held_out_heuristic_agreement"], 4)})
+        history.append(
+            {
+                "round": r,
+                "games": data.games,
+                "positions": out["positions"],
+                "held_out_agreement": round(out["held_out_agreement"], 4),
+                "held_out_heuristic_agreement": round(out["held_out_heuristic_agreement"], 4),
+            }
+        )
         if progress:
-            progress(f"round {r}: {data.games} games, {out['positions']} positions, "
-                     f"{out['rows']} rows; held out: fit agrees with the teacher "
-                     f"{out['held_out_agreement']:.3f}, the heuristic "
-                     f"{out['held_out_heuristic_agreement']:.3f} "
-                     f"({time.perf_counter() - t0:.0f} s)")
+            progress(
+                f"round {r}: {data.games} games, {out['positions']} positions, "
+                f"{out['rows']} rows; held out: fit agrees with the teacher "
+                f"{out['held_out_agreement']:.3f}, the heuristic "
+                f"{out['held_out_heuristic_agreement']:.3f} "
+                f"({time.perf_counter() - t0:.0f} s)"
+            )
         weights = out["weights"]
     out["rounds"] = history
     return out
@@ -233,23 +305,39 @@ def command(args: dict) -> str:
 
 def document(args: dict, out: dict) -> dict:
     """The weights file: the command that wrote it, the features, the weights, the fit."""
-    return {"command": command(args), "args": args, "features": list(FEATURE_NAMES),
-            "weights": out["weights"], "positions": out["positions"], "rows": out["rows"],
-            "held_out_agreement": round(out["held_out_agreement"], 4),
-            "held_out_heuristic_agreement": round(out["held_out_heuristic_agreement"], 4),
-            "rounds": out["rounds"]}
+    return {
+        "command": command(args),
+        "args": args,
+        "features": list(FEATURE_NAMES),
+        "weights": out["weights"],
+        "positions": out["positions"],
+        "rows": out["rows"],
+        "held_out_agreement": round(out["held_out_agreement"], 4),
+        "held_out_heuristic_agreement": round(out["held_out_heuristic_agreement"], 4),
+        "rounds": out["rounds"],
+    }
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lab.bots.distill", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m lab.bots.distill",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     for k, v in DEFAULTS.items():
         ap.add_argument("--" + k.replace("_", "-"), type=type(v), default=v)
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (the result is the same)")
-    ap.add_argument("--small", action="store_true",
-                    help="the test's reduced run, written to strong_weights_small.json")
-    ap.add_argument("--out", type=Path, default=None,
-                    help="where to write the weights (default: lab/bots/data/strong_weights.json)")
+    ap.add_argument(
+        "--small",
+        action="store_true",
+        help="the test's reduced run, written to strong_weights_small.json",
+    )
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="where to write the weights (default: lab/bots/data/strong_weights.json)",
+    )
     a = ap.parse_args(argv)
     args = dict(SMALL) if a.small else {k: getattr(a, k) for k in DEFAULTS}
     out_path = a.out or DATA / ("strong_weights_small.json" if a.small else "strong_weights.json")
@@ -257,12 +345,15 @@ def main(argv=None) -> int:
     # run as ``python -m`` this file is __main__, whose kernels the worker processes would
     # receive by value and compile afresh; the imported module's come from the numba cache
     from lab.bots.distill import train
+
     out = train(**args, jobs=a.jobs, progress=lambda m: print(m, file=sys.stderr, flush=True))
     doc = document(args, out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    print(f"{out['positions']} positions ({out['rows']} action rows) in "
-          f"{time.perf_counter() - t0:.0f} s; weights written to {out_path}")
+    print(
+        f"{out['positions']} positions ({out['rows']} action rows) in "
+        f"{time.perf_counter() - t0:.0f} s; weights written to {out_path}"
+    )
     return 0
 
 

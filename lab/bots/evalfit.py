@@ -24,7 +24,18 @@ from lab.bots.nb_heuristic import heuristic_pick
 from lab.cards.pool import load_armies, load_pool
 from lab.engine.context import matchup_context
 from lab.engine.jit import kernel
-from lab.engine.layout import AW, G_PHASE, G_RNG, G_TURNS, G_WINNER, LW, MAXA, PH_LEADER_START, PH_OVER, S_SIZE
+from lab.engine.layout import (
+    AW,
+    G_PHASE,
+    G_RNG,
+    G_TURNS,
+    G_WINNER,
+    LW,
+    MAXA,
+    PH_LEADER_START,
+    PH_OVER,
+    S_SIZE,
+)
 from lab.engine.nb_actions import WK_SIZE
 from lab.engine.nb_core import rand_below
 from lab.engine.nb_pick import random_pick
@@ -78,8 +89,9 @@ def positions(games_per_pair: int, random_moves: float, seed: int):
         for b in armies:
             c = matchup_context(pool, RuleSet(), a, b)
             seeds = rng.integers(1, 2**32, size=(games_per_pair, 12)).astype(np.int64)
-            k = _collect(s, c, lg, acts, wk, seeds, bot, int(random_moves * 1000), f, X, y, gid,
-                         k, g0)
+            k = _collect(
+                s, c, lg, acts, wk, seeds, bot, int(random_moves * 1000), f, X, y, gid, k, g0
+            )
             g0 += games_per_pair
     return X[:k], y[:k], gid[:k]
 
@@ -98,10 +110,14 @@ def fit(X: np.ndarray, y: np.ndarray, gid: np.ndarray) -> dict:
     accuracy = float(np.mean((p > 0.5) == (yt > 0.5)))
     walls_only = sm.GLM(yA[~held], XA[~held][:, :1], family=sm.families.Binomial()).fit()
     pw = walls_only.predict(XA[held][:, :1])
-    return {"weights": [round(float(w), 5) for w in model.params],
-            "se": [float(x) for x in model.bse], "rows": int(len(X)),
-            "held_out_logloss": logloss, "held_out_accuracy": accuracy,
-            "walls_only_logloss": float(-np.mean(yt * np.log(pw) + (1 - yt) * np.log(1 - pw)))}
+    return {
+        "weights": [round(float(w), 5) for w in model.params],
+        "se": [float(x) for x in model.bse],
+        "rows": int(len(X)),
+        "held_out_logloss": logloss,
+        "held_out_accuracy": accuracy,
+        "walls_only_logloss": float(-np.mean(yt * np.log(pw) + (1 - yt) * np.log(1 - pw))),
+    }
 
 
 if __name__ == "__main__":
@@ -113,6 +129,8 @@ if __name__ == "__main__":
     out = fit(*positions(a.games_per_pair, a.random_moves, a.seed))
     for name, w, se in zip(FEATURE_NAMES, out["weights"], out["se"]):
         print(f"{name:16s} {w:+.5f} ± {se:.5f}")
-    print(f"{out['rows']} positions; held out: log-loss {out['held_out_logloss']:.4f} (walls "
-          f"alone {out['walls_only_logloss']:.4f}), accuracy {out['held_out_accuracy']:.3f}")
+    print(
+        f"{out['rows']} positions; held out: log-loss {out['held_out_logloss']:.4f} (walls "
+        f"alone {out['walls_only_logloss']:.4f}), accuracy {out['held_out_accuracy']:.3f}"
+    )
     print("WEIGHTS = (" + ", ".join(repr(w) for w in out["weights"]) + ")")

@@ -46,18 +46,33 @@ class LadderResult:
         return m
 
     def as_json(self) -> dict:
-        return {"ratings": {r.bot: {"rating": r.rating, "low": r.low, "high": r.high}
-                            for r in self.ratings.itertuples()},
-                "head_to_head": [{"a": r.a, "b": r.b, "games": int(r.games),
-                                  "a_wins": int(r.a_wins), "draws": int(r.draws)}
-                                 for r in self.head_to_head.itertuples()],
-                "gaps": [] if self.gaps is None else
-                [{"bot": r.bot, "below": r.below, "gap": r.gap, "low": r.low, "high": r.high}
-                 for r in self.gaps.itertuples()]}
+        return {
+            "ratings": {
+                r.bot: {"rating": r.rating, "low": r.low, "high": r.high}
+                for r in self.ratings.itertuples()
+            },
+            "head_to_head": [
+                {
+                    "a": r.a,
+                    "b": r.b,
+                    "games": int(r.games),
+                    "a_wins": int(r.a_wins),
+                    "draws": int(r.draws),
+                }
+                for r in self.head_to_head.itertuples()
+            ],
+            "gaps": []
+            if self.gaps is None
+            else [
+                {"bot": r.bot, "below": r.below, "gap": r.gap, "low": r.low, "high": r.high}
+                for r in self.gaps.itertuples()
+            ],
+        }
 
 
-def _winners(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
-             batch: Batch | None, progress) -> tuple[np.ndarray, np.ndarray]:
+def _winners(
+    a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int, batch: Batch | None, progress
+) -> tuple[np.ndarray, np.ndarray]:
     """Winners (0 A, 1 B, 2 draw) of each deal with a in seat A, and again with a in seat B:
     about ``games`` games over deals spread over all ordered army pairs."""
     pool = load_pool()
@@ -77,8 +92,15 @@ def _winners(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
     return np.concatenate(first), np.concatenate(second)
 
 
-def play_pair(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
-              batch: Batch | None = None, progress=None) -> tuple[int, int, int]:
+def play_pair(
+    a: BotSpec,
+    b: BotSpec,
+    games: int,
+    rules: RuleSet,
+    seed: int,
+    batch: Batch | None = None,
+    progress=None,
+) -> tuple[int, int, int]:
     """(a wins, b wins, draws): every deal played with a in seat A and again in seat B."""
     w1, w2 = _winners(a, b, games, rules, seed, batch, progress)
     draws = int((w1 == 2).sum() + (w2 == 2).sum())
@@ -86,8 +108,15 @@ def play_pair(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
     return a_wins, 2 * len(w1) - a_wins - draws, draws
 
 
-def deal_points(a: BotSpec, b: BotSpec, games: int, rules: RuleSet, seed: int,
-                batch: Batch | None = None, progress=None) -> np.ndarray:
+def deal_points(
+    a: BotSpec,
+    b: BotSpec,
+    games: int,
+    rules: RuleSet,
+    seed: int,
+    batch: Batch | None = None,
+    progress=None,
+) -> np.ndarray:
     """a's points on each deal of ``play_pair`` (0–2: a win 1, a draw ½, from each seat); an
     interval over these respects the pairing (it is clustered by deal)."""
     w1, w2 = _winners(a, b, games, rules, seed, batch, progress)
@@ -105,8 +134,9 @@ def _fit(h2h: pd.DataFrame, bots: list[str]):
     y = (h2h["a_wins"] + 0.5 * h2h["draws"]) / h2h["games"]
     with warnings.catch_warnings():  # a saturated fit (one pair) has no residual scale
         warnings.simplefilter("ignore", RuntimeWarning)
-        return sm.GLM(y.to_numpy(), X, family=sm.families.Binomial(),
-                      var_weights=h2h["games"].to_numpy()).fit()
+        return sm.GLM(
+            y.to_numpy(), X, family=sm.families.Binomial(), var_weights=h2h["games"].to_numpy()
+        ).fit()
 
 
 def bradley_terry(h2h: pd.DataFrame, bots: list[str], alpha: float = 0.05) -> pd.DataFrame:
@@ -115,8 +145,14 @@ def bradley_terry(h2h: pd.DataFrame, bots: list[str], alpha: float = 0.05) -> pd
     ci = np.asarray(fit.conf_int(alpha))
     rows = [{"bot": bots[0], "rating": 0.0, "low": 0.0, "high": 0.0}]
     for j, bot in enumerate(bots[1:]):
-        rows.append({"bot": bot, "rating": float(fit.params[j]), "low": float(ci[j, 0]),
-                     "high": float(ci[j, 1])})
+        rows.append(
+            {
+                "bot": bot,
+                "rating": float(fit.params[j]),
+                "low": float(ci[j, 0]),
+                "high": float(ci[j, 1]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -133,8 +169,15 @@ def rating_gaps(h2h: pd.DataFrame, bots: list[str], alpha: float = 0.05) -> pd.D
     for hi, lo in zip(order[:-1], order[1:]):
         gap = theta[hi] - theta[lo]
         se = np.sqrt(max(cov[hi, hi] + cov[lo, lo] - 2 * cov[hi, lo], 0.0))
-        rows.append({"bot": bots[hi], "below": bots[lo], "gap": gap, "low": gap - z * se,
-                     "high": gap + z * se})
+        rows.append(
+            {
+                "bot": bots[hi],
+                "below": bots[lo],
+                "gap": gap,
+                "low": gap - z * se,
+                "high": gap + z * se,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -145,9 +188,13 @@ def render(result: LadderResult, console) -> None:
 
     first = result.ratings.bot[0]
     gaps = {} if result.gaps is None else {r.bot: r for r in result.gaps.itertuples()}
-    table = Table(title=f"bot ratings: log-odds vs {first}, 95% intervals", title_justify="left",
-                  caption=f"Bradley–Terry fit; Elo = {ELO:.0f} × log-odds; separated: the lead "
-                          "over the next bot has an interval above 0", caption_justify="left")
+    table = Table(
+        title=f"bot ratings: log-odds vs {first}, 95% intervals",
+        title_justify="left",
+        caption=f"Bradley–Terry fit; Elo = {ELO:.0f} × log-odds; separated: the lead "
+        "over the next bot has an interval above 0",
+        caption_justify="left",
+    )
     for col in ("#", "bot", "rating", "95% interval", "Elo", "over next bot", "separated"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for k, r in enumerate(result.ratings.sort_values("rating", ascending=False).itertuples(), 1):
@@ -155,14 +202,18 @@ def render(result: LadderResult, console) -> None:
         over = f"{g.gap:+.2f} [{g.low:+.2f}, {g.high:+.2f}]" if g is not None else ""
         sep = ("yes" if g.low > 0 else "no") if g is not None else ""
         interval = "reference" if r.bot == first else f"[{r.low:+.2f}, {r.high:+.2f}]"
-        table.add_row(str(k), r.bot, f"{r.rating:+.2f}", interval, f"{ELO * r.rating:+.0f}",
-                      over, sep)
+        table.add_row(
+            str(k), r.bot, f"{r.rating:+.2f}", interval, f"{ELO * r.rating:+.0f}", over, sep
+        )
     console.print(table)
     m = result.matrix()
     games = int(result.head_to_head.games.max()) if len(result.head_to_head) else 0
-    h2h = Table(title="head to head: the row bot's score against the column bot",
-                title_justify="left", caption=f"wins + ½ draws, {games} games a pair",
-                caption_justify="left")
+    h2h = Table(
+        title="head to head: the row bot's score against the column bot",
+        title_justify="left",
+        caption=f"wins + ½ draws, {games} games a pair",
+        caption_justify="left",
+    )
     h2h.add_column("")
     for k, b in enumerate(m.columns, 1):
         h2h.add_column(f"{k} {b}", justify="right")
@@ -182,21 +233,26 @@ def check(specs: list[BotSpec], games: int) -> None:
     """One-line errors for a ladder that cannot rate anything."""
     labels = [s.label for s in specs]
     if len(specs) < 2:
-        raise LabError(f"--bots: the ladder rates bots against each other and needs at least "
-                       f"two (e.g. --bots random --bots heuristic); got {', '.join(labels)}")
+        raise LabError(
+            f"--bots: the ladder rates bots against each other and needs at least "
+            f"two (e.g. --bots random --bots heuristic); got {', '.join(labels)}"
+        )
     twice = sorted({x for x in labels if labels.count(x) > 1})
     if twice:
         raise LabError(f"--bots: {', '.join(twice)} is named twice; name each bot once")
     if games < 1:  # fewer than a whole round is rounded up (games_per_pair), not refused
         unit = games_per_pair(1, len(load_armies()))
-        raise LabError(f"--games {games} is not allowed; allowed values: whole numbers ≥ 1 "
-                       f"(rounded up to a multiple of {unit}: each pair of bots plays every "
-                       f"ordered pair of armies with the seats exchanged; the default is "
-                       f"{2 * unit})")
+        raise LabError(
+            f"--games {games} is not allowed; allowed values: whole numbers ≥ 1 "
+            f"(rounded up to a multiple of {unit}: each pair of bots plays every "
+            f"ordered pair of armies with the seats exchanged; the default is "
+            f"{2 * unit})"
+        )
 
 
-def run_ladder(bots=DEFAULT_BOTS, games: int = 324, rules: RuleSet | None = None,
-               seed: int = 0, progress=None) -> LadderResult:
+def run_ladder(
+    bots=DEFAULT_BOTS, games: int = 324, rules: RuleSet | None = None, seed: int = 0, progress=None
+) -> LadderResult:
     specs = [parse_bot(b) for b in bots]
     check(specs, games)
     labels = [s.short for s in specs]
@@ -205,7 +261,15 @@ def run_ladder(bots=DEFAULT_BOTS, games: int = 324, rules: RuleSet | None = None
     rows = []
     for (i, a), (j, b) in combinations(enumerate(specs), 2):
         aw, bw, d = play_pair(a, b, games, rules, seed + 1000 * i + j, batch, progress)
-        rows.append({"a": labels[i], "b": labels[j], "games": aw + bw + d, "a_wins": aw,
-                     "b_wins": bw, "draws": d})
+        rows.append(
+            {
+                "a": labels[i],
+                "b": labels[j],
+                "games": aw + bw + d,
+                "a_wins": aw,
+                "b_wins": bw,
+                "draws": d,
+            }
+        )
     h2h = pd.DataFrame(rows)
     return LadderResult(bradley_terry(h2h, labels), h2h, rating_gaps(h2h, labels))

@@ -17,16 +17,32 @@ import numpy as np
 from lab.bots import nb_match, nb_policy
 from lab.bots.nb_buffer import SB_SIZE
 from lab.bots.nb_expert import ticks_per_ms
-from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH, BOT_STRONG,
-                                BP_ALT, BP_KIND, BP_SIZE, BP_TICKS, BP_W, N_W)
+from lab.bots.nb_params import (
+    BOT_EXPERT,
+    BOT_HEURISTIC,
+    BOT_RANDOM,
+    BOT_SEARCH,
+    BOT_STRONG,
+    BP_ALT,
+    BP_KIND,
+    BP_SIZE,
+    BP_TICKS,
+    BP_W,
+    N_W,
+)
 from lab.bots.personas import EXPERT_DEFAULTS, PARAMS, PERSONAS, SEARCH_DEFAULTS
 from lab.engine import nb_play
 from lab.engine.layout import AW, LW, MAXA, N_ST, NL, S_SIZE
 from lab.engine.nb_actions import WK_SIZE
 from lab.errors import LabError
 
-KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC, "search": BOT_SEARCH,
-         "expert": BOT_EXPERT, "strong": BOT_STRONG}
+KINDS = {
+    "random": BOT_RANDOM,
+    "heuristic": BOT_HEURISTIC,
+    "search": BOT_SEARCH,
+    "expert": BOT_EXPERT,
+    "strong": BOT_STRONG,
+}
 STRONG_WEIGHTS = "strong_weights.json"  # in lab/bots/data, written by lab.bots.distill
 
 
@@ -36,9 +52,13 @@ def strong_weights(name: str = STRONG_WEIGHTS) -> tuple:
     text = resources.files("lab.bots").joinpath("data", name).read_text(encoding="utf-8")
     weights = tuple(json.loads(text)["weights"])
     if len(weights) != N_W:
-        raise LabError(f"lab/bots/data/{name}: {len(weights)} weights, the strong bot reads "
-                       f"{N_W}; rerun python -m lab.bots.distill")
+        raise LabError(
+            f"lab/bots/data/{name}: {len(weights)} weights, the strong bot reads "
+            f"{N_W}; rerun python -m lab.bots.distill"
+        )
     return weights
+
+
 TREE_ONLY = {"widen", "depth", "cutoff", "time_ms"}  # parameters of the expert alone
 SEARCH_ONLY = {"simulations", "exploration"}  # of the search and the expert
 
@@ -80,8 +100,8 @@ class BotSpec:
         a = np.zeros(BP_SIZE, np.int64)
         a[BP_KIND] = KINDS[self.kind]
         if self.kind == "strong":
-            a[BP_W:BP_W + N_W] = strong_weights()
-            a[BP_ALT:BP_ALT + BP_W] = parse_bot("tuned").pack()[:BP_W]
+            a[BP_W : BP_W + N_W] = strong_weights()
+            a[BP_ALT : BP_ALT + BP_W] = parse_bot("tuned").pack()[:BP_W]
         if self.kind != "random":
             for name, value in self.values().items():
                 if name == "time_ms":
@@ -101,12 +121,17 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
     if isinstance(spec, str):
         spec = {"kind": "heuristic", "persona": spec} if spec in PERSONAS else {"kind": spec}
     if not isinstance(spec, dict) or "kind" not in spec:
-        raise LabError(f"a bot is a name ({', '.join(KINDS)}) or a table with `kind`; got "
-                       f"{spec!r}", source=source)
+        raise LabError(
+            f"a bot is a name ({', '.join(KINDS)}) or a table with `kind`; got {spec!r}",
+            source=source,
+        )
     kind = spec["kind"]
     if kind not in KINDS:
-        raise LabError(f"unknown bot kind \"{kind}\"; allowed: {', '.join(KINDS)} (or a persona: "
-                       f"{', '.join(PERSONAS)})", source=source)
+        raise LabError(
+            f"unknown bot kind \"{kind}\"; allowed: {', '.join(KINDS)} (or a persona: "
+            f"{', '.join(PERSONAS)})",
+            source=source,
+        )
     if kind in ("random", "strong") and len(spec) > 1:
         raise LabError(f"the {kind} bot takes no parameters", source=source)
     allowed = {"persona"} | set(PARAMS) | TREE_ONLY
@@ -118,21 +143,27 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
         if key == "kind":
             continue
         if key not in allowed:
-            raise LabError(f"bot \"{kind}\": unknown parameter \"{key}\"; allowed: "
-                           f"{', '.join(sorted(allowed))}", source=source)
+            raise LabError(
+                f"bot \"{kind}\": unknown parameter \"{key}\"; allowed: "
+                f"{', '.join(sorted(allowed))}",
+                source=source,
+            )
         if key == "persona":
             if value not in PERSONAS:
-                raise LabError(f"bot \"{kind}\": persona = \"{value}\" is not one of: "
-                               f"{', '.join(PERSONAS)}", source=source)
+                raise LabError(
+                    f"bot \"{kind}\": persona = \"{value}\" is not one of: {', '.join(PERSONAS)}",
+                    source=source,
+                )
         elif isinstance(value, bool) or not isinstance(value, int):
-            raise LabError(f"bot \"{kind}\": {key} = {value!r} must be a whole number",
-                           source=source)
+            raise LabError(
+                f"bot \"{kind}\": {key} = {value!r} must be a whole number", source=source
+            )
         elif key == "simulations" and not 1 <= value <= 100_000:
-            raise LabError(f"bot \"{kind}\": simulations = {value} must be 1–100000",
-                           source=source)
+            raise LabError(f"bot \"{kind}\": simulations = {value} must be 1–100000", source=source)
         elif key == "time_ms" and not 0 <= value <= 600_000:
-            raise LabError(f"bot \"{kind}\": time_ms = {value} must be 0 (none) to 600000",
-                           source=source)
+            raise LabError(
+                f"bot \"{kind}\": time_ms = {value} must be 0 (none) to 600000", source=source
+            )
     return BotSpec(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")))
 
 
@@ -165,8 +196,19 @@ class Batch:
         results = np.zeros((n, nb_play.N_RES), np.int64)
         stats = np.zeros((n, N_ST * NL), np.int32)  # counts and turn numbers: int32 halves the copy
         loop = nb_match.run_batch if searches(bot_a, bot_b) else nb_match.run_batch_basic
-        loop(self.s, ctx, self.lg, self.acts, self.wk, np.ascontiguousarray(seeds, dtype=np.int64),
-             bots, self.sb, self.sacts, results, stats)
+        loop(
+            self.s,
+            ctx,
+            self.lg,
+            self.acts,
+            self.wk,
+            np.ascontiguousarray(seeds, dtype=np.int64),
+            bots,
+            self.sb,
+            self.sacts,
+            results,
+            stats,
+        )
         return results, stats.reshape(n, N_ST, NL)
 
 
@@ -181,7 +223,15 @@ def finish(game, bot_a="random", bot_b="random"):
     bots = np.stack([bot_a.pack(), bot_b.pack()])
     s, c, lg = game.kernel_args()
     loop = nb_match.play_game if searches(bot_a, bot_b) else nb_match.play_game_basic
-    loop(s, c, lg, np.zeros((MAXA, AW), np.int64), np.zeros(WK_SIZE, np.int64),
-                       bots, np.zeros(SB_SIZE, np.int64), np.zeros((MAXA, AW), np.int64))
+    loop(
+        s,
+        c,
+        lg,
+        np.zeros((MAXA, AW), np.int64),
+        np.zeros(WK_SIZE, np.int64),
+        bots,
+        np.zeros(SB_SIZE, np.int64),
+        np.zeros((MAXA, AW), np.int64),
+    )
     game.changed()
     return game

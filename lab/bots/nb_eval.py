@@ -15,16 +15,60 @@ import math
 from lab.bots.nb_heuristic import card_value
 from lab.engine.jit import hot
 from lab.engine import layout as L
-from lab.engine.nb_core import (castle_of, copies, deck_count, down_mask, hand_count, hand_mask,
-                                low_index, up_mask, wall_total)
+from lab.engine.nb_core import (
+    castle_of,
+    copies,
+    deck_count,
+    down_mask,
+    hand_count,
+    hand_mask,
+    low_index,
+    up_mask,
+    wall_total,
+)
 
 N_FEAT = 18
-FEATURE_NAMES = ("walls", "walls<=1", "walls<=2", "walls<=3", "hand", "hand_value", "hand_inf",
-                 "hand_tactics", "hand_strong", "hand_pairs", "deck", "camp_up_value",
-                 "camp_down_value", "castle", "units_left", "hand<=2", "leads", "walls_x_leads")
+FEATURE_NAMES = (
+    "walls",
+    "walls<=1",
+    "walls<=2",
+    "walls<=3",
+    "hand",
+    "hand_value",
+    "hand_inf",
+    "hand_tactics",
+    "hand_strong",
+    "hand_pairs",
+    "deck",
+    "camp_up_value",
+    "camp_down_value",
+    "castle",
+    "units_left",
+    "hand<=2",
+    "leads",
+    "walls_x_leads",
+)
 # fitted by lab.bots.evalfit (see docs/bots.md)
-WEIGHTS = (0.39195, -0.18833, -0.08317, -0.00979, 0.28062, 0.01176, 0.09704, -0.02741, 0.1398,
-           -0.00719, 0.02761, 0.01789, 0.02089, 0.31736, -0.0757, -0.0512, 1.42813, -0.07995)
+WEIGHTS = (
+    0.39195,
+    -0.18833,
+    -0.08317,
+    -0.00979,
+    0.28062,
+    0.01176,
+    0.09704,
+    -0.02741,
+    0.1398,
+    -0.00719,
+    0.02761,
+    0.01789,
+    0.02089,
+    0.31736,
+    -0.0757,
+    -0.0512,
+    1.42813,
+    -0.07995,
+)
 
 
 @hot
@@ -69,10 +113,24 @@ def _side(s, c, p):
         down += card_value(c, i) * n_down
         units += n_up + n_down
     deck = deck_count(s, p)
-    return (float(w), 1.0 if w <= 1 else 0.0, 1.0 if w <= 2 else 0.0, 1.0 if w <= 3 else 0.0,
-            float(hn), value, float(inf), float(tactics), float(strong), float(pairs),
-            float(deck), up, down, 1.0 if castle_of(s, p) >= 0 else 0.0, float(units + deck),
-            1.0 if hn <= 2 else 0.0)
+    return (
+        float(w),
+        1.0 if w <= 1 else 0.0,
+        1.0 if w <= 2 else 0.0,
+        1.0 if w <= 3 else 0.0,
+        float(hn),
+        value,
+        float(inf),
+        float(tactics),
+        float(strong),
+        float(pairs),
+        float(deck),
+        up,
+        down,
+        1.0 if castle_of(s, p) >= 0 else 0.0,
+        float(units + deck),
+        1.0 if hn <= 2 else 0.0,
+    )
 
 
 @hot

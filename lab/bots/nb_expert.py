@@ -45,16 +45,20 @@ WIN = 1000  # a node's value counts wins in thousandths (a draw 500, an evaluati
 @intrinsic
 def _cycle_counter(typingctx):
     def codegen(context, builder, signature, args):
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
-                                            "llvm.readcyclecounter")
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
+        )
         return builder.call(fn, [])
+
     return types.int64(), codegen
 
 
 if numba.config.DISABLE_JIT:
+
     def clock_ticks():
         return time.perf_counter_ns()
 else:
+
     @hot
     def clock_ticks():
         return _cycle_counter()
@@ -80,8 +84,13 @@ def action_key(a, mover):
     k = a[L.AX_KIND] | (a[L.AX_N] << 4)
     for j in range(5):
         k |= (a[L.AX_C0 + j] + 1) << (7 + 7 * j)
-    return (k | ((a[L.AX_KURUMAGAKARI] + 1) << 42) | (a[L.AX_FIRE] << 49) | ((a[L.AX_X] + 1) << 50)
-            | (mover << 57))
+    return (
+        k
+        | ((a[L.AX_KURUMAGAKARI] + 1) << 42)
+        | (a[L.AX_FIRE] << 49)
+        | ((a[L.AX_X] + 1) << 50)
+        | (mover << 57)
+    )
 
 
 @hot
@@ -172,8 +181,9 @@ def _tree_step(t, c, sb, sacts, m, node, visits, bot, ucb, widen, may_expand):
         v = sb[nd(child, B.N_VISITS)]
         if v == 0:
             return k
-        u = (sb[nd(child, B.N_VALUE)] / (WIN * v)
-             + ucb * math.sqrt(math.log(sb[nd(child, B.N_AVAIL)]) / v))
+        u = sb[nd(child, B.N_VALUE)] / (WIN * v) + ucb * math.sqrt(
+            math.log(sb[nd(child, B.N_AVAIL)]) / v
+        )
         if u > best:
             best = u
             pick = k
@@ -183,7 +193,7 @@ def _tree_step(t, c, sb, sacts, m, node, visits, bot, ucb, widen, may_expand):
 @kernel
 def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
     """One iteration: determinise, descend the tree adding at most one node, play out, score."""
-    t = sb[B.SB_STATE:B.SB_STATE + L.S_SIZE]
+    t = sb[B.SB_STATE : B.SB_STATE + L.S_SIZE]
     determinise(s, t, c, sb, p)
     node = ROOT
     depth = 0

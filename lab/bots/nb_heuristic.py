@@ -12,10 +12,30 @@ deck and hand counts, logistics, castles — never the opponent's hand, a deck o
 from lab.bots import nb_params as P
 from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
-from lab.engine.nb_actions import (GR_BUILD, GR_EQUAL, GR_INF, GR_LOGISTICS, GR_ONE, GR_RETURN,
-                                   emit_group, legal_actions, plan, response_row)
-from lab.engine.nb_core import (amount_of, copies, effect_of, field_mask, hand_count, hand_mask,
-                                low_index, row_at, up_mask, wall_total)
+from lab.engine.nb_actions import (
+    GR_BUILD,
+    GR_EQUAL,
+    GR_INF,
+    GR_LOGISTICS,
+    GR_ONE,
+    GR_RETURN,
+    emit_group,
+    legal_actions,
+    plan,
+    response_row,
+)
+from lab.engine.nb_core import (
+    amount_of,
+    copies,
+    effect_of,
+    field_mask,
+    hand_count,
+    hand_mask,
+    low_index,
+    row_at,
+    up_mask,
+    wall_total,
+)
 from lab.engine.nb_emit import first_in, gather_hand, plan_row
 from lab.cards.vocab import Effect
 from lab.rules import R_DAMAGE_LAST_SET, R_PASS_COSTS_WALL
@@ -181,8 +201,9 @@ def _danger(s, c, bot, p, my_walls):
 
 
 @hot
-def _answer_score(s, c, bot, k, val, top, shape, bonus, kurumagakari, fire, my_walls, opp_walls,
-                  opp_hand):
+def _answer_score(
+    s, c, bot, k, val, top, shape, bonus, kurumagakari, fire, my_walls, opp_walls, opp_hand
+):
     """An answer of ``k`` cards to a numbered set or a run (not to an ∞), fired if ``fire``."""
     p = s[L.G_TO_MOVE]
     wall_gain = bot[P.BP_WALL_GAIN] / 100.0
@@ -196,7 +217,12 @@ def _answer_score(s, c, bot, k, val, top, shape, bonus, kurumagakari, fire, my_w
     if pm + 1 + bonus >= opp_walls:
         win = 1.0e4
     sc = (1.0 - pa) * win - pa * (card * val + danger) - 0.1 * card * val
-    if shape == L.SHAPE_INF and po < bot[P.BP_INF_RESERVE] / 100.0 and opp_walls > 2 and po < my_walls:
+    if (
+        shape == L.SHAPE_INF
+        and po < bot[P.BP_INF_RESERVE] / 100.0
+        and opp_walls > 2
+        and po < my_walls
+    ):
         sc -= wall_gain * 2.0
     if kurumagakari:
         sc -= card * 2.0 * (1.0 - pa)
@@ -230,8 +256,9 @@ def score_action(s, c, a, bot):
         return _logistics_score(c, bot, a[L.AX_X])
     if kind == L.A_LEAD:
         val, top, shape, bonus = _set_stats(c, a)
-        return _lead_score(bot, a[L.AX_N], val, top, shape, bonus, a[L.AX_KURUMAGAKARI] >= 0, opp_hand,
-                           opp_walls)
+        return _lead_score(
+            bot, a[L.AX_N], val, top, shape, bonus, a[L.AX_KURUMAGAKARI] >= 0, opp_hand, opp_walls
+        )
     # ---- responses
     po, danger = _danger(s, c, bot, p, my_walls)
     pm = s[L.G_PLAYS + p]
@@ -247,7 +274,11 @@ def score_action(s, c, a, bot):
         if eff == E_WIPE_USER:
             return base + card * 0.8 * (_field_value(s, c, q) - _field_value(s, c, p))
         if eff == E_WIPE_ATTACKER:
-            return base + card * 0.8 * (_field_value(s, c, q) - _field_value(s, c, p)) - 0.3 * wall_gain
+            return (
+                base
+                + card * 0.8 * (_field_value(s, c, q) - _field_value(s, c, p))
+                - 0.3 * wall_gain
+            )
         if eff == E_REARGUARD:
             left = po - amount_of(c, r)
             if left < 0:
@@ -269,8 +300,21 @@ def score_action(s, c, a, bot):
             return 1.0e5
         # 天下布武: three random hand cards die
         return wall_gain * (pm + 1) - card * 3.0 * 6.0 + 0.5 * danger
-    return _answer_score(s, c, bot, a[L.AX_N], val, top, shape, bonus, a[L.AX_KURUMAGAKARI] >= 0,
-                         a[L.AX_FIRE] != 0, my_walls, opp_walls, opp_hand)
+    return _answer_score(
+        s,
+        c,
+        bot,
+        a[L.AX_N],
+        val,
+        top,
+        shape,
+        bonus,
+        a[L.AX_KURUMAGAKARI] >= 0,
+        a[L.AX_FIRE] != 0,
+        my_walls,
+        opp_walls,
+        opp_hand,
+    )
 
 
 @kernel
@@ -285,7 +329,6 @@ def heuristic_choose(s, c, acts, n, bot):
             best_score = sc
             best = k
     return best
-
 
 
 # ---------------------------------------------------------------- choosing without the listing
@@ -357,8 +400,9 @@ def _one_type_leads(s, c, acts, pos, best, bot, i, k_hi, kurumagakari, opp_hand,
 
 
 @hot
-def _one_type_answers(s, c, acts, pos, best, bot, i, k, kurumagakari, my_walls, opp_walls,
-                      opp_hand):
+def _one_type_answers(
+    s, c, acts, pos, best, bot, i, k, kurumagakari, my_walls, opp_walls, opp_hand
+):
     """The answer of k copies of card i with ``nb_emit.emit_set``'s twins: plain, fire, 車懸り, both."""
     val = 0.0
     for _ in range(k):
@@ -371,12 +415,14 @@ def _one_type_answers(s, c, acts, pos, best, bot, i, k, kurumagakari, my_walls, 
         if twin == 1 and kurumagakari < 0:
             break
         use = kurumagakari if twin == 1 else -1
-        sc = _answer_score(s, c, bot, k, val, top, shape, bonus, twin == 1, False, my_walls,
-                           opp_walls, opp_hand)
+        sc = _answer_score(
+            s, c, bot, k, val, top, shape, bonus, twin == 1, False, my_walls, opp_walls, opp_hand
+        )
         pos, best = _offer(acts, pos, best, sc, L.A_ANSWER, k, i, use, 0, -1)
         if gun:
-            sc = _answer_score(s, c, bot, k, val, top, shape, bonus, twin == 1, True, my_walls,
-                               opp_walls, opp_hand)
+            sc = _answer_score(
+                s, c, bot, k, val, top, shape, bonus, twin == 1, True, my_walls, opp_walls, opp_hand
+            )
             pos, best = _offer(acts, pos, best, sc, L.A_ANSWER, k, i, use, 1, -1)
     return pos, best
 
@@ -419,13 +465,15 @@ def _pick(s, c, acts, wk, bot):
                 m ^= low
                 x = low_index(low)
                 if code == GR_RETURN:
-                    pos, best = _offer(acts, pos, best, _return_score(c, x, bot), kind, 1, x, -1,
-                                       0, -1)
+                    pos, best = _offer(
+                        acts, pos, best, _return_score(c, x, bot), kind, 1, x, -1, 0, -1
+                    )
                 elif code == GR_BUILD:
                     pos, best = _offer(acts, pos, best, _build_score(bot), kind, 0, -1, -1, 0, x)
                 else:
-                    pos, best = _offer(acts, pos, best, _logistics_score(c, bot, x), kind, 0, -1,
-                                       -1, 0, x)
+                    pos, best = _offer(
+                        acts, pos, best, _logistics_score(c, bot, x), kind, 0, -1, -1, 0, x
+                    )
             continue
         if code == GR_EQUAL or code == GR_INF:
             v = arg & 0xFF if code == GR_EQUAL else L.INF
@@ -438,9 +486,19 @@ def _pick(s, c, acts, wk, bot):
                     mv ^= low
                     i = low_index(low)
                     have = copies(s, p, L.PB_HAND, i)
-                    pos, best = _one_type_leads(s, c, acts, pos, best, bot, i,
-                                                k_hi if k_hi < have else have, kurumagakari,
-                                                opp_hand, opp_walls)
+                    pos, best = _one_type_leads(
+                        s,
+                        c,
+                        acts,
+                        pos,
+                        best,
+                        bot,
+                        i,
+                        k_hi if k_hi < have else have,
+                        kurumagakari,
+                        opp_hand,
+                        opp_walls,
+                    )
                 continue
             if kind == L.A_ANSWER and (mv & (mv - 1) == 0 or k_lo == 1):
                 while mv != 0:
@@ -448,9 +506,20 @@ def _pick(s, c, acts, wk, bot):
                     mv ^= low
                     i = low_index(low)
                     if copies(s, p, L.PB_HAND, i) >= k_lo:
-                        pos, best = _one_type_answers(s, c, acts, pos, best, bot, i, k_lo,
-                                                      kurumagakari, my_walls, opp_walls,
-                                                      opp_hand)
+                        pos, best = _one_type_answers(
+                            s,
+                            c,
+                            acts,
+                            pos,
+                            best,
+                            bot,
+                            i,
+                            k_lo,
+                            kurumagakari,
+                            my_walls,
+                            opp_walls,
+                            opp_hand,
+                        )
                 continue
         # the rest — several types of one strength, runs, answers to ∞, tactics — is listed
         if pres < 0:

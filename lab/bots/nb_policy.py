@@ -8,8 +8,7 @@ from lab.bots.nb_expert import expert_choose
 from lab.bots.nb_heuristic import heuristic_choose
 from lab.bots.nb_search import search_choose
 from lab.bots.nb_strong import strong_choose
-from lab.bots.nb_params import (BOT_EXPERT, BOT_HEURISTIC, BOT_RANDOM, BOT_SEARCH,  # noqa: F401
-                                BOT_STRONG, BP_KIND, BP_SIZE)
+from lab.bots.nb_params import BOT_EXPERT, BOT_HEURISTIC, BOT_SEARCH, BOT_STRONG, BP_KIND
 from lab.engine.jit import kernel
 from lab.engine.layout import G_RNG
 from lab.engine.nb_core import rand_below

@@ -16,8 +16,19 @@ from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
 from lab.bots.nb_params import BP_SIMS, BP_UCB
 from lab.engine.jit import hot, kernel
 from lab.engine import layout as L
-from lab.engine.nb_core import (copies, deck_card, deck_count, hand_add, hand_remove, next32,
-                                rand_below, set_deck_card, set_wall_card, wall_card, wall_count)
+from lab.engine.nb_core import (
+    copies,
+    deck_card,
+    deck_count,
+    hand_add,
+    hand_remove,
+    next32,
+    rand_below,
+    set_deck_card,
+    set_wall_card,
+    wall_card,
+    wall_count,
+)
 from lab.engine.nb_resolve import apply, begin_turn
 
 PLAYOUT_LIMIT = 2000
@@ -109,7 +120,7 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
         sb[SB_VALUE + k] = 0
     sims = bot[BP_SIMS]
     ucb = bot[BP_UCB] / 100.0
-    t = sb[SB_STATE:SB_STATE + L.S_SIZE]
+    t = sb[SB_STATE : SB_STATE + L.S_SIZE]
     for sim in range(sims):
         determinise(s, t, c, sb, p)
         # UCB1 over the root actions (first unvisited ones in order)
@@ -141,8 +152,8 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
             sb[SB_VALUE + pick] += 1
     best = 0
     for k in range(1, n):
-        if (sb[SB_VISITS + k] > sb[SB_VISITS + best]
-                or (sb[SB_VISITS + k] == sb[SB_VISITS + best]
-                    and sb[SB_VALUE + k] > sb[SB_VALUE + best])):
+        if sb[SB_VISITS + k] > sb[SB_VISITS + best] or (
+            sb[SB_VISITS + k] == sb[SB_VISITS + best] and sb[SB_VALUE + k] > sb[SB_VALUE + best]
+        ):
             best = k
     return best

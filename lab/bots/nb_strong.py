@@ -24,17 +24,58 @@ from lab.engine.nb_core import copies, deck_count, hand_count, hand_mask, low_in
 N_FEAT = P.N_W
 SCALE = 100000.0  # weights are stored in the bot spec as whole numbers ×10⁵
 FEATURE_NAMES = (
-    "heuristic_best", "heuristic_score", "heuristic_decisive", "heuristic_vetoed",
-    "return", "lead", "answer", "pass", "miokuri", "build", "fortify", "siege", "tactic",
-    "logistics", "mulligan",
-    "lead_n", "lead_value", "lead_top", "lead_run", "lead_inf", "lead_bonus", "lead_kuruma",
-    "lead_fire", "lead_beaten", "lead_hand_share", "lead_strong", "lead_empties",
-    "answer_n", "answer_value", "answer_top", "answer_run", "answer_inf", "answer_bonus",
-    "answer_kuruma", "answer_fire", "answer_beaten", "answer_hand_share", "answer_strong",
+    "heuristic_best",
+    "heuristic_score",
+    "heuristic_decisive",
+    "heuristic_vetoed",
+    "return",
+    "lead",
+    "answer",
+    "pass",
+    "miokuri",
+    "build",
+    "fortify",
+    "siege",
+    "tactic",
+    "logistics",
+    "mulligan",
+    "lead_n",
+    "lead_value",
+    "lead_top",
+    "lead_run",
+    "lead_inf",
+    "lead_bonus",
+    "lead_kuruma",
+    "lead_fire",
+    "lead_beaten",
+    "lead_hand_share",
+    "lead_strong",
+    "lead_empties",
+    "answer_n",
+    "answer_value",
+    "answer_top",
+    "answer_run",
+    "answer_inf",
+    "answer_bonus",
+    "answer_kuruma",
+    "answer_fire",
+    "answer_beaten",
+    "answer_hand_share",
+    "answer_strong",
     "answer_empties",
-    "lead_value_late", "answer_value_x_danger", "pass_walls", "pass_fatal", "answer_wins_game",
-    "lead_wins_game", "miokuri_x_walls", "tactic_x_danger", "castle_x_walls",
-    "tuned_best", "tuned_score", "tuned_decisive")
+    "lead_value_late",
+    "answer_value_x_danger",
+    "pass_walls",
+    "pass_fatal",
+    "answer_wins_game",
+    "lead_wins_game",
+    "miokuri_x_walls",
+    "tactic_x_danger",
+    "castle_x_walls",
+    "tuned_best",
+    "tuned_score",
+    "tuned_decisive",
+)
 
 
 @hot
@@ -54,8 +95,16 @@ def context(s, c, bot):
     po = 0
     if s[L.G_PHASE] == L.PH_RESPONSE:
         po = _danger(s, c, bot, p, mw)[0]
-    return (float(mw), float(ow), float(hand_count(s, 1 - p)), float(hand_count(s, p)),
-            hv, float(deck_count(s, p)), float(po), float(s[L.G_PLAYS + p]))
+    return (
+        float(mw),
+        float(ow),
+        float(hand_count(s, 1 - p)),
+        float(hand_count(s, p)),
+        hv,
+        float(deck_count(s, p)),
+        float(po),
+        float(s[L.G_PLAYS + p]),
+    )
 
 
 @hot
@@ -112,26 +161,65 @@ def action_features(s, c, a, h, best, ht, best_t, ctx):
     ps = 1.0 if kind == L.A_PASS else 0.0
     hc = _clip(h)
     # four short tuples: CPython builds a long tuple display through a list, which numba refuses
-    kinds = (1.0 if best else 0.0, hc / 10.0, 1.0 if h >= 1000.0 else 0.0,
-             1.0 if h <= -1000.0 else 0.0,
-             1.0 if kind == L.A_RETURN else 0.0, ld, an, ps,
-             1.0 if kind == L.A_MIOKURI else 0.0, 1.0 if kind == L.A_BUILD else 0.0,
-             1.0 if kind == L.A_FORTIFY else 0.0, 1.0 if kind == L.A_SIEGE else 0.0,
-             1.0 if kind == L.A_TACTIC else 0.0, 1.0 if kind == L.A_LOGISTICS else 0.0,
-             1.0 if kind == L.A_MULLIGAN else 0.0)
-    leads = (ld * k, ld * val, ld * top, ld * run, ld * inf, ld * bonus, ld * kuruma, ld * fire,
-             ld * beaten, ld * share, ld * strong, ld * empties)
-    answers = (an * k, an * val, an * top, an * run, an * inf, an * bonus, an * kuruma,
-               an * fire, an * beaten, an * share, an * strong, an * empties)
-    stakes = (ld * val * (1.0 if deck <= 5.0 else 0.0),
-              an * val * (po / mw if mw > 0.0 else 0.0),
-              ps * po, ps * (1.0 if po >= mw else 0.0),
-              an * (1.0 if pm + 1.0 + bonus >= ow else 0.0),
-              ld * (1.0 if 1.0 + bonus >= ow else 0.0),
-              (1.0 if kind == L.A_MIOKURI else 0.0) * mw,
-              (1.0 if kind == L.A_TACTIC or kind == L.A_SIEGE else 0.0) * po,
-              (1.0 if kind == L.A_BUILD or kind == L.A_FORTIFY else 0.0) * mw,
-              1.0 if best_t else 0.0, _clip(ht) / 10.0, 1.0 if ht >= 1000.0 else 0.0)
+    kinds = (
+        1.0 if best else 0.0,
+        hc / 10.0,
+        1.0 if h >= 1000.0 else 0.0,
+        1.0 if h <= -1000.0 else 0.0,
+        1.0 if kind == L.A_RETURN else 0.0,
+        ld,
+        an,
+        ps,
+        1.0 if kind == L.A_MIOKURI else 0.0,
+        1.0 if kind == L.A_BUILD else 0.0,
+        1.0 if kind == L.A_FORTIFY else 0.0,
+        1.0 if kind == L.A_SIEGE else 0.0,
+        1.0 if kind == L.A_TACTIC else 0.0,
+        1.0 if kind == L.A_LOGISTICS else 0.0,
+        1.0 if kind == L.A_MULLIGAN else 0.0,
+    )
+    leads = (
+        ld * k,
+        ld * val,
+        ld * top,
+        ld * run,
+        ld * inf,
+        ld * bonus,
+        ld * kuruma,
+        ld * fire,
+        ld * beaten,
+        ld * share,
+        ld * strong,
+        ld * empties,
+    )
+    answers = (
+        an * k,
+        an * val,
+        an * top,
+        an * run,
+        an * inf,
+        an * bonus,
+        an * kuruma,
+        an * fire,
+        an * beaten,
+        an * share,
+        an * strong,
+        an * empties,
+    )
+    stakes = (
+        ld * val * (1.0 if deck <= 5.0 else 0.0),
+        an * val * (po / mw if mw > 0.0 else 0.0),
+        ps * po,
+        ps * (1.0 if po >= mw else 0.0),
+        an * (1.0 if pm + 1.0 + bonus >= ow else 0.0),
+        ld * (1.0 if 1.0 + bonus >= ow else 0.0),
+        (1.0 if kind == L.A_MIOKURI else 0.0) * mw,
+        (1.0 if kind == L.A_TACTIC or kind == L.A_SIEGE else 0.0) * po,
+        (1.0 if kind == L.A_BUILD or kind == L.A_FORTIFY else 0.0) * mw,
+        1.0 if best_t else 0.0,
+        _clip(ht) / 10.0,
+        1.0 if ht >= 1000.0 else 0.0,
+    )
     return kinds + leads + answers + stakes
 
 
@@ -153,15 +241,23 @@ def strong_choose(s, c, acts, n, bot):
     """Index of the row with the highest weighted feature sum (the first among equals)."""
     if n <= 1:
         return 0
-    alt = bot[P.BP_ALT:P.BP_ALT + P.BP_W]
+    alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
     hb = heuristic_best(s, c, acts, n, bot)
     tb = heuristic_best(s, c, acts, n, alt)
     ctx = context(s, c, bot)
     pick = 0
     top = -1.0e300
     for k in range(n):
-        f = action_features(s, c, acts[k], score_action(s, c, acts[k], bot), k == hb,
-                            score_action(s, c, acts[k], alt), k == tb, ctx)
+        f = action_features(
+            s,
+            c,
+            acts[k],
+            score_action(s, c, acts[k], bot),
+            k == hb,
+            score_action(s, c, acts[k], alt),
+            k == tb,
+            ctx,
+        )
         z = 0.0
         for j in range(N_FEAT):
             z += bot[P.BP_W + j] / SCALE * f[j]
@@ -174,12 +270,20 @@ def strong_choose(s, c, acts, n, bot):
 @kernel
 def fill_features(s, c, acts, n, bot, X, row):
     """Write the features of the ``n`` rows into X[row:row + n] (for ``lab.bots.distill``)."""
-    alt = bot[P.BP_ALT:P.BP_ALT + P.BP_W]
+    alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
     hb = heuristic_best(s, c, acts, n, bot)
     tb = heuristic_best(s, c, acts, n, alt)
     ctx = context(s, c, bot)
     for k in range(n):
-        f = action_features(s, c, acts[k], score_action(s, c, acts[k], bot), k == hb,
-                            score_action(s, c, acts[k], alt), k == tb, ctx)
+        f = action_features(
+            s,
+            c,
+            acts[k],
+            score_action(s, c, acts[k], bot),
+            k == hb,
+            score_action(s, c, acts[k], alt),
+            k == tb,
+            ctx,
+        )
         for j in range(N_FEAT):
             X[row + k, j] = f[j]

@@ -43,8 +43,7 @@ class BotPlayer:
         s = game.state_for_bot(self.rng.integers(1, 2**32, size=4, dtype=np.int64))
         _, c, _ = game.kernel_args()
         n = nb_actions.legal_actions(s, c, self._acts, self._wk)
-        k = self._choose(s, c, self._lg, self._acts, n, self._wk, self._bot, self._sb,
-                         self._sacts)
+        k = self._choose(s, c, self._lg, self._acts, n, self._wk, self._bot, self._sb, self._sacts)
         row = tuple(int(x) for x in self._acts[k])
         for a in legal:
             if a.row == row:
@@ -52,8 +51,11 @@ class BotPlayer:
         raise RuntimeError(f"bot chose row {row}, which is not among the game's legal actions")
 
 
-def bot_action(game: Game, spec: BotSpec | str | dict = "heuristic",
-               rng: np.random.Generator | int | None = None) -> Action:
+def bot_action(
+    game: Game,
+    spec: BotSpec | str | dict = "heuristic",
+    rng: np.random.Generator | int | None = None,
+) -> Action:
     """The action ``spec``'s bot takes in ``game`` now (see ``BotPlayer``)."""
     return BotPlayer(spec, rng).choose(game)
 

@@ -29,15 +29,27 @@ from lab.rules import RuleSet
 
 # the tuned parameters: name → (lowest, highest) value; mulligan is 0/1
 SPACE = {
-    "wall_gain": (0, 2000), "wall_loss": (0, 2000), "card": (0, 200), "inf_reserve": (0, 1000),
-    "tactic": (-1000, 2000), "miokuri": (-1500, 1000), "fire": (-1000, 2000), "mulligan": (0, 1),
-    "return_min": (0, 13), "build": (-1000, 2000), "big": (-600, 600),
+    "wall_gain": (0, 2000),
+    "wall_loss": (0, 2000),
+    "card": (0, 200),
+    "inf_reserve": (0, 1000),
+    "tactic": (-1000, 2000),
+    "miokuri": (-1500, 1000),
+    "fire": (-1000, 2000),
+    "mulligan": (0, 1),
+    "return_min": (0, 13),
+    "build": (-1000, 2000),
+    "big": (-600, 600),
 }
 # opponents and the deals each gets per ordered army pair (each played from both seats): the
 # three heuristic personas, and a small search so that the optimiser cannot win by exploiting
 # the heuristic's blind spots alone (a passive bot that beats the personas loses to search)
-DEFAULT_POOL = (("balanced", 3), ("aggressive", 3), ("defensive", 3),
-                ({"kind": "search", "simulations": 25}, 1))
+DEFAULT_POOL = (
+    ("balanced", 3),
+    ("aggressive", 3),
+    ("defensive", 3),
+    ({"kind": "search", "simulations": 25}, 1),
+)
 
 
 def to_params(x: np.ndarray, start: dict) -> dict:
@@ -81,8 +93,9 @@ class Evaluator:
                 seeds = rng.integers(1, 2**32, size=(deals, 12)).astype(np.int64)
                 w1 = self.batch.play(c, seeds, me, opp)[0][:, RES_WINNER]
                 w2 = self.batch.play(c, seeds, opp, me)[0][:, RES_WINNER]
-                points += ((w1 == 0).sum() + (w2 == 1).sum()
-                           + 0.5 * ((w1 == 2).sum() + (w2 == 2).sum()))
+                points += (
+                    (w1 == 0).sum() + (w2 == 1).sum() + 0.5 * ((w1 == 2).sum() + (w2 == 2).sum())
+                )
             out.append(points / (2 * deals * len(self.contexts)))
         return out
 
@@ -91,9 +104,16 @@ class Evaluator:
         return float(np.mean(self.scores(params, seed)))
 
 
-def tune(state: Path, generations: int = 30, popsize: int = 12, sigma: float = 0.5,
-         seed: int = 0, start: str = "balanced", evaluator: Evaluator | None = None,
-         report=print) -> dict:
+def tune(
+    state: Path,
+    generations: int = 30,
+    popsize: int = 12,
+    sigma: float = 0.5,
+    seed: int = 0,
+    start: str = "balanced",
+    evaluator: Evaluator | None = None,
+    report=print,
+) -> dict:
     """Run (or resume) CMA-ES for ``generations`` generations in all; returns the best parameters
     found so far with their score. ``state`` is a pickle written after every generation."""
     try:
@@ -109,7 +129,8 @@ def tune(state: Path, generations: int = 30, popsize: int = 12, sigma: float = 0
     else:
         begin = dict(PERSONAS[start])
         es = cma.CMAEvolutionStrategy(
-            np.zeros(len(SPACE)), sigma, {"popsize": popsize, "seed": seed + 1, "verbose": -9})
+            np.zeros(len(SPACE)), sigma, {"popsize": popsize, "seed": seed + 1, "verbose": -9}
+        )
         history = []
     while len(history) < generations:
         g = len(history)
@@ -119,10 +140,18 @@ def tune(state: Path, generations: int = 30, popsize: int = 12, sigma: float = 0
         es.tell(xs, [-s for s in scores])
         mean = to_params(es.mean, begin)
         best = int(np.argmax(scores))
-        history.append({"generation": g, "best_score": scores[best],
-                        "median_score": float(np.median(scores)),
-                        "best": to_params(xs[best], begin), "mean": mean})
+        history.append(
+            {
+                "generation": g,
+                "best_score": scores[best],
+                "median_score": float(np.median(scores)),
+                "best": to_params(xs[best], begin),
+                "mean": mean,
+            }
+        )
         state.write_bytes(pickle.dumps({"es": es, "history": history, "start": begin}))
-        report(f"generation {g + 1}/{generations}: best {scores[best]:.3f}, median "
-               f"{np.median(scores):.3f} over {ev.games} games each; mean {json.dumps(mean)}")
+        report(
+            f"generation {g + 1}/{generations}: best {scores[best]:.3f}, median "
+            f"{np.median(scores):.3f} over {ev.games} games each; mean {json.dumps(mean)}"
+        )
     return {"params": history[-1]["mean"], "history": history}

@@ -21,15 +21,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lab.cards.pool import (MAX_ABILITY_ROWS, Ability, Card, CardPool, Deck, EffectRow,
-                            check_rows, load_pool, validate_deck)
-from lab.cards.vocab import (CONDITION_NAMES, EFFECT_NAMES, INF, TRIGGER_NAMES, Condition,
-                             Kind)
+from lab.cards.pool import (
+    MAX_ABILITY_ROWS,
+    Ability,
+    Card,
+    CardPool,
+    Deck,
+    EffectRow,
+    check_rows,
+    load_pool,
+    validate_deck,
+)
+from lab.cards.vocab import CONDITION_NAMES, EFFECT_NAMES, INF, TRIGGER_NAMES, Condition, Kind
 from lab.errors import LabError, closest
 from lab.schema.base import check
 from lab.schema.cards import EffectRow as EffectRowTable
 from lab.schema.experiment import BASE, PATCH_NAME, PATCH_NAME_ALLOWED, PatchTable
 from lab.schema.experiment import Edit as EditTable
+
 
 @dataclass(frozen=True)
 class Edit:
@@ -76,8 +85,9 @@ class Patch:
 
     def __post_init__(self):
         if self.name == BASE and self.edits:
-            raise LabError(f"patch name \"{BASE}\" is reserved for the unpatched cards; "
-                           "choose another name")
+            raise LabError(
+                f"patch name \"{BASE}\" is reserved for the unpatched cards; choose another name"
+            )
         if self.name != BASE and not self.edits:
             raise LabError(f"patch \"{self.name}\" has no edit; add at least one [[patch.edit]]")
         check_name(self.name, "patch name")
@@ -108,23 +118,26 @@ class Patch:
         for e in mine:
             old, new = pool.get(e.card), pool.get(e.value)
             if not any(c.index == old.index for c, _ in entries):
-                raise LabError(f"patch \"{self.name}\": {old.name} is not in the {deck.name} "
-                               f"({army}) deck; replace a card it holds (`lab decks {army}`)")
+                raise LabError(
+                    f"patch \"{self.name}\": {old.name} is not in the {deck.name} "
+                    f"({army}) deck; replace a card it holds (`lab decks {army}`)"
+                )
             entries = [(new if c.index == old.index else c, n) for c, n in entries]
         patched = replace(deck, entries=tuple(entries))
         try:
             if self.allow_no_general and patched.general() is None and deck.general():
                 # every rule but the general's: checked with the general put back
-                validate_deck(replace(patched, entries=patched.entries
-                                      + ((deck.general(), 1),)), size=None)
+                validate_deck(
+                    replace(patched, entries=patched.entries + ((deck.general(), 1),)), size=None
+                )
             else:
                 validate_deck(patched)
         except LabError as err:
             msg = str(err).removeprefix(f"{err.source}: ") if err.source else str(err)
-            what = ", ".join(f"{pool.get(e.card).name} → {pool.get(e.value).name}"
-                             for e in mine)
-            raise LabError(f"patch \"{self.name}\": {what} makes the {deck.name} ({army}) "
-                           f"deck illegal: {msg}") from None
+            what = ", ".join(f"{pool.get(e.card).name} → {pool.get(e.value).name}" for e in mine)
+            raise LabError(
+                f"patch \"{self.name}\": {what} makes the {deck.name} ({army}) deck illegal: {msg}"
+            ) from None
         return patched
 
     def affected(self, decks: dict[str, Deck], pool: CardPool | None = None) -> set[str]:
@@ -134,13 +147,15 @@ class Patch:
         for army, deck in decks.items():
             patched = self.deck(army, deck, pool)
             held = {c.id for c, _ in patched.entries}
-            if patched is not deck or any(e.card in held for e in self.edits
-                                          if e.op != "replace" and e.army in ("", army)):
+            if patched is not deck or any(
+                e.card in held for e in self.edits if e.op != "replace" and e.army in ("", army)
+            ):
                 out.add(army)
         return out
 
-    def check(self, decks: dict[str, Deck], source: str | None = None,
-              pool: CardPool | None = None) -> None:
+    def check(
+        self, decks: dict[str, Deck], source: str | None = None, pool: CardPool | None = None
+    ) -> None:
         """One-line errors for what only the experiment's armies can tell: an unknown army, a
         card not in the army's deck, a deck made illegal, an edit no army's deck meets."""
         pool = pool or load_pool()
@@ -153,8 +168,11 @@ class Patch:
             if e.army and e.army not in decks:
                 hint = closest(e.army, decks)
                 did = f"did you mean {', '.join(hint)}? " if hint else ""
-                raise LabError(f"{where}: army \"{e.army}\" is not in this experiment; {did}"
-                               f"armies: {', '.join(decks)}", source=source)
+                raise LabError(
+                    f"{where}: army \"{e.army}\" is not in this experiment; {did}"
+                    f"armies: {', '.join(decks)}",
+                    source=source,
+                )
         patched = {}
         for army, deck in decks.items():
             try:
@@ -164,14 +182,22 @@ class Patch:
         for i, e in enumerate(self.edits):
             if e.op == "replace":
                 continue
-            holders = [a for a, d in patched.items() if (not e.army or a == e.army)
-                       and any(c.id == e.card for c, _ in d.entries)]
+            holders = [
+                a
+                for a, d in patched.items()
+                if (not e.army or a == e.army) and any(c.id == e.card for c, _ in d.entries)
+            ]
             if not holders:
                 card = pool.get(e.card).name
-                what = (f"{card} is not in the {e.army} deck" if e.army else
-                        f"no deck of this experiment holds {card} (armies: {', '.join(decks)})")
-                raise LabError(f"patch \"{self.name}\" edit[{i}]: {what}; "
-                               "edit a card a deck holds", source=source)
+                what = (
+                    f"{card} is not in the {e.army} deck"
+                    if e.army
+                    else f"no deck of this experiment holds {card} (armies: {', '.join(decks)})"
+                )
+                raise LabError(
+                    f"patch \"{self.name}\" edit[{i}]: {what}; edit a card a deck holds",
+                    source=source,
+                )
 
     # ------------------------------------------------------------------------- card data
     def card_versions(self, pool: CardPool, held: dict[str, set[str]]) -> dict:
@@ -179,8 +205,11 @@ class Patch:
         out = {}
         for army, ids in held.items():
             for cid in ids:
-                edits = [e for e in self.edits if e.op != "replace" and e.card == cid
-                         and e.army in ("", army)]
+                edits = [
+                    e
+                    for e in self.edits
+                    if e.op != "replace" and e.card == cid and e.army in ("", army)
+                ]
                 if edits:
                     out[(army, cid)] = _edited(pool.get(cid), edits, self.name)
         return out
@@ -192,8 +221,9 @@ class Patch:
         scopes = {""} | {e.army for e in self.edits if e.army}
         self.card_versions(pool, {s: cards for s in scopes})
 
-    def apply(self, sides: tuple[tuple[str, Deck], tuple[str, Deck]],
-              pool: CardPool | None = None) -> tuple[CardPool, Deck, Deck]:
+    def apply(
+        self, sides: tuple[tuple[str, Deck], tuple[str, Deck]], pool: CardPool | None = None
+    ) -> tuple[CardPool, Deck, Deck]:
         """The patched pool and the two patched decks of one matchup (``sides``: (army key,
         deck) of seat A and seat B). The base patch returns them unchanged."""
         pool = pool or load_pool()
@@ -202,15 +232,18 @@ class Patch:
             return pool, deck_a, deck_b
         decks = [self.deck(key_a, deck_a, pool), self.deck(key_b, deck_b, pool)]
         keys = (key_a, key_b)
-        versions = [self.card_versions(pool, {k: {c.id for c, _ in d.entries}})
-                    for k, d in zip(keys, decks)]
+        versions = [
+            self.card_versions(pool, {k: {c.id for c, _ in d.entries}}) for k, d in zip(keys, decks)
+        ]
         held = [{c.index for c, _ in d.entries} for d in decks]
         cards: list[Card] = []
         # (seat, original index) → the Card that seat's deck holds in the patched pool
         mapping: dict[tuple[int, int], Card] = {}
         for card in pool.cards:
-            mine = [versions[s].get((keys[s], card.id), card) if card.index in held[s] else None
-                    for s in (0, 1)]
+            mine = [
+                versions[s].get((keys[s], card.id), card) if card.index in held[s] else None
+                for s in (0, 1)
+            ]
             first = mine[0] or mine[1] or card
             cards.append(replace(first, index=len(cards)))
             for s in (0, 1):
@@ -220,8 +253,10 @@ class Patch:
                 cards.append(replace(mine[1], index=len(cards)))
                 mapping[(1, card.index)] = cards[-1]
         patched = CardPool(cards, dict(pool.abilities), pool.sources)
-        out = [replace(d, entries=tuple((mapping[(s, c.index)], n) for c, n in d.entries))
-               for s, d in enumerate(decks)]
+        out = [
+            replace(d, entries=tuple((mapping[(s, c.index)], n) for c, n in d.entries))
+            for s, d in enumerate(decks)
+        ]
         return patched, out[0], out[1]
 
 
@@ -233,45 +268,66 @@ def check_name(name, what: str) -> str:
 
 # ----------------------------------------------------------------------------- the edits API
 
+
 def set_strength(card: str, strength, *, army: str = "", pool: CardPool | None = None) -> Edit:
     """``card`` (name or id) at ``strength``: 1–10 for units and warlords; a general stays ∞."""
     c = _card(card, pool)
     if not c.is_unit:
-        raise LabError(f"{c.name} is a {c.kind.name.lower()} and has no strength; set the "
-                       "strength of a unit, warlord or general")
+        raise LabError(
+            f"{c.name} is a {c.kind.name.lower()} and has no strength; set the "
+            "strength of a unit, warlord or general"
+        )
     if strength in ("inf", "∞"):
         strength = INF
     elif isinstance(strength, bool) or not isinstance(strength, int) or not 1 <= strength <= 10:
-        raise LabError(f"strength = {strength!r} is not allowed for {c.name}; allowed values: "
-                       "whole numbers 1–10 (\"inf\" only for a general)")
+        raise LabError(
+            f"strength = {strength!r} is not allowed for {c.name}; allowed values: "
+            "whole numbers 1–10 (\"inf\" only for a general)"
+        )
     if c.kind == Kind.GENERAL and strength != INF:
-        raise LabError(f"strength = {strength} is not allowed for {c.name}: a general (総大将) "
-                       "has strength ∞ (rules.md R2); allowed values: \"inf\"")
+        raise LabError(
+            f"strength = {strength} is not allowed for {c.name}: a general (総大将) "
+            "has strength ∞ (rules.md R2); allowed values: \"inf\""
+        )
     if c.kind != Kind.GENERAL and strength == INF:
-        raise LabError(f"strength = \"inf\" is not allowed for {c.name}: ∞ is only for "
-                       "generals (総大将); allowed values: 1–10")
+        raise LabError(
+            f"strength = \"inf\" is not allowed for {c.name}: ∞ is only for "
+            "generals (総大将); allowed values: 1–10"
+        )
     return Edit("strength", c.id, strength, army=_army(army))
 
 
-def set_amount(card: str, amount: int, *, ability: str | None = None, row: int | None = None,
-               army: str = "", pool: CardPool | None = None) -> Edit:
+def set_amount(
+    card: str,
+    amount: int,
+    *,
+    ability: str | None = None,
+    row: int | None = None,
+    army: str = "",
+    pool: CardPool | None = None,
+) -> Edit:
     """The amount of one effect row of one of ``card``'s abilities (default: its only one)."""
     c = _card(card, pool)
     a = _own_ability(c, ability, "amount")
     if row is None:
         if len(a.rows) != 1:
-            raise LabError(f"{c.name} 〈{a.name}〉 has {len(a.rows)} effect rows; name one with "
-                           f"row = 0–{len(a.rows) - 1}")
+            raise LabError(
+                f"{c.name} 〈{a.name}〉 has {len(a.rows)} effect rows; name one with "
+                f"row = 0–{len(a.rows) - 1}"
+            )
         row = 0
     if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < len(a.rows):
-        raise LabError(f"row = {row!r} is not allowed for {c.name} 〈{a.name}〉; allowed values: "
-                       f"0–{len(a.rows) - 1}")
+        raise LabError(
+            f"row = {row!r} is not allowed for {c.name} 〈{a.name}〉; allowed values: "
+            f"0–{len(a.rows) - 1}"
+        )
     _amount(amount)
     return Edit("amount", c.id, amount, army=_army(army), ability=a.id, row=row)
 
 
-def ability_off(card: str, ability: str | None = None, *, army: str = "",
-                pool: CardPool | None = None) -> Edit:
+def ability_off(
+    card: str, ability: str | None = None, *, army: str = "", pool: CardPool | None = None
+) -> Edit:
     """``card`` without one ability (or, with ``ability`` None or "all", without any): it keeps
     its strength; a tactic without abilities cannot be played, a castle without abilities is
     still built and still counts as a wall."""
@@ -295,8 +351,10 @@ def add_ability(card: str, ability, *, army: str = "", pool: CardPool | None = N
         rows = ability if isinstance(ability, (list, tuple)) else [ability]
         if not rows:
             raise LabError("add = []: give an ability of the pool or at least one effect row")
-        parsed = tuple(r if isinstance(r, EffectRow) else _parse_row(r, f"add[{i}]")
-                       for i, r in enumerate(rows))
+        parsed = tuple(
+            r if isinstance(r, EffectRow) else _parse_row(r, f"add[{i}]")
+            for i, r in enumerate(rows)
+        )
         label = "+".join(".".join(str(x) for x in _row_dict(r).values()) for r in parsed)
         a = Ability(f"added:{label}", f"追加({label})", "", "追加", parsed)
     if any(x.id == a.id for x in c.abilities):
@@ -308,16 +366,20 @@ def add_ability(card: str, ability, *, army: str = "", pool: CardPool | None = N
 def replace_card(army: str, card: str, with_: str, *, pool: CardPool | None = None) -> Edit:
     """Every copy of ``card`` in ``army``'s deck replaced by ``with_``, in its place."""
     if not army:
-        raise LabError("a replacement names its army: army = \"<army key>\" (the deck it "
-                       "changes)")
+        raise LabError("a replacement names its army: army = \"<army key>\" (the deck it changes)")
     old, new = _card(card, pool), _card(with_, pool, what="replace")
     return Edit("replace", old.id, new.id, army=_army(army))
 
 
 # ------------------------------------------------------------------------------- from TOML
 
-def parse_patch(table: dict | PatchTable, source: str | None = None, where: str = "patch",
-                pool: CardPool | None = None) -> Patch:
+
+def parse_patch(
+    table: dict | PatchTable,
+    source: str | None = None,
+    where: str = "patch",
+    pool: CardPool | None = None,
+) -> Patch:
     """One patch from its table (the form ``Patch.as_dict`` writes), checked by the schema
     (``lab.schema.experiment.PatchTable``) and then against the pool."""
     pool = pool or load_pool()
@@ -326,8 +388,7 @@ def parse_patch(table: dict | PatchTable, source: str | None = None, where: str 
         named = isinstance(name, str) and name != BASE and bool(name)
         table = check(PatchTable, table, source, where=f"patch \"{name}\"" if named else where)
     where = f"patch \"{table.name}\""
-    parsed = tuple(_edit(e, source, f"{where} edit[{k}]", pool)
-                   for k, e in enumerate(table.edit))
+    parsed = tuple(_edit(e, source, f"{where} edit[{k}]", pool) for k, e in enumerate(table.edit))
     patch = Patch(table.name, parsed, table.description, table.allow_no_general)
     try:
         patch.check_cards(pool)
@@ -342,11 +403,11 @@ def _edit(e: EditTable, source, where: str, pool: CardPool) -> Edit:
         if e.op == "strength":
             return set_strength(e.card, e.strength, army=e.army, pool=pool)
         if e.op == "amount":
-            return set_amount(e.card, e.amount, ability=e.ability, row=e.row, army=e.army,
-                              pool=pool)
+            return set_amount(
+                e.card, e.amount, ability=e.ability, row=e.row, army=e.army, pool=pool
+            )
         if e.op == "off":
-            return ability_off(e.card, "all" if e.off is True else e.off, army=e.army,
-                               pool=pool)
+            return ability_off(e.card, "all" if e.off is True else e.off, army=e.army, pool=pool)
         if e.op == "add":
             return add_ability(e.card, e.add, army=e.army, pool=pool)
         return replace_card(e.army, e.card, e.replace, pool=pool)
@@ -355,6 +416,7 @@ def _edit(e: EditTable, source, where: str, pool: CardPool) -> Edit:
 
 
 # ------------------------------------------------------------------------------- internals
+
 
 def _card(key, pool: CardPool | None, what: str = "card") -> Card:
     pool = pool or load_pool()
@@ -385,8 +447,10 @@ def _own_ability(card: Card, key, op: str) -> Ability:
         raise LabError(f"{card.name} has no ability")
     if key is None:
         if len(card.abilities) != 1:
-            raise LabError(f"{card.name} has {len(card.abilities)} abilities; name one with "
-                           f"ability = \"…\" ({_ability_list(card)})")
+            raise LabError(
+                f"{card.name} has {len(card.abilities)} abilities; name one with "
+                f"ability = \"…\" ({_ability_list(card)})"
+            )
         return card.abilities[0]
     for a in card.abilities:
         if key in (a.id, a.name):
@@ -405,18 +469,26 @@ def _pool_ability(key: str, pool: CardPool) -> Ability:
     if len(named) == 1:
         return named[0]
     if named:
-        raise LabError(f"the ability name \"{key}\" is shared by {', '.join(a.id for a in named)};"
-                       " name it by id")
+        raise LabError(
+            f"the ability name \"{key}\" is shared by {', '.join(a.id for a in named)};"
+            " name it by id"
+        )
     hint = closest(key, list(pool.abilities) + [a.name for a in pool.abilities.values()])
     did = f" — did you mean {', '.join(hint)}?" if hint else ""
-    raise LabError(f"unknown ability \"{key}\"{did} (the [ability.*] tables of cards.toml; or "
-                   "give effect rows {trigger, effect, amount, condition})")
+    raise LabError(
+        f"unknown ability \"{key}\"{did} (the [ability.*] tables of cards.toml; or "
+        "give effect rows {trigger, effect, amount, condition})"
+    )
 
 
 def _parse_row(r, where: str) -> EffectRow:
     row = check(EffectRowTable, r, where=where)
-    return EffectRow(TRIGGER_NAMES[row.trigger], EFFECT_NAMES[row.effect], row.amount,
-                     CONDITION_NAMES[row.condition])
+    return EffectRow(
+        TRIGGER_NAMES[row.trigger],
+        EFFECT_NAMES[row.effect],
+        row.amount,
+        CONDITION_NAMES[row.condition],
+    )
 
 
 def _row_dict(r: EffectRow) -> dict:
@@ -432,27 +504,32 @@ def _edited(card: Card, edits: list[Edit], patch: str) -> Card:
         if e.op == "strength":
             card = replace(card, strength=e.value)
         elif e.op == "off":
-            card = replace(card, abilities=tuple(a for a in card.abilities
-                                                 if e.ability and a.id != e.ability))
+            card = replace(
+                card, abilities=tuple(a for a in card.abilities if e.ability and a.id != e.ability)
+            )
         elif e.op == "add":
             if any(a.id == e.value.id for a in card.abilities):
-                raise LabError(f"patch \"{patch}\": {card.name} already has "
-                               f"〈{e.value.name}〉")
+                raise LabError(f"patch \"{patch}\": {card.name} already has 〈{e.value.name}〉")
             card = replace(card, abilities=card.abilities + (e.value,))
         elif e.op == "amount":
             own = [a for a in card.abilities if a.id == e.ability]
             if not own:
-                raise LabError(f"patch \"{patch}\": {card.name} no longer has the ability "
-                               f"{e.ability} when its amount is set (an earlier edit turned it "
-                               "off); reorder or remove an edit")
+                raise LabError(
+                    f"patch \"{patch}\": {card.name} no longer has the ability "
+                    f"{e.ability} when its amount is set (an earlier edit turned it "
+                    "off); reorder or remove an edit"
+                )
             a = own[0]
             rows = list(a.rows)
             rows[e.row] = replace(rows[e.row], amount=e.value)
             new = replace(a, rows=tuple(rows))
-            card = replace(card, abilities=tuple(new if x.id == a.id else x
-                                                 for x in card.abilities))
+            card = replace(
+                card, abilities=tuple(new if x.id == a.id else x for x in card.abilities)
+            )
     if len(card.rows()) > MAX_ABILITY_ROWS:
-        raise LabError(f"patch \"{patch}\": {card.name} would have {len(card.rows())} effect "
-                       f"rows; the engine allows {MAX_ABILITY_ROWS} per card — turn an ability "
-                       "off first")
+        raise LabError(
+            f"patch \"{patch}\": {card.name} would have {len(card.rows())} effect "
+            f"rows; the engine allows {MAX_ABILITY_ROWS} per card — turn an ability "
+            "off first"
+        )
     return card

@@ -19,9 +19,22 @@ from pathlib import Path
 
 import numpy as np
 
-from lab.cards.vocab import (CASTLE, CONDITION_NAMES, EFFECT_NAMES, INF, INF_AS_NUMBER,
-                             KIND_NAMES, TACTIC, TRIGGER_NAMES, UNIT, Condition, Effect, Kind,
-                             Trigger, unsupported)
+from lab.cards.vocab import (
+    CASTLE,
+    CONDITION_NAMES,
+    EFFECT_NAMES,
+    INF,
+    INF_AS_NUMBER,
+    KIND_NAMES,
+    TACTIC,
+    TRIGGER_NAMES,
+    UNIT,
+    Condition,
+    Effect,
+    Kind,
+    Trigger,
+    unsupported,
+)
 from lab.errors import LabError, closest, parse_toml, read_text, read_toml
 from lab.schema.base import check
 from lab.schema.cards import CardFile, DeckFile
@@ -133,10 +146,12 @@ class CardPool:
             hint = closest(key, [c.name for c in self.cards] + [c.id for c in self.cards])
             did = f" — did you mean {', '.join(hint)}?" if hint else ""
             where = f"entry \"{entry}\": " if entry else ""
-            raise LabError(f"{where}unknown card \"{key}\"{did} (`lab cards` lists the pool; "
-                           "a card of your own card file needs --cards FILE, or extra_cards = "
-                           "\"FILE\" in an experiment config)",
-                           source=source)
+            raise LabError(
+                f"{where}unknown card \"{key}\"{did} (`lab cards` lists the pool; "
+                "a card of your own card file needs --cards FILE, or extra_cards = "
+                "\"FILE\" in an experiment config)",
+                source=source,
+            )
         return card
 
     def __contains__(self, key: str) -> bool:
@@ -148,9 +163,18 @@ class CardPool:
     @cached_property
     def digest(self) -> str:
         """A hash of every card's data (an edited card file is another experiment)."""
-        data = [(c.id, c.name, int(c.kind), c.strength, c.person, c.cost,
-                 [(a.id, a.name, a.family, [r.codes() for r in a.rows]) for a in c.abilities])
-                for c in self.cards]
+        data = [
+            (
+                c.id,
+                c.name,
+                int(c.kind),
+                c.strength,
+                c.person,
+                c.cost,
+                [(a.id, a.name, a.family, [r.codes() for r in a.rows]) for a in c.abilities],
+            )
+            for c in self.cards
+        ]
         return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
@@ -167,7 +191,9 @@ class PoolTables:
     strength: np.ndarray  # int64[NT]
     kind: np.ndarray  # int64[NT]
     cost: np.ndarray  # int64[NT]
-    rows: np.ndarray  # int64[NT, MAX_ABILITY_ROWS, 4]: trigger, effect, amount, condition (0 = none)
+    rows: (
+        np.ndarray
+    )  # int64[NT, MAX_ABILITY_ROWS, 4]: trigger, effect, amount, condition (0 = none)
 
 
 def _tables(pool: CardPool) -> PoolTables:
@@ -184,6 +210,7 @@ def _tables(pool: CardPool) -> PoolTables:
 
 # ------------------------------------------------------------------------------------- loading
 
+
 def _load_toml(path: Path) -> dict:
     return read_toml(path)
 
@@ -191,22 +218,33 @@ def _load_toml(path: Path) -> dict:
 def _parse_abilities(data: CardFile, known: dict[str, Ability]) -> dict[str, Ability]:
     out = dict(known)
     for aid, a in data.ability.items():
-        rows = tuple(EffectRow(TRIGGER_NAMES[r.trigger], EFFECT_NAMES[r.effect], r.amount,
-                               CONDITION_NAMES[r.condition]) for r in a.effects)
+        rows = tuple(
+            EffectRow(
+                TRIGGER_NAMES[r.trigger],
+                EFFECT_NAMES[r.effect],
+                r.amount,
+                CONDITION_NAMES[r.condition],
+            )
+            for r in a.effects
+        )
         out[aid] = Ability(aid, a.name, a.text, a.family or a.name, rows)
     return out
 
 
-def _parse_cards(data: CardFile, source: str, abilities: dict[str, Ability], start: int,
-                 taken: dict[str, str]) -> list[Card]:
+def _parse_cards(
+    data: CardFile, source: str, abilities: dict[str, Ability], start: int, taken: dict[str, str]
+) -> list[Card]:
     """The cards of one validated file, checked against the pool so far (names, abilities)."""
     cards = []
     for i, c in enumerate(data.cards):
         where = f"cards[{i}] \"{c.name}\""
         for key in (c.id, c.name):
             if key in taken:
-                raise LabError(f"{where}: \"{key}\" is already used by {taken[key]}; ids and "
-                               "names must be unique", source=source)
+                raise LabError(
+                    f"{where}: \"{key}\" is already used by {taken[key]}; ids and "
+                    "names must be unique",
+                    source=source,
+                )
         kind = KIND_NAMES[c.kind]
         strength = INF if c.strength in ("inf", "∞") else (c.strength or 0)
         person = c.person or (c.id if kind in (Kind.WARLORD, Kind.GENERAL) else "")
@@ -217,13 +255,13 @@ def _parse_cards(data: CardFile, source: str, abilities: dict[str, Ability], sta
                 did = f" — did you mean {', '.join(hint)}?" if hint else ""
                 raise LabError(f"{where}: unknown ability \"{aid}\"{did}", source=source)
             abil.append(abilities[aid])
-        card = Card(start + len(cards), c.id, c.name, kind, strength, person, c.cost,
-                    tuple(abil))
+        card = Card(start + len(cards), c.id, c.name, kind, strength, person, c.cost, tuple(abil))
         for a in card.abilities:
             check_rows(card, a, where, source)
         if len(card.rows()) > MAX_ABILITY_ROWS:
-            raise LabError(f"{where}: at most {MAX_ABILITY_ROWS} effect rows per card",
-                           source=source)
+            raise LabError(
+                f"{where}: at most {MAX_ABILITY_ROWS} effect rows per card", source=source
+            )
         taken[c.id] = taken[c.name] = f"{source} {where}"
         cards.append(card)
     return cards
@@ -254,8 +292,7 @@ def pool_from(extra: CardSource = ()) -> CardPool:
         data = check(CardFile, parse_toml(text, src), src)
         abilities = _parse_abilities(data, abilities)
         cards += _parse_cards(data, src, abilities, len(cards), taken)
-    return CardPool(cards, abilities, (str(CARDS_FILE),) + tuple(s for s, _ in extra),
-                    tuple(extra))
+    return CardPool(cards, abilities, (str(CARDS_FILE),) + tuple(s for s, _ in extra), tuple(extra))
 
 
 @lru_cache(maxsize=1)
@@ -264,6 +301,7 @@ def _package_cards() -> str:
 
 
 # --------------------------------------------------------------------------------------- decks
+
 
 @dataclass(frozen=True)
 class Deck:
@@ -308,39 +346,53 @@ def validate_deck(deck: Deck, size: int | None = DECK_SIZE) -> None:
     for card, n in deck.entries:
         if card.person:
             if n > 1:
-                raise LabError(f"entry \"{card.name}\" = {n}: {card.name} is unique (one per deck); "
-                               "set it to 1", source=src)
+                raise LabError(
+                    f"entry \"{card.name}\" = {n}: {card.name} is unique (one per deck); "
+                    "set it to 1",
+                    source=src,
+                )
             if card.person in seen:
-                raise LabError(f"entry \"{card.name}\": the same person as \"{seen[card.person]}\" "
-                               "— one card per person per deck; remove one of them", source=src)
+                raise LabError(
+                    f"entry \"{card.name}\": the same person as \"{seen[card.person]}\" "
+                    "— one card per person per deck; remove one of them",
+                    source=src,
+                )
             seen[card.person] = card.name
     gens = [c.name for c, _ in deck.entries if c.kind == Kind.GENERAL]
     if len(gens) != 1:
         have = f"has {len(gens)} ({', '.join(gens)})" if gens else "has none"
-        raise LabError(f"a deck needs exactly one general (総大将); it {have} — "
-                       "keep exactly one", source=src)
-    for kind, limit, label in ((Kind.TACTIC, MAX_TACTICS, "tactics (軍略)"),
-                               (Kind.CASTLE, MAX_CASTLES, "castles (城)")):
+        raise LabError(
+            f"a deck needs exactly one general (総大将); it {have} — keep exactly one", source=src
+        )
+    for kind, limit, label in (
+        (Kind.TACTIC, MAX_TACTICS, "tactics (軍略)"),
+        (Kind.CASTLE, MAX_CASTLES, "castles (城)"),
+    ):
         got = [(c.name, n) for c, n in deck.entries if c.kind == kind]
         total = sum(n for _, n in got)
         if total > limit:
             names = ", ".join(f"{c}×{n}" for c, n in got)
-            raise LabError(f"{total} {label} ({names}); at most {limit} per deck — "
-                           f"remove {total - limit}", source=src)
+            raise LabError(
+                f"{total} {label} ({names}); at most {limit} per deck — remove {total - limit}",
+                source=src,
+            )
     if size is not None and deck.size != size:
         diff = deck.size - size
         fix = f"remove {diff}" if diff > 0 else f"add {-diff}"
-        raise LabError(f"the deck has {deck.size} cards; a deck has exactly {size} — {fix}",
-                       source=src)
+        raise LabError(
+            f"the deck has {deck.size} cards; a deck has exactly {size} — {fix}", source=src
+        )
 
 
-def load_deck(path: str | Path, pool: CardPool | None = None, *,
-              size: int | None = DECK_SIZE) -> Deck:
+def load_deck(
+    path: str | Path, pool: CardPool | None = None, *, size: int | None = DECK_SIZE
+) -> Deck:
     return deck_from(_load_toml(Path(path)), path, pool, size=size)
 
 
-def deck_from(data: dict, path: str | Path, pool: CardPool | None = None, *,
-              size: int | None = DECK_SIZE) -> Deck:
+def deck_from(
+    data: dict, path: str | Path, pool: CardPool | None = None, *, size: int | None = DECK_SIZE
+) -> Deck:
     """A deck from the content of its file (``path`` names it and gives its key)."""
     pool = pool or load_pool()
     path = Path(path)
@@ -350,11 +402,19 @@ def deck_from(data: dict, path: str | Path, pool: CardPool | None = None, *,
     for key, n in data.cards.items():
         card = pool.get(key, source=src, entry=key)
         if card.index in merged:
-            raise LabError(f"entry \"{key}\": {card.name} is listed twice (as "
-                           f"\"{merged[card.index][2]}\" too); list it once", source=src)
+            raise LabError(
+                f"entry \"{key}\": {card.name} is listed twice (as "
+                f"\"{merged[card.index][2]}\" too); list it once",
+                source=src,
+            )
         merged[card.index] = [card, n, key]
-    deck = Deck(path.stem, data.name or path.stem, data.description, src,
-                tuple((c, n) for c, n, _ in merged.values()))
+    deck = Deck(
+        path.stem,
+        data.name or path.stem,
+        data.description,
+        src,
+        tuple((c, n) for c, n, _ in merged.values()),
+    )
     validate_deck(deck, size)
     return deck
 
@@ -365,8 +425,11 @@ def army_path(name: str) -> Path:
     if p.suffix == ".toml" and p.exists():
         return p
     if p.suffix == ".toml" or len(p.parts) > 1:
-        raise LabError("deck file not found (an army is a key such as oda, a printed name such "
-                       "as 織田, or the path of a deck .toml file)", source=name)
+        raise LabError(
+            "deck file not found (an army is a key such as oda, a printed name such "
+            "as 織田, or the path of a deck .toml file)",
+            source=name,
+        )
     name = normal_name(name)
     for stem in _army_stems():
         path = DECKS_DIR / f"{stem}.toml"
@@ -405,8 +468,10 @@ def balance_warnings(decks: list[Deck], tolerance: float = BALANCE_TOLERANCE) ->
         ref = sum(others) / len(others)
         off = (d.total_strength - ref) / ref
         if abs(off) > tolerance:
-            out.append(f"{d.path}: total strength {d.total_strength} is {off:+.1%} off the other "
-                       f"decks' mean {ref:.1f} (allowed ±{tolerance:.0%}) — rebalance its units")
+            out.append(
+                f"{d.path}: total strength {d.total_strength} is {off:+.1%} off the other "
+                f"decks' mean {ref:.1f} (allowed ±{tolerance:.0%}) — rebalance its units"
+            )
     return out
 
 
@@ -416,6 +481,8 @@ def strength_warning(deck: Deck, armies: list[Deck]) -> str | None:
     off = (deck.total_strength - mean) / mean
     if abs(off) <= BALANCE_TOLERANCE:
         return None
-    return (f"{deck.path}: total strength {deck.total_strength} is {off:+.1%} off the "
-            f"{len(armies)} armies' mean {mean:.1f} (allowed ±{BALANCE_TOLERANCE:.0%}) — "
-            "rebalance its units")
+    return (
+        f"{deck.path}: total strength {deck.total_strength} is {off:+.1%} off the "
+        f"{len(armies)} armies' mean {mean:.1f} (allowed ±{BALANCE_TOLERANCE:.0%}) — "
+        "rebalance its units"
+    )

@@ -20,10 +20,20 @@ class Kind(IntEnum):
     CASTLE = 5  # 城
 
 
-KIND_NAMES = {"unit": Kind.UNIT, "warlord": Kind.WARLORD, "general": Kind.GENERAL,
-              "tactic": Kind.TACTIC, "castle": Kind.CASTLE}
-KIND_LABELS = {Kind.UNIT: "兵", Kind.WARLORD: "武将", Kind.GENERAL: "総大将",
-               Kind.TACTIC: "軍略", Kind.CASTLE: "城"}
+KIND_NAMES = {
+    "unit": Kind.UNIT,
+    "warlord": Kind.WARLORD,
+    "general": Kind.GENERAL,
+    "tactic": Kind.TACTIC,
+    "castle": Kind.CASTLE,
+}
+KIND_LABELS = {
+    Kind.UNIT: "兵",
+    Kind.WARLORD: "武将",
+    Kind.GENERAL: "総大将",
+    Kind.TACTIC: "軍略",
+    Kind.CASTLE: "城",
+}
 
 # Strength codes: 1–10 as printed, INF for ∞; 0 for cards that are not units.
 INF = 11
@@ -118,8 +128,13 @@ ON_WIN_GROUP = {
 N_ON_WIN_GROUPS = 6
 
 # Tactics whose effect is chosen as a response, with the top-set shape each one may answer.
-RESPONSE_TACTICS = (Effect.WIPE_FIELD_USER_LEADS, Effect.SURPRISE, Effect.REARGUARD,
-                    Effect.WIPE_FIELD_ATTACKER_LEADS, Effect.STARVE)
+RESPONSE_TACTICS = (
+    Effect.WIPE_FIELD_USER_LEADS,
+    Effect.SURPRISE,
+    Effect.REARGUARD,
+    Effect.WIPE_FIELD_ATTACKER_LEADS,
+    Effect.STARVE,
+)
 
 
 # ---------------------------------------------------------------- what the engine runs
@@ -132,12 +147,24 @@ UNIT, TACTIC, CASTLE = "unit", "tactic", "castle"  # kind classes of lab.cards.p
 ANY_KIND = frozenset((UNIT, TACTIC, CASTLE))
 
 # effects the interpreter runs for any trigger that has a controller; none of them kills a card
-GENTLE_EFFECTS = (Effect.DRAW, Effect.REPAIR_WALL, Effect.FLIP_STRONGEST, Effect.FLIP_ALL,
-                  Effect.RETURN_STRONGEST, Effect.STEAL_HAND)
+GENTLE_EFFECTS = (
+    Effect.DRAW,
+    Effect.REPAIR_WALL,
+    Effect.FLIP_STRONGEST,
+    Effect.FLIP_ALL,
+    Effect.RETURN_STRONGEST,
+    Effect.STEAL_HAND,
+)
 # ... and these kill: an on-death row may not carry them (a death would set off deaths)
 STATE_EFFECTS = GENTLE_EFFECTS + (Effect.KILL_HAND, Effect.KILL_CAMP)
-VS_SHAPES = (Condition.VS_NUMBERED_SINGLE, Condition.VS_SINGLE, Condition.VS_SET_2PLUS,
-             Condition.VS_SET_3PLUS, Condition.VS_INF, Condition.VS_ANY)
+VS_SHAPES = (
+    Condition.VS_NUMBERED_SINGLE,
+    Condition.VS_SINGLE,
+    Condition.VS_SET_2PLUS,
+    Condition.VS_SET_3PLUS,
+    Condition.VS_INF,
+    Condition.VS_ANY,
+)
 
 
 class Support(NamedTuple):
@@ -149,41 +176,54 @@ FLIPS = (Effect.FLIP_STRONGEST, Effect.FLIP_ALL)
 
 
 def _state(kinds, *conditions, without=()):
-    return {e: Support(frozenset(kinds), (Condition.NONE,) + conditions
-                       + ((Condition.EXCEPT_SELF,) if e == Effect.FLIP_ALL else ()))
-            for e in STATE_EFFECTS if e not in without}
+    return {
+        e: Support(
+            frozenset(kinds),
+            (Condition.NONE,)
+            + conditions
+            + ((Condition.EXCEPT_SELF,) if e == Effect.FLIP_ALL else ()),
+        )
+        for e in STATE_EFFECTS
+        if e not in without
+    }
 
 
 _U, _T, _C = frozenset((UNIT,)), frozenset((TACTIC,)), frozenset((CASTLE,))
 SUPPORT: dict[Trigger, dict[Effect, Support]] = {
-    Trigger.ON_WIN: {**_state(_U, Condition.SINGLE),
-                     # R6 step 2 (damage) and step 4 (where the set goes) read these
-                     Effect.EXTRA_DAMAGE: Support(_U, (Condition.NONE, Condition.SINGLE)),
-                     Effect.WALLS_TO_GRAVE: Support(_U, (Condition.NONE,)),
-                     Effect.WIN_SET_FACE_UP: Support(_U, (Condition.NONE,))},
+    Trigger.ON_WIN: {
+        **_state(_U, Condition.SINGLE),
+        # R6 step 2 (damage) and step 4 (where the set goes) read these
+        Effect.EXTRA_DAMAGE: Support(_U, (Condition.NONE, Condition.SINGLE)),
+        Effect.WALLS_TO_GRAVE: Support(_U, (Condition.NONE,)),
+        Effect.WIN_SET_FACE_UP: Support(_U, (Condition.NONE,)),
+    },
     # a leader's camp has just turned face up (R4 step 3): a flip on lead could never act
     Trigger.ON_LEAD: _state(_U, without=FLIPS),
     Trigger.ON_DEATH: {e: s for e, s in _state(ANY_KIND).items() if e in GENTLE_EFFECTS},
     # likewise on build, but 郡山城 carries flip_all there: it loads and is reported dead (L3)
-    Trigger.ON_BUILD: {**_state(_C, without=(Effect.FLIP_STRONGEST,)),
-                       Effect.SELF_BREAK: Support(_C, (Condition.NONE,))},
+    Trigger.ON_BUILD: {
+        **_state(_C, without=(Effect.FLIP_STRONGEST,)),
+        Effect.SELF_BREAK: Support(_C, (Condition.NONE,)),
+    },
     Trigger.ON_ATTACKED: _state(_C, Condition.BROKE_AT_LEAST_2),
     # R6 step 2 and R11 read these while the castle stands
-    Trigger.STANDING: {Effect.HOLD_ONCE: Support(_C, (Condition.NONE,)),
-                       Effect.REDUCE_DAMAGE: Support(_C, (Condition.NONE,
-                                                          Condition.DAMAGE_AT_LEAST_3)),
-                       Effect.ODAWARA: Support(_C, (Condition.NONE,))},
+    Trigger.STANDING: {
+        Effect.HOLD_ONCE: Support(_C, (Condition.NONE,)),
+        Effect.REDUCE_DAMAGE: Support(_C, (Condition.NONE, Condition.DAMAGE_AT_LEAST_3)),
+        Effect.ODAWARA: Support(_C, (Condition.NONE,)),
+    },
     # the legal answers (R7–R11) read these
-    Trigger.RESPONSE: {Effect.WIPE_FIELD_USER_LEADS: Support(_T, VS_SHAPES),
-                       Effect.WIPE_FIELD_ATTACKER_LEADS: Support(_T, VS_SHAPES),
-                       Effect.REARGUARD: Support(_T, VS_SHAPES),
-                       Effect.SURPRISE: Support(_T, (Condition.VS_NUMBERED_SINGLE,)),
-                       Effect.STARVE: Support(_T, (Condition.VS_SINGLE,
-                                                   Condition.VS_NUMBERED_SINGLE)),
-                       Effect.SIEGE: Support(_C, VS_SHAPES),
-                       Effect.ASSASSIN: Support(_U, (Condition.VS_INF,)),
-                       Effect.TENKA_FUBU: Support(_U, (Condition.VS_INF,)),
-                       Effect.GUN: Support(_U, (Condition.NONE,))},
+    Trigger.RESPONSE: {
+        Effect.WIPE_FIELD_USER_LEADS: Support(_T, VS_SHAPES),
+        Effect.WIPE_FIELD_ATTACKER_LEADS: Support(_T, VS_SHAPES),
+        Effect.REARGUARD: Support(_T, VS_SHAPES),
+        Effect.SURPRISE: Support(_T, (Condition.VS_NUMBERED_SINGLE,)),
+        Effect.STARVE: Support(_T, (Condition.VS_SINGLE, Condition.VS_NUMBERED_SINGLE)),
+        Effect.SIEGE: Support(_C, VS_SHAPES),
+        Effect.ASSASSIN: Support(_U, (Condition.VS_INF,)),
+        Effect.TENKA_FUBU: Support(_U, (Condition.VS_INF,)),
+        Effect.GUN: Support(_U, (Condition.NONE,)),
+    },
     Trigger.SETUP: {Effect.EXTRA_OPENING: Support(ANY_KIND, (Condition.NONE,))},
     Trigger.PASSIVE: {Effect.ASSASSIN_IMMUNE: Support(_U, (Condition.NONE,))},
     Trigger.AUTOMATIC: {Effect.DECOY: Support(ANY_KIND - {CASTLE}, (Condition.NONE,))},
@@ -191,8 +231,9 @@ SUPPORT: dict[Trigger, dict[Effect, Support]] = {
 }
 
 
-def unsupported(kind_class: str, trigger: Trigger, effect: Effect,
-                condition: Condition) -> str | None:
+def unsupported(
+    kind_class: str, trigger: Trigger, effect: Effect, condition: Condition
+) -> str | None:
     """Why the engine cannot run this row on a card of ``kind_class``, or None if it can."""
     by_effect = SUPPORT.get(trigger, {})
     what = f"trigger {trigger.name.lower()} × effect {effect.name.lower()}"
@@ -201,10 +242,11 @@ def unsupported(kind_class: str, trigger: Trigger, effect: Effect,
         return f"{what} is not supported; effects with trigger {trigger.name.lower()}: {names}"
     sup = by_effect[effect]
     if kind_class not in sup.kinds:
-        return (f"{what} works only on a {' or '.join(sorted(sup.kinds))}, not on a "
-                f"{kind_class}")
+        return f"{what} works only on a {' or '.join(sorted(sup.kinds))}, not on a {kind_class}"
     if condition not in sup.conditions:
         names = ", ".join(c.name.lower() for c in sup.conditions)
-        return (f"{what} with condition {condition.name.lower()} is not supported; "
-                f"conditions it takes: {names}")
+        return (
+            f"{what} with condition {condition.name.lower()} is not supported; "
+            f"conditions it takes: {names}"
+        )
     return None

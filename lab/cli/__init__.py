@@ -25,10 +25,24 @@ from lab.errors import LabError
 from lab.cli import bots, cards, play, run, serve  # noqa: E402,F401  isort: skip
 
 # the order `lab --help` lists the commands in (any other command follows, as registered)
-ORDER = ("cards", "decks", "rules", "match", "scenario", "bench", "run", "replay", "report",
-         "play", "ladder", "swap", "value", "balance", "serve")
-app.registered_commands.sort(
-    key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
+ORDER = (
+    "cards",
+    "decks",
+    "rules",
+    "match",
+    "scenario",
+    "bench",
+    "run",
+    "replay",
+    "report",
+    "play",
+    "ladder",
+    "swap",
+    "value",
+    "balance",
+    "serve",
+)
+app.registered_commands.sort(key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
 
 
 def main() -> None:
@@ -66,8 +80,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     """Daitenka Lab — a rules-variant simulation lab for the card game 大天下.
 

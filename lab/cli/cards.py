@@ -16,8 +16,17 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from lab.cards.pool import (BALANCE_TOLERANCE, Card, CardPool, Deck, balance_warnings,
-                            load_armies, load_army, load_deck, strength_warning)
+from lab.cards.pool import (
+    BALANCE_TOLERANCE,
+    Card,
+    CardPool,
+    Deck,
+    balance_warnings,
+    load_armies,
+    load_army,
+    load_deck,
+    strength_warning,
+)
 from lab.cards.vocab import KIND_LABELS, KIND_NAMES, Kind
 from lab.cli.common import PRESET_HELP, CardFiles, command, out, pool_of, warn
 from lab.errors import LabError, closest, read_toml
@@ -25,6 +34,7 @@ from lab.rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, RuleSet
 
 
 # ------------------------------------------------------------------------------- card display
+
 
 def ability_names(card: Card) -> str:
     """The card's abilities as printed, 〈…〉, with the rulebook family when it differs."""
@@ -61,18 +71,28 @@ def _counts_by_kind(deck: Deck) -> dict[Kind, int]:
 
 # ---------------------------------------------------------------------------------- lab cards
 
-KIND_HELP = "Only cards of this kind: " + ", ".join(
-    f"{n} ({KIND_LABELS[k]})" for n, k in KIND_NAMES.items()) + "."
+KIND_HELP = (
+    "Only cards of this kind: "
+    + ", ".join(f"{n} ({KIND_LABELS[k]})" for n, k in KIND_NAMES.items())
+    + "."
+)
 
 
 @command("cards")
 def cards_command(
-    kind: Annotated[str | None, typer.Option("--kind", "-k", metavar="KIND",
-                                             help=KIND_HELP)] = None,
-    army: Annotated[str | None, typer.Option(
-        "--army", "-a", metavar="ARMY",
-        help="Only the cards of this army's deck, with their copies: a key (oda), a printed name "
-             "(織田) or a deck file path.")] = None,
+    kind: Annotated[
+        str | None, typer.Option("--kind", "-k", metavar="KIND", help=KIND_HELP)
+    ] = None,
+    army: Annotated[
+        str | None,
+        typer.Option(
+            "--army",
+            "-a",
+            metavar="ARMY",
+            help="Only the cards of this army's deck, with their copies: a key (oda), a printed name "
+            "(織田) or a deck file path.",
+        ),
+    ] = None,
     card_files: CardFiles = None,
 ) -> None:
     """List the card pool: id, printed name, kind, strength, abilities and legacy cost."""
@@ -84,8 +104,11 @@ def cards_command(
         deck = load_army(army, pool)
         copies = {c.index: n for c, n in deck.entries}
         title = f"{deck.name} ({deck.key})"
-    shown = [c for c in pool
-             if (wanted is None or c.kind == wanted) and (copies is None or c.index in copies)]
+    shown = [
+        c
+        for c in pool
+        if (wanted is None or c.kind == wanted) and (copies is None or c.index in copies)
+    ]
     out.print(cards_table(shown, copies, title))
 
 
@@ -113,17 +136,27 @@ def cards_table(cards: list[Card], copies: dict[int, int] | None, title: str) ->
 
 # ---------------------------------------------------------------------------------- lab decks
 
+
 @command("decks")
 def decks_command(
-    name: Annotated[str | None, typer.Argument(
-        metavar="NAME",
-        help="Show one army's card list and strength curve: a key (oda), a printed name (織田) "
-             "or a deck file path.")] = None,
-    check: Annotated[Path | None, typer.Option(
-        "--check", metavar="PATH",
-        help="Validate a deck file against rules.md R2 and the 30-card size: prints OK and a "
-             "summary, or the problem and exit code 2; warns (exit 0) when its total strength is "
-             f"more than ±{BALANCE_TOLERANCE:.0%} off the nine armies' mean.")] = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="NAME",
+            help="Show one army's card list and strength curve: a key (oda), a printed name (織田) "
+            "or a deck file path.",
+        ),
+    ] = None,
+    check: Annotated[
+        Path | None,
+        typer.Option(
+            "--check",
+            metavar="PATH",
+            help="Validate a deck file against rules.md R2 and the 30-card size: prints OK and a "
+            "summary, or the problem and exit code 2; warns (exit 0) when its total strength is "
+            f"more than ±{BALANCE_TOLERANCE:.0%} off the nine armies' mean.",
+        ),
+    ] = None,
     card_files: CardFiles = None,
 ) -> None:
     """List the nine armies with any balance warnings, show one army, or check a deck file."""
@@ -141,18 +174,31 @@ def decks_command(
 def list_armies(pool: CardPool) -> None:
     decks = load_armies(pool)
     table = Table(title="armies", title_justify="left")
-    for col, just in (("key", "left"), ("name", "left"), ("size", "right"),
-                      ("strength", "right"), ("general", "left"), ("tactics", "right"),
-                      ("castles", "right")):
+    for col, just in (
+        ("key", "left"),
+        ("name", "left"),
+        ("size", "right"),
+        ("strength", "right"),
+        ("general", "left"),
+        ("tactics", "right"),
+        ("castles", "right"),
+    ):
         table.add_column(col, justify=just)
     for d in decks:
         counts = _counts_by_kind(d)
         general = d.general()
-        table.add_row(d.key, d.name, str(d.size), str(d.total_strength),
-                      general.name if general else "—", str(counts[Kind.TACTIC]),
-                      str(counts[Kind.CASTLE]))
-    table.caption = ("strength: ∞ counts as 10, tactics and castles as 0; "
-                     "`lab decks NAME` shows one army")
+        table.add_row(
+            d.key,
+            d.name,
+            str(d.size),
+            str(d.total_strength),
+            general.name if general else "—",
+            str(counts[Kind.TACTIC]),
+            str(counts[Kind.CASTLE]),
+        )
+    table.caption = (
+        "strength: ∞ counts as 10, tactics and castles as 0; `lab decks NAME` shows one army"
+    )
     table.caption_justify = "left"
     out.print(table)
     for w in balance_warnings(decks):
@@ -162,8 +208,11 @@ def list_armies(pool: CardPool) -> None:
 def show_deck(deck: Deck) -> None:
     general = deck.general()
     out.print(Text(f"{deck.name} ({deck.key}) — {deck.description}".rstrip(" —"), style="bold"))
-    out.print(f"{deck.path}: {deck.size} cards, total strength {deck.total_strength}, "
-              f"general {general.name if general else '—'}", soft_wrap=True)
+    out.print(
+        f"{deck.path}: {deck.size} cards, total strength {deck.total_strength}, "
+        f"general {general.name if general else '—'}",
+        soft_wrap=True,
+    )
     copies = {c.index: n for c, n in deck.entries}
     out.print(cards_table([c for c, _ in deck.entries], copies, "cards"))
     out.print(curve_table(deck))
@@ -172,8 +221,9 @@ def show_deck(deck: Deck) -> None:
 def curve_table(deck: Deck) -> Table:
     curve = deck.strength_curve()
     most = max(curve.values()) or 1
-    table = Table(title="strength curve", title_justify="left", show_header=False, box=None,
-                  padding=(0, 1))
+    table = Table(
+        title="strength curve", title_justify="left", show_header=False, box=None, padding=(0, 1)
+    )
     table.add_column(justify="right")
     table.add_column(justify="right")
     table.add_column()
@@ -186,11 +236,15 @@ def check_deck(path: Path, pool: CardPool) -> None:
     deck = load_deck(path, pool)
     counts = _counts_by_kind(deck)
     general = deck.general()
-    out.print(Text("OK ", style="bold green")
-              + Text(f"{path}: {deck.name}, {deck.size} cards, total strength "
-                     f"{deck.total_strength}, general {general.name if general else '—'}, "
-                     f"{counts[Kind.TACTIC]} tactics, {counts[Kind.CASTLE]} castles"),
-              soft_wrap=True)
+    out.print(
+        Text("OK ", style="bold green")
+        + Text(
+            f"{path}: {deck.name}, {deck.size} cards, total strength "
+            f"{deck.total_strength}, general {general.name if general else '—'}, "
+            f"{counts[Kind.TACTIC]} tactics, {counts[Kind.CASTLE]} castles"
+        ),
+        soft_wrap=True,
+    )
     w = strength_warning(deck, load_armies(pool))
     if w:
         warn(w)
@@ -198,15 +252,22 @@ def check_deck(path: Path, pool: CardPool) -> None:
 
 # ---------------------------------------------------------------------------------- lab rules
 
+
 @command("rules")
 def rules_command(
     preset: Annotated[str | None, typer.Argument(metavar="PRESET", help=PRESET_HELP)] = None,
-    config: Annotated[Path | None, typer.Option(
-        "--config", "-c", metavar="PATH",
-        help="A TOML rules file (toggles at top level or under a rules table) applied on top of "
-             "the preset. The file may name its own preset = \"…\": it is used when no PRESET is "
-             "given; naming a different PRESET on the command line too is refused as a "
-             "conflict.")] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            "-c",
+            metavar="PATH",
+            help="A TOML rules file (toggles at top level or under a rules table) applied on top of "
+            "the preset. The file may name its own preset = \"…\": it is used when no PRESET is "
+            "given; naming a different PRESET on the command line too is refused as a "
+            "conflict.",
+        ),
+    ] = None,
 ) -> None:
     """Show a resolved rule set (rules.md R14) and its id.
 
@@ -219,8 +280,11 @@ def rules_command(
     if config is not None:
         named = config_preset(config)
         if named is not None and preset is not None and named != preset:
-            raise LabError(f"the file names preset = \"{named}\" but the command line asks for "
-                           f"\"{preset}\"; drop one of them", source=str(config))
+            raise LabError(
+                f"the file names preset = \"{named}\" but the command line asks for "
+                f"\"{preset}\"; drop one of them",
+                source=str(config),
+            )
         rs = RuleSet.from_toml(config, preset=preset)
         base_name = named or base_name
     else:
@@ -252,8 +316,12 @@ def rules_table(rs: RuleSet, base: RuleSet, base_name: str) -> Table:
     for f in fields(rs):
         value, was = getattr(rs, f.name), getattr(base, f.name)
         differs = f"changed, was {show_value(was)}" if value != was else ""
-        table.add_row(f.name, Text(show_value(value), style="bold" if differs else ""),
-                      Text(differs, style="yellow"), DESCRIPTIONS.get(f.name, ""))
+        table.add_row(
+            f.name,
+            Text(show_value(value), style="bold" if differs else ""),
+            Text(differs, style="yellow"),
+            DESCRIPTIONS.get(f.name, ""),
+        )
     changed = sum(getattr(rs, f.name) != getattr(base, f.name) for f in fields(rs))
     table.caption = f"{changed} toggle(s) differ from {base_name}"
     table.caption_justify = "left"

@@ -34,17 +34,22 @@ app = typer.Typer(
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-PRESET_HELP = ("Rules preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET}).")
-CARDS_HELP = ("An extra card file (TOML, the format of lab/cards/cards.toml: cards = [ … ] and "
-              "[ability.ID] tables) added to the package's cards; deck files may use its cards. "
-              "Repeatable. Checked like the package's cards. See docs/cards.md.")
+PRESET_HELP = "Rules preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET})."
+CARDS_HELP = (
+    "An extra card file (TOML, the format of lab/cards/cards.toml: cards = [ … ] and "
+    "[ability.ID] tables) added to the package's cards; deck files may use its cards. "
+    "Repeatable. Checked like the package's cards. See docs/cards.md."
+)
 # --cards FILE on every command that loads the card pool (also spelled --extra-cards)
-CardFiles = Annotated[list[Path] | None, typer.Option(
-    "--cards", "--extra-cards", metavar="FILE", help=CARDS_HELP)]
+CardFiles = Annotated[
+    list[Path] | None, typer.Option("--cards", "--extra-cards", metavar="FILE", help=CARDS_HELP)
+]
 
 
-LANG_HELP = ("Language of the game's narration: ja (Japanese, the log's own) or en (English); "
-             "card and ability names stay as printed.")
+LANG_HELP = (
+    "Language of the game's narration: ja (Japanese, the log's own) or en (English); "
+    "card and ability names stay as printed."
+)
 Lang = Annotated[str, typer.Option("--lang", metavar="ja|en", help=LANG_HELP)]
 
 
@@ -57,6 +62,7 @@ def check_lang(lang: str) -> str:
 
 
 # ------------------------------------------------------------------------- errors and warnings
+
 
 def error_exit(e: LabError) -> NoReturn:
     """Print a LabError as one line on stderr and leave with its exit code (2)."""

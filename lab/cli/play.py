@@ -21,19 +21,35 @@ from lab.schema.bots import BOT_FORMS
 
 # ----------------------------------------------------------------------------------- lab match
 
+
 @command("match")
 def match_command(
-    army_a: Annotated[str | None, typer.Argument(help="Army of seat A: key (oda), name (織田) or deck file.")] = None,
+    army_a: Annotated[
+        str | None, typer.Argument(help="Army of seat A: key (oda), name (織田) or deck file.")
+    ] = None,
     army_b: Annotated[str | None, typer.Argument(help="Army of seat B.")] = None,
     rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules preset.")] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="Rules TOML on top of the preset.")] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the deal and of the bots' choices (a whole number ≥ 0).")] = 0,
-    log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event of the game.")] = True,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="Rules TOML on top of the preset.")
+    ] = None,
+    seed: Annotated[
+        int,
+        typer.Option(min=0, help="Seed of the deal and of the bots' choices (a whole number ≥ 0)."),
+    ] = 0,
+    log: Annotated[
+        bool, typer.Option("--log/--no-log", help="Print every event of the game.")
+    ] = True,
     card_files: CardFiles = None,
-    game_name: Annotated[str, typer.Option(
-        "--game", "-g", metavar="GAME",
-        help="The game: daitenka (大天下, the default; two armies) or rumble_nation (no "
-             "armies; --rules base_3p for three players).")] = "daitenka",
+    game_name: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            "-g",
+            metavar="GAME",
+            help="The game: daitenka (大天下, the default; two armies) or rumble_nation (no "
+            "armies; --rules base_3p for three players).",
+        ),
+    ] = "daitenka",
     lang: Lang = "ja",
 ) -> None:
     """Play one game between random bots and print its log and result."""
@@ -41,17 +57,30 @@ def match_command(
     from lab.games.protocol import MatchOptions
 
     check_lang(lang)
-    get(game_name, key="--game").match(MatchOptions(
-        army_a=army_a, army_b=army_b, rules=rules, config=config, seed=seed, log=log,
-        card_files=tuple(card_files or ()), lang=lang), out)
+    get(game_name, key="--game").match(
+        MatchOptions(
+            army_a=army_a,
+            army_b=army_b,
+            rules=rules,
+            config=config,
+            seed=seed,
+            log=log,
+            card_files=tuple(card_files or ()),
+            lang=lang,
+        ),
+        out,
+    )
 
 
 # -------------------------------------------------------------------------------- lab scenario
 
+
 @command("scenario")
 def scenario_command(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print each failing game's log.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Print each failing game's log.")
+    ] = False,
     card_files: CardFiles = None,
 ) -> None:
     """Run rules scenarios (scenarios.md): one line per scenario, exit 1 if any fails."""
@@ -65,8 +94,7 @@ def scenario_command(
             out.print(Text("pass ", style="green") + Text(f"{s.name}  ({s.file_name})"))
             continue
         failed += 1
-        out.print(Text("FAIL ", style="bold red") + Text(f"{s.name}  ({s.file_name}): "
-                                                         f"{o.message}"))
+        out.print(Text("FAIL ", style="bold red") + Text(f"{s.name}  ({s.file_name}): {o.message}"))
         if verbose and o.game is not None:
             for line in o.game.log_lines():
                 out.print("     " + line)
@@ -77,19 +105,33 @@ def scenario_command(
 
 # ---------------------------------------------------------------------------------- lab replay
 
+
 # a negative GAME_ID reaches the command (and its one-line error) instead of "No such option"
 @command("replay", context_settings={"ignore_unknown_options": True})
 def replay_command(
-    results: Annotated[Path, typer.Argument(
-        metavar="RESULTS_DIR|REPLAY_FILE",
-        help="A results folder written by `lab run`, or a replay file (.json) written by `lab play` (大天下 or Rumble Nation).")],
-    game_id: Annotated[int | None, typer.Argument(
-        metavar="[GAME_ID]",
-        help="The game's id (column game_id of the games records); not with a replay file.")] = None,
+    results: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RESULTS_DIR|REPLAY_FILE",
+            help="A results folder written by `lab run`, or a replay file (.json) written by `lab play` (大天下 or Rumble Nation).",
+        ),
+    ],
+    game_id: Annotated[
+        int | None,
+        typer.Argument(
+            metavar="[GAME_ID]",
+            help="The game's id (column game_id of the games records); not with a replay file.",
+        ),
+    ] = None,
     log: Annotated[bool, typer.Option("--log/--no-log", help="Print every event.")] = True,
-    save_scenario: Annotated[Path | None, typer.Option(
-        "--save-scenario", metavar="PATH",
-        help="With a `lab play` replay file: also write it as a scenario file.")] = None,
+    save_scenario: Annotated[
+        Path | None,
+        typer.Option(
+            "--save-scenario",
+            metavar="PATH",
+            help="With a `lab play` replay file: also write it as a scenario file.",
+        ),
+    ] = None,
     lang: Lang = "ja",
 ) -> None:
     """Replay a recorded game (or a `lab play` match) with its readable log, and check that it
@@ -112,11 +154,15 @@ def replay_command(
             raise typer.Exit(code)
         return
     if game_id is None:
-        raise LabError(f"give the GAME_ID of a game in {results}, or the path of a replay file "
-                       "written by `lab play`")
+        raise LabError(
+            f"give the GAME_ID of a game in {results}, or the path of a replay file "
+            "written by `lab play`"
+        )
     if game_id < 0:
-        raise LabError(f"GAME_ID {game_id} is not allowed; game ids are whole numbers ≥ 0 "
-                       "(column game_id of the games records)")
+        raise LabError(
+            f"GAME_ID {game_id} is not allowed; game ids are whole numbers ≥ 0 "
+            "(column game_id of the games records)"
+        )
     code = of_results(results).replay(results, game_id, options, out, err)
     if code:
         raise typer.Exit(code)
@@ -124,46 +170,105 @@ def replay_command(
 
 @command("play")
 def play_command(
-    army: Annotated[str, typer.Option(
-        "--army", "-a", metavar="ARMY",
-        help="Your army (seat A): a key (oda), a printed name (織田) or a deck file.")] = "oda",
-    vs: Annotated[str | None, typer.Option(
-        "--vs", metavar="ARMY",
-        help="The bot's army (seat B); default: another army chosen by the seed.")] = None,
-    bot: Annotated[str, typer.Option("--bot", metavar="BOT", help=(
-        f"The bot you play against (default heuristic): {BOT_FORMS}."))] = "heuristic",
-    rules: Annotated[str | None, typer.Option("--rules", "-r", metavar="PRESET",
-                                              help=PRESET_HELP)] = None,
-    toggles: Annotated[list[str] | None, typer.Option(
-        "--set", "-s", metavar="KEY=VALUE",
-        help="A rule toggle on top of the preset, e.g. --set walls=10 --set logistics=on "
-             "(repeatable; `lab rules` lists the keys).")] = None,
-    game: Annotated[str, typer.Option(
-        "--game", "-g", metavar="GAME",
-        help="The game: daitenka (大天下, the default) or rumble_nation.")] = "daitenka",
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", metavar="N",
-        help="Rumble Nation: seats in play, 2–4 (default: the preset's).")] = None,
-    seat: Annotated[str, typer.Option(
-        "--seat", metavar="P1…P4",
-        help="Rumble Nation: your seat (the others are bots).")] = "P1",
-    seed: Annotated[int | None, typer.Option(
-        "--seed", min=0, metavar="N",
-        help="Seed of the deal (and of the bot's own choices); kept for every match of the "
-             "session. Default: a fresh random seed per match, recorded in the replay.")] = None,
-    save_scenario: Annotated[Path | None, typer.Option(
-        "--save-scenario", metavar="PATH",
-        help="Also write the session's matches as a scenario file (position after set-up, "
-             "every step, final state as expectations) that `lab scenario PATH` passes.")] = None,
-    replay_dir: Annotated[Path, typer.Option(
-        "--replay-dir", metavar="DIR",
-        help="Where each finished or abandoned match is saved as a replay file (JSON), shown "
-             "by `lab replay PATH`.")] = Path("results/replays"),
+    army: Annotated[
+        str,
+        typer.Option(
+            "--army",
+            "-a",
+            metavar="ARMY",
+            help="Your army (seat A): a key (oda), a printed name (織田) or a deck file.",
+        ),
+    ] = "oda",
+    vs: Annotated[
+        str | None,
+        typer.Option(
+            "--vs",
+            metavar="ARMY",
+            help="The bot's army (seat B); default: another army chosen by the seed.",
+        ),
+    ] = None,
+    bot: Annotated[
+        str,
+        typer.Option(
+            "--bot",
+            metavar="BOT",
+            help=(f"The bot you play against (default heuristic): {BOT_FORMS}."),
+        ),
+    ] = "heuristic",
+    rules: Annotated[
+        str | None, typer.Option("--rules", "-r", metavar="PRESET", help=PRESET_HELP)
+    ] = None,
+    toggles: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            "-s",
+            metavar="KEY=VALUE",
+            help="A rule toggle on top of the preset, e.g. --set walls=10 --set logistics=on "
+            "(repeatable; `lab rules` lists the keys).",
+        ),
+    ] = None,
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            "-g",
+            metavar="GAME",
+            help="The game: daitenka (大天下, the default) or rumble_nation.",
+        ),
+    ] = "daitenka",
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="N",
+            help="Rumble Nation: seats in play, 2–4 (default: the preset's).",
+        ),
+    ] = None,
+    seat: Annotated[
+        str,
+        typer.Option(
+            "--seat", metavar="P1…P4", help="Rumble Nation: your seat (the others are bots)."
+        ),
+    ] = "P1",
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            metavar="N",
+            help="Seed of the deal (and of the bot's own choices); kept for every match of the "
+            "session. Default: a fresh random seed per match, recorded in the replay.",
+        ),
+    ] = None,
+    save_scenario: Annotated[
+        Path | None,
+        typer.Option(
+            "--save-scenario",
+            metavar="PATH",
+            help="Also write the session's matches as a scenario file (position after set-up, "
+            "every step, final state as expectations) that `lab scenario PATH` passes.",
+        ),
+    ] = None,
+    replay_dir: Annotated[
+        Path,
+        typer.Option(
+            "--replay-dir",
+            metavar="DIR",
+            help="Where each finished or abandoned match is saved as a replay file (JSON), shown "
+            "by `lab replay PATH`.",
+        ),
+    ] = Path("results/replays"),
     card_files: CardFiles = None,
-    lang: Annotated[str | None, typer.Option(
-        "--lang", metavar="ja|en",
-        help="Language of the narration: ja (Japanese, the default for 大天下) or en "
-             "(English; Rumble Nation's only one). Card and ability names stay as printed.")
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="ja|en",
+            help="Language of the narration: ja (Japanese, the default for 大天下) or en "
+            "(English; Rumble Nation's only one). Card and ability names stay as printed.",
+        ),
     ] = None,
 ) -> None:
     """Play 大天下 in the terminal against a bot, then again with the same or changed settings
@@ -184,9 +289,22 @@ def play_command(
     if lang is not None:
         check_lang(lang)
     entry = get(game, key="--game")
-    code = entry.play(PlayOptions(
-        army=army, vs=vs, bot=bot, rules=rules, toggles=parse_assignments(toggles),
-        players=players, seat=seat, seed=seed, save_scenario=save_scenario,
-        replay_dir=replay_dir, card_files=tuple(card_files or ()), lang=lang), out)
+    code = entry.play(
+        PlayOptions(
+            army=army,
+            vs=vs,
+            bot=bot,
+            rules=rules,
+            toggles=parse_assignments(toggles),
+            players=players,
+            seat=seat,
+            seed=seed,
+            save_scenario=save_scenario,
+            replay_dir=replay_dir,
+            card_files=tuple(card_files or ()),
+            lang=lang,
+        ),
+        out,
+    )
     if code:
         raise typer.Exit(code)

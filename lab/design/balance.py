@@ -33,8 +33,7 @@ from lab.stats.balance import game_mean, objectives
 from lab.design.balance_edits import catalogue, card_ids, patch_toml, responsible
 from lab.design.balance_search import Budget, Search, Settings, derive_seed
 from lab.design.tiers import strong
-from lab.design.balance_tiers import (fresh_block, screen_block, seed_label, select_block,
-                                      tier_cost)
+from lab.design.balance_tiers import fresh_block, screen_block, seed_label, select_block, tier_cost
 
 DEFAULT_CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
 DEFAULT_STRONG_GAMES = 320  # games per army on a strong tier's fresh deals (half to select)
@@ -56,24 +55,40 @@ class BalancePlan:
         return self.config.pool()
 
 
-def plan(config: Experiment, *, tiers: list[str] | None = None, tier: str | None = None,
-         target: float = 0.5, band: float = 0.03, max_edits: int = 6,
-         cards: list[str] | None = None, value: str | Path | None = None,
-         confirm_games: int = DEFAULT_CONFIRM_GAMES, strong_games: int = DEFAULT_STRONG_GAMES,
-         second_tier: str | None = None, seed: int | None = None, **search) -> BalancePlan:
+def plan(
+    config: Experiment,
+    *,
+    tiers: list[str] | None = None,
+    tier: str | None = None,
+    target: float = 0.5,
+    band: float = 0.03,
+    max_edits: int = 6,
+    cards: list[str] | None = None,
+    value: str | Path | None = None,
+    confirm_games: int = DEFAULT_CONFIRM_GAMES,
+    strong_games: int = DEFAULT_STRONG_GAMES,
+    second_tier: str | None = None,
+    seed: int | None = None,
+    **search,
+) -> BalancePlan:
     """The balance search of ``config``: screened at the first of ``tiers`` and judged at every
     one (default: the config's tier, plus the search tier when that one is cheap; ``tier``:
     that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
     if config.patches != (BASE_PATCH,):
-        raise LabError("lab balance starts from the decks as written; remove the [[patch]] "
-                       "tables and [grid] patch (paste a proposal back in afterwards)",
-                       source=config.source)
+        raise LabError(
+            "lab balance starts from the decks as written; remove the [[patch]] "
+            "tables and [grid] patch (paste a proposal back in afterwards)",
+            source=config.source,
+        )
     if len(config.variants) != 1:
-        raise LabError(f"lab balance balances one rule set; this config has "
-                       f"{len(config.variants)} ({', '.join(v.id for v in config.variants)}): "
-                       "keep one preset and no [grid] toggle", source=config.source)
+        raise LabError(
+            f"lab balance balances one rule set; this config has "
+            f"{len(config.variants)} ({', '.join(v.id for v in config.variants)}): "
+            "keep one preset and no [grid] toggle",
+            source=config.source,
+        )
     chosen = pick_tiers(config, tiers, tier, second_tier)
     exp = _balance_experiment(config, chosen[0])
     decks = {a.key: a.deck() for a in exp.armies}
@@ -84,23 +99,35 @@ def plan(config: Experiment, *, tiers: list[str] | None = None, tier: str | None
     moves = catalogue(decks, names, keep=keep, cards=wanted, pool=pool)
     if wanted is not None:
         note = f"the cards named by --cards ({', '.join(cards)})" + (
-            f", among {note}" if keep is not None else "")
+            f", among {note}" if keep is not None else ""
+        )
     if not moves:
-        raise LabError("no card edit to try: the cards named by --cards (or ranked by the value "
-                       "table) have no strength or ability to change", source=config.source)
+        raise LabError(
+            "no card edit to try: the cards named by --cards (or ranked by the value "
+            "table) have no strength or ability to change",
+            source=config.source,
+        )
     per_pair = 2 * min(sum(a in p for p in exp.matchups) for a in decks)  # games/army per deal
     strong_fresh = math.ceil(strong_games / per_pair)
-    deals = dict(confirm_deals=math.ceil(confirm_games / per_pair),
-                 fresh_deals=math.ceil(confirm_games / per_pair),
-                 strong_fresh_deals=strong_fresh,
-                 strong_select_deals=max(1, math.ceil(strong_fresh / 2)))
-    settings = Settings(target=target, band=band, max_edits=max_edits,
-                        seed=config.seed if seed is None else seed, **(deals | search))
+    deals = dict(
+        confirm_deals=math.ceil(confirm_games / per_pair),
+        fresh_deals=math.ceil(confirm_games / per_pair),
+        strong_fresh_deals=strong_fresh,
+        strong_select_deals=max(1, math.ceil(strong_fresh / 2)),
+    )
+    settings = Settings(
+        target=target,
+        band=band,
+        max_edits=max_edits,
+        seed=config.seed if seed is None else seed,
+        **(deals | search),
+    )
     return BalancePlan(config, exp, moves, settings, chosen, note)
 
 
-def pick_tiers(config: Experiment, tiers: list[str] | None, tier: str | None,
-               extra: str | None = None) -> tuple[Tier, ...]:
+def pick_tiers(
+    config: Experiment, tiers: list[str] | None, tier: str | None, extra: str | None = None
+) -> tuple[Tier, ...]:
     """The tiers of a search, the screening tier first: ``--tiers`` as given, ``--tier`` alone,
     or by default the config's tiers cheapest first — one cheap tier gets the search tier
     beside it, so that a proposal is judged by a strong player too."""
@@ -115,16 +142,21 @@ def pick_tiers(config: Experiment, tiers: list[str] | None, tier: str | None,
         chosen = [pick_tier(config, tier, "--tier")]
     else:
         chosen = sorted(config.tiers, key=tier_cost)
-        if (len(chosen) == 1 and tier_cost(chosen[0]) < STRONG_COST
-                and not (strong(chosen[0].a) and strong(chosen[0].b))):
+        if (
+            len(chosen) == 1
+            and tier_cost(chosen[0]) < STRONG_COST
+            and not (strong(chosen[0].a) and strong(chosen[0].b))
+        ):
             chosen.append(pick_tier(config, DEFAULT_STRONG, "--tiers"))
     if extra:
         chosen.append(pick_tier(config, extra, "--confirm-tier"))
     labels = [t.label for t in chosen]
     twice = sorted({x for x in labels if labels.count(x) > 1})
     if twice:
-        raise LabError(f"the tier {', '.join(twice)} is named twice; list each tier once "
-                       "(--tiers tuned,search)")
+        raise LabError(
+            f"the tier {', '.join(twice)} is named twice; list each tier once "
+            "(--tiers tuned,search)"
+        )
     return tuple(chosen)
 
 
@@ -144,16 +176,30 @@ def _split(text: str) -> list[str]:
 
 def _check_numbers(target, band, max_edits, confirm_games, strong_games) -> None:
     checks = [
-        (0 < target < 1, f"--target {target} is not allowed; allowed values: a win rate "
-                         "strictly between 0 and 1, e.g. 0.50"),
-        (0 < band < 0.5, f"--band {band} is not allowed; allowed values: a half-width between "
-                         "0 and 0.5, e.g. 0.03 (±3 points)"),
-        (isinstance(max_edits, int) and 1 <= max_edits <= 20,
-         f"--max-edits {max_edits} is not allowed; allowed values: whole numbers 1–20"),
-        (confirm_games >= 100, f"--confirm-games {confirm_games} is not allowed; allowed values: "
-                               "whole numbers ≥ 100 (fresh games per army)"),
-        (strong_games >= 10, f"--strong-games {strong_games} is not allowed; allowed "
-                             "values: whole numbers ≥ 10 (fresh games per army)"),
+        (
+            0 < target < 1,
+            f"--target {target} is not allowed; allowed values: a win rate "
+            "strictly between 0 and 1, e.g. 0.50",
+        ),
+        (
+            0 < band < 0.5,
+            f"--band {band} is not allowed; allowed values: a half-width between "
+            "0 and 0.5, e.g. 0.03 (±3 points)",
+        ),
+        (
+            isinstance(max_edits, int) and 1 <= max_edits <= 20,
+            f"--max-edits {max_edits} is not allowed; allowed values: whole numbers 1–20",
+        ),
+        (
+            confirm_games >= 100,
+            f"--confirm-games {confirm_games} is not allowed; allowed values: "
+            "whole numbers ≥ 100 (fresh games per army)",
+        ),
+        (
+            strong_games >= 10,
+            f"--strong-games {strong_games} is not allowed; allowed "
+            "values: whole numbers ≥ 10 (fresh games per army)",
+        ),
     ]
     for ok, message in checks:
         if not ok:
@@ -165,9 +211,12 @@ def pick_tier(config: Experiment, label: str | None, option: str) -> Tier:
     one of its tiers, or any bot (e.g. "search"); the config's tier when it has one."""
     if label is None:
         if len(config.tiers) > 1:
-            raise LabError(f"{option}: the config has {len(config.tiers)} bot tiers "
-                           f"({', '.join(t.label for t in config.tiers)}); balance one tier at a "
-                           f"time: add {option} TIER", source=config.source)
+            raise LabError(
+                f"{option}: the config has {len(config.tiers)} bot tiers "
+                f"({', '.join(t.label for t in config.tiers)}); balance one tier at a "
+                f"time: add {option} TIER",
+                source=config.source,
+            )
         return config.tiers[0]
     by_label = {t.label: t for t in config.tiers}
     by_label |= {t.a.label: t for t in config.tiers if t.a == t.b and t.a.label not in by_label}
@@ -183,8 +232,10 @@ def pick_tier(config: Experiment, label: str | None, option: str) -> Tier:
     except (LabError, ValueError) as e:
         hint = closest(label, by_label)
         did = f"did you mean {', '.join(hint)}? " if hint else ""
-        raise LabError(f"{option} {label}: not a tier of the config nor a bot ({e}); {did}"
-                       f"tiers: {', '.join(t.label for t in config.tiers)}") from None
+        raise LabError(
+            f"{option} {label}: not a tier of the config nor a bot ({e}); {did}"
+            f"tiers: {', '.join(t.label for t in config.tiers)}"
+        ) from None
     return Tier(bot, bot)
 
 
@@ -198,11 +249,19 @@ def _balance_experiment(config: Experiment, tier: Tier) -> Experiment:
         if p not in pairs:
             pairs.append(p)
     if not pairs:
-        raise LabError("lab balance needs at least two armies playing each other; this config "
-                       "plays only mirror games", source=config.source)
+        raise LabError(
+            "lab balance needs at least two armies playing each other; this config "
+            "plays only mirror games",
+            source=config.source,
+        )
     used = {a for p in pairs for a in p}
-    return replace(config, matchups=tuple(pairs), seat_swap=True, tiers=(tier,),
-                   armies=tuple(a for a in config.armies if a.key in used))
+    return replace(
+        config,
+        matchups=tuple(pairs),
+        seat_swap=True,
+        tiers=(tier,),
+        armies=tuple(a for a in config.armies if a.key in used),
+    )
 
 
 def _ranking(config: Experiment, exp: Experiment, value) -> tuple[set | None, str]:
@@ -219,11 +278,14 @@ def _ranking(config: Experiment, exp: Experiment, value) -> tuple[set | None, st
     keep = responsible(table, variant, tier, [a.key for a in exp.armies])
     if keep is None:
         if explicit:
-            raise LabError(f"--value {value}: the value table has no row for {variant} at "
-                           f"{tier}; run `lab value CONFIG --tier …` for that tier, or leave "
-                           "--value out to edit every card")
-        return None, (f"every card (the value table in {folder} has no row for {variant} at "
-                      f"{tier})")
+            raise LabError(
+                f"--value {value}: the value table has no row for {variant} at "
+                f"{tier}; run `lab value CONFIG --tier …` for that tier, or leave "
+                "--value out to edit every card"
+            )
+        return None, (
+            f"every card (the value table in {folder} has no row for {variant} at {tier})"
+        )
     return keep, f"the cards lab value ranks most responsible ({folder})"
 
 
@@ -237,10 +299,20 @@ def default_out(config: Experiment) -> Path:
 
 # ------------------------------------------------------------------------------------ running
 
-def run(p: BalancePlan, out: str | Path, *, minutes: float | None = None,
-        games: int | None = None, resume: bool = False, jobs: int | None = None,
-        backend: str = "loky", scheduler: str | None = None, progress=None,
-        keep_records: bool = False) -> dict:
+
+def run(
+    p: BalancePlan,
+    out: str | Path,
+    *,
+    minutes: float | None = None,
+    games: int | None = None,
+    resume: bool = False,
+    jobs: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress=None,
+    keep_records: bool = False,
+) -> dict:
     """Search (or go on searching) within the budget, confirm, write and return the result.
     ``progress``: a callable receiving the search's ``Status`` after each runner call."""
     from lab.sim import lock
@@ -248,14 +320,25 @@ def run(p: BalancePlan, out: str | Path, *, minutes: float | None = None,
     check_options(minutes, games, backend, scheduler)
     out = Path(out)
     lock.refuse_if_busy(out)
-    s = Search(p.exp, p.moves, p.settings, out, tiers=p.tiers, jobs=jobs, backend=backend,
-               scheduler=scheduler, keep_records=keep_records)
+    s = Search(
+        p.exp,
+        p.moves,
+        p.settings,
+        out,
+        tiers=p.tiers,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        keep_records=keep_records,
+    )
     found = s.load()
     if found and not resume:
         where = s.stop or "interrupted"
-        raise LabError(f"{out} already holds this balance search (stopped: {where}); add "
-                       "--resume to go on (with a larger budget to search further), or choose "
-                       "another --out")
+        raise LabError(
+            f"{out} already holds this balance search (stopped: {where}); add "
+            "--resume to go on (with a larger budget to search further), or choose "
+            "another --out"
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -282,8 +365,10 @@ def _local_dask(s: Search):
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise LabError("--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or pip "
-                       "install 'dask[distributed]')") from None
+        raise LabError(
+            "--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or pip "
+            "install 'dask[distributed]')"
+        ) from None
     from joblib import cpu_count
 
     from lab.sim import cluster as dask
@@ -297,24 +382,24 @@ def _local_dask(s: Search):
             s.scheduler = None
 
 
-def check_options(minutes: float | None, games: int | None, backend: str = "loky",
-                  scheduler: str | None = None) -> None:
+def check_options(
+    minutes: float | None, games: int | None, backend: str = "loky", scheduler: str | None = None
+) -> None:
     """One-line errors for the budget and the runner options, before anything starts."""
     from lab.sim.runner import BACKENDS
 
     if backend not in BACKENDS:
-        raise LabError(f"--backend {backend} is not allowed; allowed values: "
-                       f"{', '.join(BACKENDS)}")
+        raise LabError(f"--backend {backend} is not allowed; allowed values: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
     if minutes is None and games is None:
         raise LabError("give a budget: --budget-minutes M (or --budget-games N)")
     if minutes is not None and not minutes > 0:
-        raise LabError(f"--budget-minutes {minutes} is not allowed; allowed values: a number of "
-                       "minutes > 0")
+        raise LabError(
+            f"--budget-minutes {minutes} is not allowed; allowed values: a number of minutes > 0"
+        )
     if games is not None and games < 1:
-        raise LabError(f"--budget-games {games} is not allowed; allowed values: whole numbers "
-                       "≥ 1")
+        raise LabError(f"--budget-games {games} is not allowed; allowed values: whole numbers ≥ 1")
 
 
 def write_result(out: str | Path, result: dict) -> Path:
@@ -326,6 +411,7 @@ def write_result(out: str | Path, result: dict) -> Path:
 
 
 # ------------------------------------------------------------------------------------ result
+
 
 def build_result(p: BalancePlan, s: Search) -> dict:
     """The JSON-ready result: settings, the three sets of deals, the unchanged decks and the
@@ -343,14 +429,19 @@ def build_result(p: BalancePlan, s: Search) -> dict:
             break  # only the proposals measured on the fresh deals are reported
         moves = [p.moves[i] for i in c.moves]
         name = f"balance-{rank}"
-        per_tier = {label: _tier(s, c.moves, b, base[label], armies, names, st)
-                    for label, b in zip(labels, fresh)}
-        chosen = {label: _objectives(s, c.moves, select_block(t), st)
-                  for t, label in enumerate(labels)}
+        per_tier = {
+            label: _tier(s, c.moves, b, base[label], armies, names, st)
+            for label, b in zip(labels, fresh)
+        }
+        chosen = {
+            label: _objectives(s, c.moves, select_block(t), st) for t, label in enumerate(labels)
+        }
         scr = s.screened(c)[0]
         texts = "; ".join(m.text for m in moves)
         item = {
-            "rank": rank, "name": name, "edits": [{"text": m.text, "key": m.key} for m in moves],
+            "rank": rank,
+            "name": name,
+            "edits": [{"text": m.text, "key": m.key} for m in moves],
             "n_edits": len(moves),
             "meets_target": all(x["meets_target"] for x in per_tier.values()),
             "worst": max(x["worst"] for x in per_tier.values()),
@@ -358,56 +449,90 @@ def build_result(p: BalancePlan, s: Search) -> dict:
             "worst_interval": max(x["worst_interval"] for x in per_tier.values()),
             "tiers": per_tier,
             "selection": chosen,
-            "screened": {"worst": scr.worst, "spread": scr.spread, "blocks": c.level,
-                         "strong_blocks": dict(zip(labels[1:], c.strong)),
-                         "games": _games(s, c.moves, *range(c.level))},
-            "toml": patch_toml(moves, name, f"lab balance ({', '.join(labels)}): {texts}",
-                               p.pool),
+            "screened": {
+                "worst": scr.worst,
+                "spread": scr.spread,
+                "blocks": c.level,
+                "strong_blocks": dict(zip(labels[1:], c.strong)),
+                "games": _games(s, c.moves, *range(c.level)),
+            },
+            "toml": patch_toml(moves, name, f"lab balance ({', '.join(labels)}): {texts}", p.pool),
         }
         proposals.append(item)
     before = {}
     for label, r in base.items():
         ob = objectives(r["mean"], r["lo"], r["hi"], st.target, 0)
-        before[label] = {"worst": ob.worst, "spread": ob.spread,
-                         "armies": _army_list(r, armies, names)}
+        before[label] = {
+            "worst": ob.worst,
+            "spread": ob.spread,
+            "armies": _army_list(r, armies, names),
+        }
     hist = s.history
-    games = {label: {kind: s.games[kind][t] for kind in s.games}
-             for t, label in enumerate(labels)}
-    return _clean({
-        "format": FORMAT, "config": p.config.source, "name": p.config.name,
-        "variant": p.exp.variants[0].id, "tiers": labels, "tier": labels[0],
-        "target": st.target, "band": st.band, "max_edits": st.max_edits, "seed": st.seed,
-        "armies": [{"army": a, "name": names[a]} for a in armies],
-        "deals": _deal_sets(s, labels),
-        "before": before, "proposals": proposals,
-        "search": {
-            "stop": s.stop, "rounds": len(hist), "minutes": s.elapsed / 60,
-            "candidates": len(s.evaluated()), "dropped": sum(c.dropped >= 0
-                                                             for c in s.cands.values()),
-            "selected": sum(c.confirmed for c in s.cands.values()),
-            "finalists": sum(c.finalist for c in s.cands.values() if c.moves),
-            "games": games, "edits_tried": len(p.moves), "edits_from": p.value_note,
-            "corrections": {label: [float(x) for x in corr.base]
-                            for label, corr in zip(labels[1:], s.corrections())},
-            "history": hist,
-        },
-    })
+    games = {label: {kind: s.games[kind][t] for kind in s.games} for t, label in enumerate(labels)}
+    return _clean(
+        {
+            "format": FORMAT,
+            "config": p.config.source,
+            "name": p.config.name,
+            "variant": p.exp.variants[0].id,
+            "tiers": labels,
+            "tier": labels[0],
+            "target": st.target,
+            "band": st.band,
+            "max_edits": st.max_edits,
+            "seed": st.seed,
+            "armies": [{"army": a, "name": names[a]} for a in armies],
+            "deals": _deal_sets(s, labels),
+            "before": before,
+            "proposals": proposals,
+            "search": {
+                "stop": s.stop,
+                "rounds": len(hist),
+                "minutes": s.elapsed / 60,
+                "candidates": len(s.evaluated()),
+                "dropped": sum(c.dropped >= 0 for c in s.cands.values()),
+                "selected": sum(c.confirmed for c in s.cands.values()),
+                "finalists": sum(c.finalist for c in s.cands.values() if c.moves),
+                "games": games,
+                "edits_tried": len(p.moves),
+                "edits_from": p.value_note,
+                "corrections": {
+                    label: [float(x) for x in corr.base]
+                    for label, corr in zip(labels[1:], s.corrections())
+                },
+                "history": hist,
+            },
+        }
+    )
 
 
 def _deal_sets(s: Search, labels) -> dict:
     """Which deals are which: per set, its seed and deals per pair at each tier."""
     out = {}
     for kind, block, what in (
-            ("screening", lambda t, k=0: screen_block(t, k),
-             "the search's racing and surrogate; blocks of deals, the strong tiers playing the "
-             "first deals of each"),
-            ("selection", select_block, "the Pareto front is chosen and ranked on these"),
-            ("fresh", fresh_block, "every reported figure; nothing is chosen on these")):
-        out[kind] = {"purpose": what, "tiers": {
-            label: {"seed": derive_seed(s.settings.seed, seed_label(block(t))),
-                    "deals_per_pair": s.deals(block(t))} for t, label in enumerate(labels)}}
-    out["screening"]["blocks"] = {labels[0]: s.settings.levels,
-                                  **{x: s.settings.strong_levels for x in labels[1:]}}
+        (
+            "screening",
+            lambda t, k=0: screen_block(t, k),
+            "the search's racing and surrogate; blocks of deals, the strong tiers playing the "
+            "first deals of each",
+        ),
+        ("selection", select_block, "the Pareto front is chosen and ranked on these"),
+        ("fresh", fresh_block, "every reported figure; nothing is chosen on these"),
+    ):
+        out[kind] = {
+            "purpose": what,
+            "tiers": {
+                label: {
+                    "seed": derive_seed(s.settings.seed, seed_label(block(t))),
+                    "deals_per_pair": s.deals(block(t)),
+                }
+                for t, label in enumerate(labels)
+            },
+        }
+    out["screening"]["blocks"] = {
+        labels[0]: s.settings.levels,
+        **{x: s.settings.strong_levels for x in labels[1:]},
+    }
     return out
 
 
@@ -416,18 +541,34 @@ def _tier(s: Search, moves, block: int, base: dict, armies, names, st) -> dict:
     after = _rates(s, moves, block)
     change = _changes(s, moves, block)
     o = objectives(after["mean"], after["lo"], after["hi"], st.target, len(moves))
-    reach = float(np.max(np.maximum(np.abs(after["lo"] - st.target),
-                                    np.abs(after["hi"] - st.target))))
-    rows = [{"army": a, "name": names[a],
-             "before": base["mean"][i], "before_lo": base["lo"][i], "before_hi": base["hi"][i],
-             "after": after["mean"][i], "after_lo": after["lo"][i], "after_hi": after["hi"][i],
-             "change": change["mean"][i], "change_lo": change["lo"][i],
-             "change_hi": change["hi"][i], "games": int(after["games"][i])}
-            for i, a in enumerate(armies)]
-    return {"meets_target": o.worst <= st.band, "worst": o.worst, "spread": o.spread,
-            "worst_interval": reach, "armies": rows,
-            "games": {"per_army_min": int(min(after["games"])),
-                      "total": _games(s, moves, block)}}
+    reach = float(
+        np.max(np.maximum(np.abs(after["lo"] - st.target), np.abs(after["hi"] - st.target)))
+    )
+    rows = [
+        {
+            "army": a,
+            "name": names[a],
+            "before": base["mean"][i],
+            "before_lo": base["lo"][i],
+            "before_hi": base["hi"][i],
+            "after": after["mean"][i],
+            "after_lo": after["lo"][i],
+            "after_hi": after["hi"][i],
+            "change": change["mean"][i],
+            "change_lo": change["lo"][i],
+            "change_hi": change["hi"][i],
+            "games": int(after["games"][i]),
+        }
+        for i, a in enumerate(armies)
+    ]
+    return {
+        "meets_target": o.worst <= st.band,
+        "worst": o.worst,
+        "spread": o.spread,
+        "worst_interval": reach,
+        "armies": rows,
+        "games": {"per_army_min": int(min(after["games"])), "total": _games(s, moves, block)},
+    }
 
 
 def _objectives(s: Search, moves, block: int, st) -> dict | None:
@@ -443,8 +584,13 @@ def _played(s: Search, moves, block: int) -> bool:
 
 
 def _games(s: Search, moves, *blocks) -> int:
-    return int(sum(s.units[(b, j, s.restrict(moves, j))].counts.sum()
-                   for b in blocks for j in range(len(s.pairs))))
+    return int(
+        sum(
+            s.units[(b, j, s.restrict(moves, j))].counts.sum()
+            for b in blocks
+            for j in range(len(s.pairs))
+        )
+    )
 
 
 def _per_army(s: Search, moves, block: int):
@@ -460,8 +606,10 @@ def _per_army(s: Search, moves, block: int):
         clusters[a].append(g)
         scores[b].append(1.0 - x.ravel())
         clusters[b].append(g)
-    return ({a: np.concatenate(v) for a, v in scores.items()},
-            {a: np.concatenate(v) for a, v in clusters.items()})
+    return (
+        {a: np.concatenate(v) for a, v in scores.items()},
+        {a: np.concatenate(v) for a, v in clusters.items()},
+    )
 
 
 def _rates(s: Search, moves, block: int) -> dict:
@@ -488,8 +636,17 @@ def _changes(s: Search, moves, block: int) -> dict:
 
 
 def _army_list(r: dict, armies, names) -> list[dict]:
-    return [{"army": a, "name": names[a], "rate": r["mean"][i], "lo": r["lo"][i],
-             "hi": r["hi"][i], "games": int(r["games"][i])} for i, a in enumerate(armies)]
+    return [
+        {
+            "army": a,
+            "name": names[a],
+            "rate": r["mean"][i],
+            "lo": r["lo"][i],
+            "hi": r["hi"][i],
+            "games": int(r["games"][i]),
+        }
+        for i, a in enumerate(armies)
+    ]
 
 
 def _clean(x):
@@ -534,14 +691,22 @@ class Display:
             done, total = st.elapsed, 60 * (self.minutes or 1)
             what = f"{st.elapsed / 60:.1f} / {self.minutes:g} min, {st.games:,} games"
         bar = Table.grid(padding=(0, 1))
-        bar.add_row(f"[bold]balance {self.name}", ProgressBar(total=total, completed=min(
-            done, total), width=28), what, f"round {st.round} ({st.phase}), "
-            f"{st.candidates:,} edit sets, {st.dropped:,} dropped")
-        front = Table(title="current best over every tier (✓ on the selection deals)", title_justify="left",
-                      box=None, padding=(0, 2))
+        bar.add_row(
+            f"[bold]balance {self.name}",
+            ProgressBar(total=total, completed=min(done, total), width=28),
+            what,
+            f"round {st.round} ({st.phase}), {st.candidates:,} edit sets, {st.dropped:,} dropped",
+        )
+        front = Table(
+            title="current best over every tier (✓ on the selection deals)",
+            title_justify="left",
+            box=None,
+            padding=(0, 2),
+        )
         for col in ("edits", "worst", "spread", ""):
             front.add_column(col, justify="right")
         for edits, worst, spread, ok in st.front:
-            front.add_row(str(edits), f"{100 * worst:.1f}", f"{100 * spread:.1f}",
-                          "✓" if ok else "")
+            front.add_row(
+                str(edits), f"{100 * worst:.1f}", f"{100 * spread:.1f}", "✓" if ok else ""
+            )
         self.live.update(Group(bar, front))

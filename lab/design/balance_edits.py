@@ -46,14 +46,19 @@ class Move:
         return e.card, "strength" if e.op == "strength" else f"ability:{e.ability}"
 
     def conflicts(self, other: "Move") -> bool:
-        return (self.slot == other.slot
-                and (not self.edit.army or not other.edit.army
-                     or self.edit.army == other.edit.army))
+        return self.slot == other.slot and (
+            not self.edit.army or not other.edit.army or self.edit.army == other.edit.army
+        )
 
 
-def catalogue(decks: dict[str, Deck], names: dict[str, str], *,
-              keep: set[tuple[str, str]] | None = None, cards: set[str] | None = None,
-              pool: CardPool | None = None) -> tuple[Move, ...]:
+def catalogue(
+    decks: dict[str, Deck],
+    names: dict[str, str],
+    *,
+    keep: set[tuple[str, str]] | None = None,
+    cards: set[str] | None = None,
+    pool: CardPool | None = None,
+) -> tuple[Move, ...]:
     """Every single edit of the armies ``decks`` (army key → deck; ``names``: printed army
     names), in army and deck order. ``keep``: only these (army, card id) pairs (a value
     table's ranking); ``cards``: only these card ids (``--cards``); ``pool``: the experiment's
@@ -93,8 +98,12 @@ def catalogue(decks: dict[str, Deck], names: dict[str, str], *,
                 if ranked:
                     scopes.append((army, f" ({names[army]})"))
                 # the card itself, once (at its first holder), when every deck holding it plays
-                if (len(mine) > 1 and army == mine[0] and everywhere <= set(decks)
-                        and (keep is None or any((a, card.id) in keep for a in mine))):
+                if (
+                    len(mine) > 1
+                    and army == mine[0]
+                    and everywhere <= set(decks)
+                    and (keep is None or any((a, card.id) in keep for a in mine))
+                ):
                     scopes.append(("", f" (every deck: {', '.join(names[a] for a in mine)})"))
             for scope, scope_text in scopes:
                 for edit, text in _edits(card, scope, pool):
@@ -108,8 +117,10 @@ def _edits(card: Card, army: str, pool):
         for step in STEPS:
             s = card.strength + step
             if 1 <= s <= 10:
-                yield (set_strength(card.id, s, army=army, pool=pool),
-                       f"{card.name} strength {card.strength} → {s}")
+                yield (
+                    set_strength(card.id, s, army=army, pool=pool),
+                    f"{card.name} strength {card.strength} → {s}",
+                )
     for a in card.abilities:
         yield ability_off(card.id, a.id, army=army, pool=pool), f"{card.name} 〈{a.name}〉 off"
         for i, row in enumerate(a.rows):
@@ -119,9 +130,10 @@ def _edits(card: Card, army: str, pool):
             for step in (-1, 1):
                 amount = row.amount + step
                 if amount >= 1:
-                    yield (set_amount(card.id, amount, ability=a.id, row=i, army=army,
-                                      pool=pool),
-                           f"{card.name} 〈{a.name}〉{where} amount {row.amount} → {amount}")
+                    yield (
+                        set_amount(card.id, amount, ability=a.id, row=i, army=army, pool=pool),
+                        f"{card.name} 〈{a.name}〉{where} amount {row.amount} → {amount}",
+                    )
 
 
 def _key(e: Edit) -> str:
@@ -146,17 +158,24 @@ def digest(moves) -> str:
 
 # ------------------------------------------------------------------------------- value ranking
 
-def responsible(table, variant: str, tier: str, armies, top: int = TOP_CARDS
-                ) -> set[tuple[str, str]] | None:
+
+def responsible(
+    table, variant: str, tier: str, armies, top: int = TOP_CARDS
+) -> set[tuple[str, str]] | None:
     """(army, card id) of the ``top`` cards of each army with the largest |value| (either
     contrast) in a ``lab value`` table of this rule set and tier; None when the table holds
     no row for them."""
-    rows = table[(table["variant"] == variant) & (table["tier"] == tier)
-                 & table["army"].isin(list(armies))]
+    rows = table[
+        (table["variant"] == variant) & (table["tier"] == tier) & table["army"].isin(list(armies))
+    ]
     if rows.empty:
         return None
-    size = rows.assign(size=rows["value"].abs()).groupby(["army", "card_id"], sort=False)[
-        "size"].max().reset_index()
+    size = (
+        rows.assign(size=rows["value"].abs())
+        .groupby(["army", "card_id"], sort=False)["size"]
+        .max()
+        .reset_index()
+    )
     out = set()
     for army, part in size.groupby("army", sort=False):
         ranked = part.sort_values(["size", "card_id"], ascending=[False, True], kind="stable")
@@ -172,13 +191,16 @@ def card_ids(names: list[str], decks: dict[str, Deck], pool: CardPool) -> set[st
         if name not in pool or pool.get(name).id not in held:
             hint = closest(name, [c.name for c in held.values()])
             did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"--cards: no army of the experiment holds \"{name}\"; {did}"
-                           "(`lab decks ARMY` lists a deck's cards)")
+            raise LabError(
+                f"--cards: no army of the experiment holds \"{name}\"; {did}"
+                "(`lab decks ARMY` lists a deck's cards)"
+            )
         out.add(pool.get(name).id)
     return out
 
 
 # ------------------------------------------------------------------------------------ as TOML
+
 
 def edit_table(e: Edit, pool: CardPool | None = None) -> dict:
     """The [[patch.edit]] table of one edit, with printed card and ability names (ids where a

@@ -50,9 +50,18 @@ import pandas as pd
 
 from lab.cards.patch import Patch
 from lab.design.balance_edits import digest
-from lab.design.balance_tiers import (FRESH, SELECT, TierCorrection, fresh_block, kind_of,
-                                      screen_block, seed_label, select_block,
-                                      tier_cost, tier_of)
+from lab.design.balance_tiers import (
+    FRESH,
+    SELECT,
+    TierCorrection,
+    fresh_block,
+    kind_of,
+    screen_block,
+    seed_label,
+    select_block,
+    tier_cost,
+    tier_of,
+)
 from lab.errors import LabError
 from lab.sim.config import BASE_PATCH, Experiment, Tier, with_patches
 from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
@@ -107,10 +116,17 @@ class Settings:
     def fingerprint(self, exp: Experiment, tiers, moves_digest: str) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the
         # search, so their size can change on --resume
-        search = {k: v for k, v in asdict(self).items()
-                  if k not in ("fresh_deals", "strong_fresh_deals", "final_top")}
-        data = {"settings": search, "experiment": exp.fingerprint(), "moves": moves_digest,
-                "tiers": [t.label for t in tiers]}
+        search = {
+            k: v
+            for k, v in asdict(self).items()
+            if k not in ("fresh_deals", "strong_fresh_deals", "final_top")
+        }
+        data = {
+            "settings": search,
+            "experiment": exp.fingerprint(),
+            "moves": moves_digest,
+            "tiers": [t.label for t in tiers],
+        }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -170,10 +186,15 @@ class Interrupted(LabError):
 def combine(objs: list[Objectives]) -> Objectives:
     """The objectives over several tiers: the largest worst distance and spread of any tier,
     with bounds likewise."""
-    return Objectives(max(o.worst for o in objs), max(o.worst_lo for o in objs),
-                      max(o.worst_hi for o in objs), max(o.spread for o in objs),
-                      max(o.spread_lo for o in objs), max(o.spread_hi for o in objs),
-                      objs[0].edits)
+    return Objectives(
+        max(o.worst for o in objs),
+        max(o.worst_lo for o in objs),
+        max(o.worst_hi for o in objs),
+        max(o.spread for o in objs),
+        max(o.spread_lo for o in objs),
+        max(o.spread_hi for o in objs),
+        objs[0].edits,
+    )
 
 
 class Search:
@@ -181,10 +202,19 @@ class Search:
     the first tier, the pairs as matchups with seat swap); ``moves``: the edit catalogue;
     ``tiers``: the first (screening) tier, then the strong tiers."""
 
-    def __init__(self, exp: Experiment, moves, settings: Settings, out: Path, *,
-                 tiers: tuple[Tier, ...] | None = None, jobs: int | None = None,
-                 backend: str = "loky", scheduler: str | None = None,
-                 keep_records: bool = False):
+    def __init__(
+        self,
+        exp: Experiment,
+        moves,
+        settings: Settings,
+        out: Path,
+        *,
+        tiers: tuple[Tier, ...] | None = None,
+        jobs: int | None = None,
+        backend: str = "loky",
+        scheduler: str | None = None,
+        keep_records: bool = False,
+    ):
         self.exp, self.moves, self.settings, self.out = exp, tuple(moves), settings, Path(out)
         self.tiers = tuple(tiers) if tiers else exp.tiers[:1]
         self.jobs, self.backend, self.scheduler = jobs, backend, scheduler
@@ -199,9 +229,9 @@ class Search:
             self.incidence[idx[b], j] = -1.0
             self.offset[idx[b]] += 1.0
         self.degree = np.abs(self.incidence).sum(axis=1)
-        self.touch = np.array([[bool(m.armies & set(p)) for p in self.pairs]
-                               for m in self.moves], dtype=bool).reshape(len(self.moves),
-                                                                          len(self.pairs))
+        self.touch = np.array(
+            [[bool(m.armies & set(p)) for p in self.pairs] for m in self.moves], dtype=bool
+        ).reshape(len(self.moves), len(self.pairs))
         self.conflict = _conflicts(self.moves)
         self.fingerprint = settings.fingerprint(exp, self.tiers, digest(self.moves))
         self.cost = [tier_cost(t) for t in self.tiers]
@@ -230,14 +260,30 @@ class Search:
         return self.out / STATE
 
     def save(self) -> None:
-        data = {"format": FORMAT, "fingerprint": self.fingerprint, "round": self.round,
-                "elapsed_s": round(self.elapsed, 3), "games": self.games,
-                "credit": self.credit, "pace": self.pace,
-                "stop": self.stop, "history": self.history,
-                "candidates": [{"moves": list(c.moves), "level": c.level,
-                                "dropped": c.dropped, "confirmed": c.confirmed,
-                                "born": c.born, "strong": c.strong, "finalist": c.finalist,
-                                "fresh": c.fresh} for c in self.cands.values()]}
+        data = {
+            "format": FORMAT,
+            "fingerprint": self.fingerprint,
+            "round": self.round,
+            "elapsed_s": round(self.elapsed, 3),
+            "games": self.games,
+            "credit": self.credit,
+            "pace": self.pace,
+            "stop": self.stop,
+            "history": self.history,
+            "candidates": [
+                {
+                    "moves": list(c.moves),
+                    "level": c.level,
+                    "dropped": c.dropped,
+                    "confirmed": c.confirmed,
+                    "born": c.born,
+                    "strong": c.strong,
+                    "finalist": c.finalist,
+                    "fresh": c.fresh,
+                }
+                for c in self.cands.values()
+            ],
+        }
         _write_json(self.state_path(), data)
 
     def load(self) -> bool:
@@ -249,25 +295,40 @@ class Search:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
-            raise LabError(f"cannot read the balance state ({e}); delete the folder or choose "
-                           "another --out", source=str(path)) from None
+            raise LabError(
+                f"cannot read the balance state ({e}); delete the folder or choose another --out",
+                source=str(path),
+            ) from None
         if data.get("format") != FORMAT:
-            raise LabError(f"{self.out} holds a balance search of an earlier version of the lab "
-                           "(one tier, no fresh deals); choose another --out, or delete that "
-                           "folder", source=str(path))
+            raise LabError(
+                f"{self.out} holds a balance search of an earlier version of the lab "
+                "(one tier, no fresh deals); choose another --out, or delete that "
+                "folder",
+                source=str(path),
+            )
         if data.get("fingerprint") != self.fingerprint:
-            raise LabError(f"{self.out} holds a balance search of another config, tiers or "
-                           "settings (target, band, max edits, seed, cards, value table); "
-                           "choose another --out, or delete that folder",
-                           source=str(path))
+            raise LabError(
+                f"{self.out} holds a balance search of another config, tiers or "
+                "settings (target, band, max edits, seed, cards, value table); "
+                "choose another --out, or delete that folder",
+                source=str(path),
+            )
         self.round, self.elapsed = data["round"], data["elapsed_s"]
         self.games, self.stop = data["games"], data["stop"]
         self.credit, self.pace = data["credit"], data["pace"]
         self.history = data["history"]
         self.cands = {}
         for c in data["candidates"]:
-            cand = Cand(tuple(c["moves"]), c["level"], c["dropped"], c["confirmed"], c["born"],
-                        list(c["strong"]), c["finalist"], c["fresh"])
+            cand = Cand(
+                tuple(c["moves"]),
+                c["level"],
+                c["dropped"],
+                c["confirmed"],
+                c["born"],
+                list(c["strong"]),
+                c["finalist"],
+                c["fresh"],
+            )
             self.cands[cand.key] = cand
         for path in sorted((self.out / UNITS).glob("round-*.parquet")):
             if int(path.stem.split("-")[1]) < self.round:
@@ -280,8 +341,9 @@ class Search:
         return self.elapsed + running
 
     def _add_units(self, table: pd.DataFrame) -> None:
-        for block, pair, key, scores in zip(table["block"], table["pair"], table["key"],
-                                            table["scores"]):
+        for block, pair, key, scores in zip(
+            table["block"], table["pair"], table["key"], table["scores"]
+        ):
             arr = np.asarray(scores, dtype=np.float64).reshape(2, -1)
             self._store(int(block), int(pair), key, arr)
 
@@ -291,13 +353,16 @@ class Search:
         counts = ok.sum(axis=0).astype(np.float64)
         total = counts.sum()
         # the games themselves are kept for the selection and fresh deals (paired tables)
-        self.units[(block, pair, key)] = Unit(sums, counts, sums.sum() / total if total else
-                                              np.nan, scores if block < 0 else None)
+        self.units[(block, pair, key)] = Unit(
+            sums, counts, sums.sum() / total if total else np.nan, scores if block < 0 else None
+        )
         self._corrections = None
 
     def _cand(self, moves) -> Cand:
-        return self.cands.setdefault(rkey(moves), Cand(
-            tuple(sorted(moves)), born=self.round, strong=[0] * (len(self.tiers) - 1)))
+        return self.cands.setdefault(
+            rkey(moves),
+            Cand(tuple(sorted(moves)), born=self.round, strong=[0] * (len(self.tiers) - 1)),
+        )
 
     # ------------------------------------------------------------------------------ queries
     def restrict(self, moves, pair: int) -> str:
@@ -323,8 +388,7 @@ class Search:
     def _measured(self, moves, blocks, simultaneous: bool = True):
         sums, counts = self.army_data(moves, blocks)
         rates = cluster_mean(sums, counts, simultaneous=simultaneous)
-        return objectives(rates.mean, rates.lo, rates.hi, self.settings.target,
-                          len(moves)), rates
+        return objectives(rates.mean, rates.lo, rates.hi, self.settings.target, len(moves)), rates
 
     def screened(self, cand: Cand):
         """(objectives with simultaneous bounds, rates) of a candidate on its screening
@@ -348,8 +412,13 @@ class Search:
         rates = self.screened(cand)[1]
         shift = self.corrections()[t - 1].of(cand.moves)
         m = self.settings.strong_margin
-        return objectives(rates.mean + shift, rates.lo + shift - m, rates.hi + shift + m,
-                          self.settings.target, len(cand.moves))
+        return objectives(
+            rates.mean + shift,
+            rates.lo + shift - m,
+            rates.hi + shift + m,
+            self.settings.target,
+            len(cand.moves),
+        )
 
     def overall(self, cand: Cand) -> Objectives:
         """A candidate's objectives over every tier (screening figures)."""
@@ -384,8 +453,9 @@ class Search:
         if not cands:
             return []
         keep = pareto([self.overall(c).key() for c in cands])
-        return sorted((cands[i] for i in keep), key=lambda c: (self.overall(c).worst,
-                                                               len(c.moves), c.key))
+        return sorted(
+            (cands[i] for i in keep), key=lambda c: (self.overall(c).worst, len(c.moves), c.key)
+        )
 
     def _selected_blocks(self, c: Cand) -> list[int] | None:
         """The selection deals a candidate has been measured on at every tier, else None."""
@@ -441,8 +511,10 @@ class Search:
                 level = c.strong[t - 1]
                 if not c.moves or level >= s.strong_levels or level >= c.level:
                     continue
-                units = {(screen_block(t, level), j, self.restrict(c.moves, j))
-                         for j in range(len(self.pairs))}
+                units = {
+                    (screen_block(t, level), j, self.restrict(c.moves, j))
+                    for j in range(len(self.pairs))
+                }
                 if base <= level:
                     units |= {(screen_block(t, level), j, "") for j in range(len(self.pairs))}
                 units -= set(self.units) | planned
@@ -461,9 +533,11 @@ class Search:
         """Credit the strong tiers with their share of this round's first-tier screening."""
         if len(self.tiers) == 1 or table.empty:
             return
-        first = sum(int(np.sum(~np.isnan(np.asarray(x, dtype=float))))
-                    for b, x in zip(table["block"], table["scores"]) if b >= 0
-                    and tier_of(b) == 0)
+        first = sum(
+            int(np.sum(~np.isnan(np.asarray(x, dtype=float))))
+            for b, x in zip(table["block"], table["scores"])
+            if b >= 0 and tier_of(b) == 0
+        )
         share = self.settings.strong_share
         spend = share / (1.0 - share) * first * self.cost[0] / len(self.strong_tiers)
         for t in self.strong_tiers:
@@ -508,8 +582,9 @@ class Search:
         if quota <= 0 or not screened_singles:
             return []
         deltas, base = self._deltas()
-        y0 = np.array([np.mean([v for (b, j), v in base.items() if j == p])
-                       for p in range(len(self.pairs))])
+        y0 = np.array(
+            [np.mean([v for (b, j), v in base.items() if j == p]) for p in range(len(self.pairs))]
+        )
         singles = np.array(screened_singles)
         single_d = np.zeros((len(singles), len(self.pairs)))
         for r, i in enumerate(singles):
@@ -528,21 +603,25 @@ class Search:
             return y
 
         def score(moves) -> float:
-            return float(self._score(self._rates(exact(moves)),
-                                     [c.of(moves) for c in corrs]))
+            return float(self._score(self._rates(exact(moves)), [c.of(moves) for c in corrs]))
 
         def grown(y, moves, ok) -> np.ndarray:
             """The approximate score of ``moves`` plus each single edit of ``ok``."""
-            return self._score(self._rates(y[None, :] + single_d[ok]),
-                               [c.of(moves)[None, :] + c.matrix(singles[ok]) for c in corrs])
+            return self._score(
+                self._rates(y[None, :] + single_d[ok]),
+                [c.of(moves)[None, :] + c.matrix(singles[ok]) for c in corrs],
+            )
 
         beam = [((), y0)]
         ranked_by_depth = []
         for depth in range(1, s.max_edits + 1):
             options = []
             for parent, y in beam:
-                ok = ~self.conflict[list(parent)].any(axis=0)[singles] if parent else \
-                    np.ones(len(singles), dtype=bool)
+                ok = (
+                    ~self.conflict[list(parent)].any(axis=0)[singles]
+                    if parent
+                    else np.ones(len(singles), dtype=bool)
+                )
                 if not ok.any():
                     continue
                 for i, v in zip(singles[ok], grown(y, parent, ok)):
@@ -554,7 +633,7 @@ class Search:
                 if len(best) >= 4 * s.beam:
                     break
             scored = sorted(((score(m), m) for m in best), key=lambda t: t)
-            beam = [(m, exact(m)) for _, m in scored[:s.beam]]
+            beam = [(m, exact(m)) for _, m in scored[: s.beam]]
             ranked_by_depth.append([m for _, m in scored])
             if not beam:
                 break
@@ -611,19 +690,25 @@ class Search:
         top = [c for c in alive if c.level >= s.levels]
         pool = alive if final else top
         confirm = [c.moves for c in self.front(pool) if not c.confirmed]
-        confirm = confirm[:s.final_confirms if final else s.confirm_per_round]
+        confirm = confirm[: s.final_confirms if final else s.confirm_per_round]
         if final:
             return _plan(confirm=confirm)
-        waiting = sorted((c for c in alive if c.level < s.levels),
-                         key=lambda c: (self.overall(c).worst_lo, len(c.moves), c.key))
-        promote = [c.moves for c in waiting[:s.promote_per_round]]
+        waiting = sorted(
+            (c for c in alive if c.level < s.levels),
+            key=lambda c: (self.overall(c).worst_lo, len(c.moves), c.key),
+        )
+        promote = [c.moves for c in waiting[: s.promote_per_round]]
         strong = self._strong_plan(top)
-        singles_done = [c.moves[0] for c in self.evaluated() if len(c.moves) == 1
-                        and not self._noop(c.moves[0])]
+        singles_done = [
+            c.moves[0] for c in self.evaluated() if len(c.moves) == 1 and not self._noop(c.moves[0])
+        ]
         new = self.propose(sorted(singles_done), s.new_per_round)
         planned = {rkey(m) for m in confirm + promote + new}
-        todo = [m.index for m in self._single_order() if str(m.index) not in self.cands
-                and str(m.index) not in planned]
+        todo = [
+            m.index
+            for m in self._single_order()
+            if str(m.index) not in self.cands and str(m.index) not in planned
+        ]
         # single edits get what the proposals and promotions leave of the round's units, and
         # never less than half: the surrogate can only combine edits it has measured
         room = max(s.units_per_round - self._count_units(promote, new), s.units_per_round // 2)
@@ -688,9 +773,11 @@ class Search:
 
     def deals(self, block: int) -> int:
         s, first = self.settings, tier_of(block) == 0
-        return {"screen": s.block if first else s.strong_block,
-                SELECT: s.confirm_deals if first else s.strong_select_deals,
-                FRESH: s.fresh_deals if first else s.strong_fresh_deals}[kind_of(block)]
+        return {
+            "screen": s.block if first else s.strong_block,
+            SELECT: s.confirm_deals if first else s.strong_select_deals,
+            FRESH: s.fresh_deals if first else s.strong_fresh_deals,
+        }[kind_of(block)]
 
     def calls(self, units) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:
         """Runner calls playing ``units``: (block, pairs, edit-set keys) such that every edit
@@ -717,13 +804,21 @@ class Search:
         deals = self.deals(block)
         t = tier_of(block)
         label = seed_label(block)
-        exp = replace(self.exp, name=f"{self.exp.name}-balance-{label}" + (f"-t{t}" if t else ""),
-                      seed=derive_seed(self.settings.seed, label), games=deals,
-                      chunk_size=deals, matchups=tuple(self.pairs[j] for j in pairs),
-                      tiers=(self.tiers[t],))
-        patches = [BASE_PATCH if k == "" else Patch(
-            _patch_name(k), tuple(self.moves[int(i)].edit for i in k.split(",")))
-            for k in keys]
+        exp = replace(
+            self.exp,
+            name=f"{self.exp.name}-balance-{label}" + (f"-t{t}" if t else ""),
+            seed=derive_seed(self.settings.seed, label),
+            games=deals,
+            chunk_size=deals,
+            matchups=tuple(self.pairs[j] for j in pairs),
+            tiers=(self.tiers[t],),
+        )
+        patches = [
+            BASE_PATCH
+            if k == ""
+            else Patch(_patch_name(k), tuple(self.moves[int(i)].edit for i in k.split(",")))
+            for k in keys
+        ]
         return with_patches(exp, patches, patched_matchups="affected")
 
     def play(self, units, phase: str) -> pd.DataFrame:
@@ -738,8 +833,15 @@ class Search:
             exp = self.experiment(block, pairs, keys)
             folder = work / f"call-{n:04d}"
             started = time.monotonic()
-            runner.run(exp, folder, jobs=self.jobs, resume=folder.exists(),
-                       backend=self.backend, scheduler=self.scheduler, console=None)
+            runner.run(
+                exp,
+                folder,
+                jobs=self.jobs,
+                resume=folder.exists(),
+                backend=self.backend,
+                scheduler=self.scheduler,
+                console=None,
+            )
             games = read_games(folder, columns=_COLUMNS)
             t = tier_of(block)
             self.pace[t][0] += time.monotonic() - started
@@ -754,28 +856,37 @@ class Search:
         if self.on_status is None:
             return
         front = []
-        for c in self.confirmed_front() or self.front(
-                [c for c in self.evaluated() if c.dropped < 0])[:8]:
+        for c in (
+            self.confirmed_front() or self.front([c for c in self.evaluated() if c.dropped < 0])[:8]
+        ):
             selected = self._selected_blocks(c) is not None
             o = self.selected(c.moves) if selected else self.overall(c)
             front.append((len(c.moves), o.worst, o.spread, selected))
         games = self.played() + sum(n for _, _, n in self._pending)
-        self.on_status(Status(self.round, phase, games, self.clock(),
-                              sorted(front)[:8], len(self.evaluated()),
-                              sum(c.dropped >= 0 for c in self.cands.values())))
+        self.on_status(
+            Status(
+                self.round,
+                phase,
+                games,
+                self.clock(),
+                sorted(front)[:8],
+                len(self.evaluated()),
+                sum(c.dropped >= 0 for c in self.cands.values()),
+            )
+        )
 
     def played(self) -> int:
         return int(sum(sum(v) for v in self.games.values()))
 
-    def run_round(self, plan: dict | None = None, final: bool = False,
-                  phase: str | None = None) -> dict:
+    def run_round(
+        self, plan: dict | None = None, final: bool = False, phase: str | None = None
+    ) -> dict:
         """Plan (unless given), play and record one round; returns its plan (empty lists:
         nothing to do)."""
         self._started = time.monotonic()
         if plan is None:
             if self.round == 0:
-                plan = _plan(confirm=[()], new=[()],
-                             strong=[(t, ()) for t in self.strong_tiers])
+                plan = _plan(confirm=[()], new=[()], strong=[(t, ()) for t in self.strong_tiers])
             else:
                 plan = self.plan(final)
         units = self.needed(plan)
@@ -810,8 +921,10 @@ class Search:
         self._pending = []
 
     def interrupted(self) -> Interrupted:
-        return Interrupted(f"interrupted: the balance search in {self.out} keeps {self.round} "
-                           "finished round(s); run the same command with --resume to go on")
+        return Interrupted(
+            f"interrupted: the balance search in {self.out} keeps {self.round} "
+            "finished round(s); run the same command with --resume to go on"
+        )
 
     def _commit(self, table: pd.DataFrame, plan: dict, final: bool) -> None:
         """Record a played round: units, candidates, racing, state on disk."""
@@ -836,13 +949,23 @@ class Search:
         self._tick()
         self._count()
         self._earn(table)
-        self.history.append({
-            "round": self.round, "final": final, "new": len(plan["new"]),
-            "promoted": len(plan["promote"]), "confirmed": len(plan["confirm"]),
-            "strong": len(plan["strong"]), "finalists": len(plan["finalists"]),
-            "fresh": len(plan["fresh"]), "dropped": dropped, "units": len(table),
-            "games": self.played(), "elapsed_s": round(self.elapsed, 1),
-            "best_worst": round(self.overall(best[0]).worst, 4) if best else None})
+        self.history.append(
+            {
+                "round": self.round,
+                "final": final,
+                "new": len(plan["new"]),
+                "promoted": len(plan["promote"]),
+                "confirmed": len(plan["confirm"]),
+                "strong": len(plan["strong"]),
+                "finalists": len(plan["finalists"]),
+                "fresh": len(plan["fresh"]),
+                "dropped": dropped,
+                "units": len(table),
+                "games": self.played(),
+                "elapsed_s": round(self.elapsed, 1),
+                "best_worst": round(self.overall(best[0]).worst, 4) if best else None,
+            }
+        )
         self.round += 1
         self.save()
         if not self.keep_records:
@@ -854,8 +977,11 @@ class Search:
         pessimistic bounds of every screened set). How many were dropped."""
         done = self.evaluated()
         objs = [self.overall(c) for c in done]
-        ref = objs + [replace(o, worst_hi=o.worst, spread_hi=o.spread)
-                      for c, o in zip(done, objs) if c.level >= 2]
+        ref = objs + [
+            replace(o, worst_hi=o.worst, spread_hi=o.spread)
+            for c, o in zip(done, objs)
+            if c.level >= 2
+        ]
         ref = [ref[i] for i in pareto([(o.edits, o.worst_hi, o.spread_hi) for o in ref])]
         n = 0
         for c, o in zip(done, objs):
@@ -885,8 +1011,7 @@ class Search:
             before = self.elapsed
             plan = self.run_round()
             last = self.elapsed - before
-            if self.round > 1 and not any(plan[k] for k in ("confirm", "promote", "new",
-                                                            "strong")):
+            if self.round > 1 and not any(plan[k] for k in ("confirm", "promote", "new", "strong")):
                 self.stop = "converged"
                 self.save()
                 self.finish()
@@ -900,8 +1025,11 @@ class Search:
             todo = [c.moves for c in self.finalists() if not c.finalist]
             if todo:
                 self.run_round(_plan(finalists=todo), final=True, phase="strong selection")
-        todo = [c.moves for c in [self.cands[""]] + self.ranked()[:self.settings.final_top]
-                if not c.fresh]
+        todo = [
+            c.moves
+            for c in [self.cands[""]] + self.ranked()[: self.settings.final_top]
+            if not c.fresh
+        ]
         if todo:
             self.run_round(_plan(fresh=todo), final=True, phase="fresh deals")
 
@@ -919,7 +1047,7 @@ class Search:
 
         keep = pareto([over(c).key() for c in done])
         front = sorted((done[i] for i in keep), key=lambda c: self._rank_key(over(c), c))
-        return [self.cands[""]] + front[:self.settings.finalists]
+        return [self.cands[""]] + front[: self.settings.finalists]
 
     def _last_round(self) -> float:
         """Seconds the last search round took (0 before any): a resumed search decides as the
@@ -938,11 +1066,12 @@ class Search:
         """About how long the final selection and the fresh deals take, at the pace each tier
         has played so far."""
         s, pairs = self.settings, 2 * len(self.pairs)
-        games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals)
-                 * pairs]
-        games += [((s.finalists + 1) * s.strong_select_deals
-                   + (s.final_top + 1) * s.strong_fresh_deals) * pairs
-                  for _ in self.strong_tiers]
+        games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals) * pairs]
+        games += [
+            ((s.finalists + 1) * s.strong_select_deals + (s.final_top + 1) * s.strong_fresh_deals)
+            * pairs
+            for _ in self.strong_tiers
+        ]
         pace = [sec / n if n else 0.0 for sec, n in self.pace]
         return float(sum(g * p for g, p in zip(games, pace)))
 
@@ -951,8 +1080,10 @@ class Search:
         long as the last) and the final measurements would end past the minutes budget."""
         if budget.games is not None and self.played() >= budget.games:
             return True
-        return budget.minutes is not None and \
-            self.elapsed + last_round + self.end_seconds() > 60 * budget.minutes
+        return (
+            budget.minutes is not None
+            and self.elapsed + last_round + self.end_seconds() > 60 * budget.minutes
+        )
 
     def _rank_key(self, o: Objectives, c: Cand):
         """Best first: within the band at every tier (fewest edits first), then the others by
@@ -964,17 +1095,22 @@ class Search:
         """The Pareto front on the selection deals (every tier), best first: edit sets whose
         every army is within the band at every tier (fewest edits first), then the others by
         worst distance."""
-        return sorted((c for c in self.confirmed_front() if c.moves),
-                      key=lambda c: self._rank_key(self.selected(c.moves), c))
+        return sorted(
+            (c for c in self.confirmed_front() if c.moves),
+            key=lambda c: self._rank_key(self.selected(c.moves), c),
+        )
 
 
 def _plan(**lists) -> dict:
-    return {k: list(lists.get(k, ())) for k in ("confirm", "promote", "new", "strong",
-                                                "finalists", "fresh")}
+    return {
+        k: list(lists.get(k, ()))
+        for k in ("confirm", "promote", "new", "strong", "finalists", "fresh")
+    }
 
 
-def _predict(mine: list[int], measured: dict[str, float], single: np.ndarray,
-             pos: dict[int, int]) -> float:
+def _predict(
+    mine: list[int], measured: dict[str, float], single: np.ndarray, pos: dict[int, int]
+) -> float:
     """A pair's score change under the edits ``mine`` (those touching it): the largest measured
     subset's change plus the single-edit changes of the rest."""
     from itertools import combinations
@@ -1020,7 +1156,8 @@ def _unit_rows(games: pd.DataFrame, names: dict, block: int, all_pairs, pairs, d
     first = {j: all_pairs[j][0] for j in pairs}
     acc: dict[tuple[int, str], np.ndarray] = {}
     for (patch, army_a, army_b, swapped), part in games.groupby(
-            ["patch", "army_a", "army_b", "swapped"], sort=True):
+        ["patch", "army_a", "army_b", "swapped"], sort=True
+    ):
         j = by_pair[tuple(sorted((army_a, army_b)))]
         key = names[patch]
         arr = acc.setdefault((j, key), np.full((2, deals), np.nan))
@@ -1043,4 +1180,3 @@ def _write_json(path: Path, data) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(tmp, path)
-

@@ -39,7 +39,7 @@ def tier_of(block: int) -> int:
 
 
 def kind_of(block: int) -> str:
-    """"screen", SELECT or FRESH."""
+    """ "screen", SELECT or FRESH."""
     if block >= 0:
         return "screen"
     return SELECT if (-block - 1) % STRIDE == 0 else FRESH
@@ -92,8 +92,9 @@ class TierCorrection:
         return cls(np.zeros(armies), {})
 
     @classmethod
-    def fit(cls, rows: list[tuple[tuple[int, ...], np.ndarray, float]], armies: int,
-            prior: float = 0.03) -> "TierCorrection":
+    def fit(
+        cls, rows: list[tuple[tuple[int, ...], np.ndarray, float]], armies: int, prior: float = 0.03
+    ) -> "TierCorrection":
         """``rows``: (edit set, army rate differences, strong games per army)."""
         if not rows:
             return cls.zero(armies)

@@ -28,7 +28,6 @@ from lab.schema.experiment import SwapTable
 from lab.sim.config import BASE_PATCH, Experiment, with_patches
 
 
-
 @dataclass(frozen=True)
 class SwapPlan:
     card: Card  # the card taken out
@@ -67,28 +66,34 @@ def plan(exp: Experiment, card: str, replacement: str, army: str | None = None) 
     in the config or not holding the card, a swapped deck that breaks the deck rules, a config
     that already has patches."""
     if exp.patches != (BASE_PATCH,):
-        raise LabError(f"{exp.source} already varies card patches ([[patch]] / [grid] patch); "
-                       "lab swap compares the unpatched decks — add the swap as one more "
-                       "[[patch]] (edit: army, card, replace) and use lab run instead")
+        raise LabError(
+            f"{exp.source} already varies card patches ([[patch]] / [grid] patch); "
+            "lab swap compares the unpatched decks — add the swap as one more "
+            "[[patch]] (edit: army, card, replace) and use lab run instead"
+        )
     pool = exp.pool()
     old = pool.get(card, source="--card")
     new = pool.get(replacement, source="--with")
-    held = {a.key: sum(k for c, k in a.deck().entries if c.index == old.index)
-            for a in exp.armies}
+    held = {a.key: sum(k for c, k in a.deck().entries if c.index == old.index) for a in exp.armies}
     if not any(held.values()):
-        raise LabError(f"--card {old.name}: no army of {exp.source} holds it (armies: "
-                       f"{', '.join(a.key for a in exp.armies)}); pick a card one of them "
-                       "holds (`lab decks ARMY` lists a deck)")
+        raise LabError(
+            f"--card {old.name}: no army of {exp.source} holds it (armies: "
+            f"{', '.join(a.key for a in exp.armies)}); pick a card one of them "
+            "holds (`lab decks ARMY` lists a deck)"
+        )
     only = _army(exp, army, old, held) if army is not None else None
     copies = {k: n for k, n in held.items() if n and only in (None, k)}
     unaffected = tuple(k for k in held if k not in copies)
     kept = tuple(k for k in unaffected if held[k])
     name = f"{_slug(old.name)}→{_slug(new.name)}"
-    patch = Patch(f"{only}:{name}" if only else name,
-                  tuple(replace_card(a, old.id, new.id, pool=pool) for a in copies),
-                  f"{old.name} → {new.name} in {', '.join(copies)}")
-    return SwapPlan(old, new, exp, with_patches(exp, (BASE_PATCH, patch)), patch, copies,
-                    unaffected, only, kept)
+    patch = Patch(
+        f"{only}:{name}" if only else name,
+        tuple(replace_card(a, old.id, new.id, pool=pool) for a in copies),
+        f"{old.name} → {new.name} in {', '.join(copies)}",
+    )
+    return SwapPlan(
+        old, new, exp, with_patches(exp, (BASE_PATCH, patch)), patch, copies, unaffected, only, kept
+    )
 
 
 def _army(exp: Experiment, name: str, card: Card, held: dict[str, int]) -> str:
@@ -98,13 +103,16 @@ def _army(exp: Experiment, name: str, card: Card, held: dict[str, int]) -> str:
     if name not in keys:
         hint = closest(name, keys)
         did = f"did you mean {', '.join(hint)}? " if hint else ""
-        raise LabError(f"--army \"{name}\" is not an army of {exp.source}; {did}armies: "
-                       f"{', '.join(a.key for a in exp.armies)}")
+        raise LabError(
+            f"--army \"{name}\" is not an army of {exp.source}; {did}armies: "
+            f"{', '.join(a.key for a in exp.armies)}"
+        )
     key = keys[name]
     if not held[key]:
         holders = ", ".join(k for k, n in held.items() if n)
-        raise LabError(f"--army {name}: its deck holds no {card.name} (armies holding it: "
-                       f"{holders})")
+        raise LabError(
+            f"--army {name}: its deck holds no {card.name} (armies holding it: {holders})"
+        )
     return key
 
 
@@ -120,8 +128,9 @@ def default_out(p: SwapPlan, games_option: bool = False) -> Path:
     return Path("results") / (f"{name}-games{p.base.games}" if games_option else name)
 
 
-def run(p: SwapPlan, out: str | Path, *, jobs: int | None = None, resume: bool = False,
-        console=None):
+def run(
+    p: SwapPlan, out: str | Path, *, jobs: int | None = None, resume: bool = False, console=None
+):
     """Play the swap (both patches, one results folder): the runner's RunResult."""
     from lab.sim import runner
 
@@ -162,13 +171,19 @@ def effects(p: SwapPlan, out: str | Path, *, min_games: int | None = None) -> pd
         rows = swap_effect(base, alt, army, by=GROUP, min_games=min_games)
         # each group's army row, then its matchups, in the order the config plays them
         order = {c: {v: i for i, v in enumerate(pd.unique(base[c]))} for c in GROUP}
-        rows = rows.assign(_v=rows["variant"].map(order["variant"]),
-                           _t=rows["tier"].map(order["tier"]), _k=rows["kind"] != "army")
-        parts.append(rows.sort_values(["_v", "_t", "_k"], kind="stable").drop(
-            columns=["_v", "_t", "_k"]))
+        rows = rows.assign(
+            _v=rows["variant"].map(order["variant"]),
+            _t=rows["tier"].map(order["tier"]),
+            _k=rows["kind"] != "army",
+        )
+        parts.append(
+            rows.sort_values(["_v", "_t", "_k"], kind="stable").drop(columns=["_v", "_t", "_k"])
+        )
     if not parts:
-        raise LabError("every army holding the card plays only mirror games; a swap test needs "
-                       "opponents — add other armies to the config")
+        raise LabError(
+            "every army holding the card plays only mirror games; a swap test needs "
+            "opponents — add other armies to the config"
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -182,6 +197,7 @@ def reading(p: SwapPlan, row, names: dict[str, str]) -> str:
     headline of a swap measured in one variant and tier (``row``: its army row)."""
     name = names.get(row["army"], row["army"])
     from lab.fmt import points as pts
+
     span = f"{pts(row['change'])} points [{pts(row['change_lo'])}, {pts(row['change_hi'])}]"
     head = f"removing {p.card.name} (for {p.replacement.name})"
     if p.army:

@@ -41,9 +41,11 @@ def weak_tier_note(tiers: Iterable) -> str | None:
     if not labels:
         return None
     names = ", ".join(labels)
-    return (f"{names}: conclusions at {'this tier' if len(labels) == 1 else 'these tiers'} may "
-            f"not hold for stronger play — {ADVICE} advises tuned (bots = \"tuned\"), "
-            "confirmed at the search tier")
+    return (
+        f"{names}: conclusions at {'this tier' if len(labels) == 1 else 'these tiers'} may "
+        f"not hold for stronger play — {ADVICE} advises tuned (bots = \"tuned\"), "
+        "confirmed at the search tier"
+    )
 
 
 def balance_note(tiers, strong_cost: float) -> str | None:
@@ -57,7 +59,8 @@ def balance_note(tiers, strong_cost: float) -> str | None:
         return None
     return weak_tier_note(tiers) or (
         f"{', '.join(t.label for t in tiers)}: no strong tier judges these proposals — "
-        f"{ADVICE} advises confirming at a strong tier (--tiers tuned,strong)")
+        f"{ADVICE} advises confirming at a strong tier (--tiers tuned,strong)"
+    )
 
 
 def names(tier) -> set[str]:

@@ -60,14 +60,18 @@ class ValuePlan:
 
     def arms_frame(self) -> pd.DataFrame:
         names = {a.key: a.name for a in self.base.armies}
-        rows = [(a.patch.name, a.army, names[a.army], a.card.id, a.card.name, a.copies,
-                 contrast, repl) for a in self.arms for contrast, repl in a.contrasts]
+        rows = [
+            (a.patch.name, a.army, names[a.army], a.card.id, a.card.name, a.copies, contrast, repl)
+            for a in self.arms
+            for contrast, repl in a.contrasts
+        ]
         return pd.DataFrame(rows, columns=ARM_COLUMNS)
 
     @property
     def rows(self) -> int:
-        return sum(len(a.contrasts) for a in self.arms) * len(self.exp.variants) * len(
-            self.exp.tiers)
+        return (
+            sum(len(a.contrasts) for a in self.arms) * len(self.exp.variants) * len(self.exp.tiers)
+        )
 
 
 def vanilla(card: Card, deck: Deck, pool) -> Card:
@@ -88,33 +92,43 @@ def arms_of(army: str, deck: Deck, cards: set[str] | None, pool) -> list[Arm]:
             continue  # a 足軽: no ability to turn off, and its own vanilla
         plain = vanilla(card, deck, pool)
         if card.abilities:
-            off = Patch(f"{army}:{card.id}:off", (ability_off(card.id, army=army, pool=pool),),
-                        f"{card.name} without its abilities in {deck.name}")
+            off = Patch(
+                f"{army}:{card.id}:off",
+                (ability_off(card.id, army=army, pool=pool),),
+                f"{card.name} without its abilities in {deck.name}",
+            )
             both = card.is_unit and card.strength != INF  # off is its vanilla: one arm
-            out.append(Arm(off, army, card, n, ((OFF, ""),) + (((VANILLA, plain.name),)
-                                                                if both else ())))
+            out.append(
+                Arm(off, army, card, n, ((OFF, ""),) + (((VANILLA, plain.name),) if both else ()))
+            )
             if both:
                 continue
-        swap = Patch(f"{army}:{card.id}:vanilla",
-                     (replace_card(army, card.id, plain.id, pool=pool),),
-                     f"{card.name} → {plain.name} in {deck.name}",
-                     allow_no_general=card.kind == Kind.GENERAL)
+        swap = Patch(
+            f"{army}:{card.id}:vanilla",
+            (replace_card(army, card.id, plain.id, pool=pool),),
+            f"{card.name} → {plain.name} in {deck.name}",
+            allow_no_general=card.kind == Kind.GENERAL,
+        )
         out.append(Arm(swap, army, card, n, ((VANILLA, plain.name),)))
     return out
 
 
-def plan(exp: Experiment, cards: list[str] | None = None,
-         tiers: list[str] | None = None) -> ValuePlan:
+def plan(
+    exp: Experiment, cards: list[str] | None = None, tiers: list[str] | None = None
+) -> ValuePlan:
     """The value run of ``exp``: every card of every army (or the ``cards`` named, by printed
     name or id), in every rule variant and bot tier (or the ``tiers`` named)."""
     if exp.patches != (BASE_PATCH,):
-        raise LabError(f"{exp.source} varies card patches ([[patch]] / [grid] patch); lab value "
-                       "measures the decks as written — use a config without patches")
+        raise LabError(
+            f"{exp.source} varies card patches ([[patch]] / [grid] patch); lab value "
+            "measures the decks as written — use a config without patches"
+        )
     pool = exp.pool()
     decks = {a.key: a.deck() for a in exp.armies}
     wanted = _cards(cards, decks, pool, exp.source) if cards else None
-    opponents = {a: {x for m in exp.matchups if a in m and m[0] != m[1] for x in m} - {a}
-                 for a in decks}
+    opponents = {
+        a: {x for m in exp.matchups if a in m and m[0] != m[1] for x in m} - {a} for a in decks
+    }
     arms, skipped = [], []
     for army, deck in decks.items():
         mine = arms_of(army, deck, wanted, pool)
@@ -123,14 +137,16 @@ def plan(exp: Experiment, cards: list[str] | None = None,
         elif mine:
             arms += mine
     if not arms:
-        raise LabError(f"{exp.source}: no card to value — every army with such cards plays "
-                       "only mirror games; add opponents to the config's armies")
+        raise LabError(
+            f"{exp.source}: no card to value — every army with such cards plays "
+            "only mirror games; add opponents to the config's armies"
+        )
     valued = {a.army for a in arms}
     matchups = tuple(m for m in exp.matchups if m[0] != m[1] and valued & set(m))
-    narrowed = replace(exp, name=f"{exp.name}-value", matchups=matchups,
-                       tiers=_tiers(exp, tiers))
-    run_exp = with_patches(narrowed, (BASE_PATCH,) + tuple(a.patch for a in arms),
-                           patched_matchups="affected")
+    narrowed = replace(exp, name=f"{exp.name}-value", matchups=matchups, tiers=_tiers(exp, tiers))
+    run_exp = with_patches(
+        narrowed, (BASE_PATCH,) + tuple(a.patch for a in arms), patched_matchups="affected"
+    )
     return ValuePlan(exp, run_exp, tuple(arms), tuple(skipped))
 
 
@@ -142,14 +158,16 @@ def _cards(names: list[str], decks: dict[str, Deck], pool, source: str) -> set[s
             held_names = [c.name for c in held.values()] + list(held)
             hint = closest(name, held_names)
             did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"--cards: unknown card \"{name}\"; {did}(`lab decks ARMY` lists a "
-                           "deck's cards)")
+            raise LabError(
+                f"--cards: unknown card \"{name}\"; {did}(`lab decks ARMY` lists a deck's cards)"
+            )
         card = pool.get(name)
         if card.id not in held:
             hint = closest(card.name, [c.name for c in held.values()])
             did = f"; cards they hold that look alike: {', '.join(hint)}" if hint else ""
-            raise LabError(f"--cards: no army of {source} holds {card.name} (armies: "
-                           f"{', '.join(decks)}){did}")
+            raise LabError(
+                f"--cards: no army of {source} holds {card.name} (armies: {', '.join(decks)}){did}"
+            )
         out.add(card.id)
     return out
 
@@ -167,14 +185,17 @@ def _tiers(exp: Experiment, labels: list[str] | None):
         if label not in by_label:
             hint = closest(label, by_label)
             did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"--tier: \"{label}\" is not a bot tier of {exp.source}; {did}"
-                           f"tiers: {', '.join(t.label for t in exp.tiers)}")
+            raise LabError(
+                f"--tier: \"{label}\" is not a bot tier of {exp.source}; {did}"
+                f"tiers: {', '.join(t.label for t in exp.tiers)}"
+            )
         if by_label[label] not in out:
             out.append(by_label[label])
     return tuple(out)
 
 
 # ------------------------------------------------------------------------------------ running
+
 
 def default_out(exp: Experiment, games_option: bool = False) -> Path:
     """results/NAME/value (results/NAME-gamesN/value with --games): inside the experiment's
@@ -184,8 +205,16 @@ def default_out(exp: Experiment, games_option: bool = False) -> Path:
     return run_out(exp, games_option) / "value"
 
 
-def run(p: ValuePlan, out: str | Path, *, jobs: int | None = None, resume: bool = False,
-        backend: str = "loky", scheduler: str | None = None, console=None):
+def run(
+    p: ValuePlan,
+    out: str | Path,
+    *,
+    jobs: int | None = None,
+    resume: bool = False,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    console=None,
+):
     """Play every arm into OUT/records (a results folder): the runner's RunResult. A folder
     already holding this value run, complete, is reused as it is (nothing is played)."""
     from lab import records
@@ -194,11 +223,20 @@ def run(p: ValuePlan, out: str | Path, *, jobs: int | None = None, resume: bool 
     folder = Path(out) / RECORDS
     old = manifest.read(folder)
     if old is not None and old.get("fingerprint") != p.exp.fingerprint():
-        raise LabError(f"--out {out} holds a value run of another config or selection (cards, "
-                       "tiers, games); choose another --out, or delete that folder")
+        raise LabError(
+            f"--out {out} holds a value run of another config or selection (cards, "
+            "tiers, games); choose another --out, or delete that folder"
+        )
     complete = old is not None and len(records.written_chunks(folder)) == len(old["chunks"])
-    return runner.run(p.exp, folder, jobs=jobs, resume=resume or complete, backend=backend,
-                      scheduler=scheduler, console=console)
+    return runner.run(
+        p.exp,
+        folder,
+        jobs=jobs,
+        resume=resume or complete,
+        backend=backend,
+        scheduler=scheduler,
+        console=console,
+    )
 
 
 def compute(p: ValuePlan, out: str | Path) -> pd.DataFrame:
@@ -213,6 +251,7 @@ def compute(p: ValuePlan, out: str | Path) -> pd.DataFrame:
 
 # ---------------------------------------------------------------------------------- showing
 
+
 def tables(table: pd.DataFrame, alpha: float = ALPHA):
     """Rich tables of a value table, one per variant × tier: army, card, contrast, value in
     points with its 95% interval, q, games; bold where q < ``alpha`` (the level the table's
@@ -220,21 +259,34 @@ def tables(table: pd.DataFrame, alpha: float = ALPHA):
     from rich.table import Table
 
     from lab.fmt import points as pts
+
     out = []
     for (variant, tier), part in table.groupby(["variant", "tier"], sort=False):
-        t = Table(title=f"card value — {variant}, {tier}", title_justify="left",
-                  caption="value: the army's win rate (draw ½) with the card as is − with the "
-                          f"contrast, in points, {1 - alpha:.0%} interval clustered by deal; "
-                          f"bold: q < {alpha:g} (Benjamini–Hochberg across cards)",
-                  caption_justify="left")
+        t = Table(
+            title=f"card value — {variant}, {tier}",
+            title_justify="left",
+            caption="value: the army's win rate (draw ½) with the card as is − with the "
+            f"contrast, in points, {1 - alpha:.0%} interval clustered by deal; "
+            f"bold: q < {alpha:g} (Benjamini–Hochberg across cards)",
+            caption_justify="left",
+        )
         for col in ("army", "card", "×", "contrast", "value", "interval", "q", "games"):
-            t.add_column(col, justify="right" if col in ("×", "value", "interval", "q",
-                                                         "games") else "left")
+            t.add_column(
+                col, justify="right" if col in ("×", "value", "interval", "q", "games") else "left"
+            )
         for r in part.itertuples():
             what = r.contrast if not r.replacement else f"{r.contrast} ({r.replacement})"
-            t.add_row(r.army_name, r.card, str(r.copies), what, pts(r.value),
-                      f"[{pts(r.lo)}, {pts(r.hi)}]", "—" if pd.isna(r.q) else f"{r.q:.3f}",
-                      f"{r.games:,}", style="bold" if r.q < alpha else None)
+            t.add_row(
+                r.army_name,
+                r.card,
+                str(r.copies),
+                what,
+                pts(r.value),
+                f"[{pts(r.lo)}, {pts(r.hi)}]",
+                "—" if pd.isna(r.q) else f"{r.q:.3f}",
+                f"{r.games:,}",
+                style="bold" if r.q < alpha else None,
+            )
         out.append(t)
     return out
 
@@ -242,5 +294,8 @@ def tables(table: pd.DataFrame, alpha: float = ALPHA):
 def precision(table: pd.DataFrame) -> dict:
     """The achieved precision: the largest and the median 95% half-width, in points."""
     half = (table["hi"] - table["lo"]) / 2 * 100
-    return {"rows": len(table), "max_half_width": float(half.max()),
-            "median_half_width": float(half.median())}
+    return {
+        "rows": len(table),
+        "max_half_width": float(half.max()),
+        "median_half_width": float(half.median()),
+    }

@@ -16,8 +16,15 @@ from lab.engine import nb_actions, nb_core, nb_play, nb_resolve
 from lab.engine.context import build_context, local_types, matchup_context
 from lab.engine import layout as L
 from lab.engine.view import COUNT_ZONES, STACK_ZONES, StateView
-from lab.engine.text import (SEATS, Step, StepSyntaxError, format_events, parse_step,
-                             row_to_step, step_text)
+from lab.engine.text import (
+    SEATS,
+    Step,
+    StepSyntaxError,
+    format_events,
+    parse_step,
+    row_to_step,
+    step_text,
+)
 from lab.errors import LabError
 from lab.rules import RuleSet
 
@@ -48,7 +55,7 @@ def seed_words(seed) -> np.ndarray:
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     w = ss.generate_state(L.N_SEED_WORDS, dtype=np.uint32).astype(np.int64)
     for k in (0, 4, 8):
-        if not w[k:k + 4].any():
+        if not w[k : k + 4].any():
             w[k] = 1
     return w
 
@@ -61,17 +68,26 @@ class Game:
     ...     g.step(g.legal_actions()[0])
     """
 
-    def __init__(self, rules: RuleSet | str | None = None, army_a: Deck | str = "oda",
-                 army_b: Deck | str = "oda", seed=0, first: str | int | None = None,
-                 pool: CardPool | None = None, log: bool = False, _position=None):
+    def __init__(
+        self,
+        rules: RuleSet | str | None = None,
+        army_a: Deck | str = "oda",
+        army_b: Deck | str = "oda",
+        seed=0,
+        first: str | int | None = None,
+        pool: CardPool | None = None,
+        log: bool = False,
+        _position=None,
+    ):
         self.pool = pool or load_pool()
         if rules is None:
             rules = RuleSet()
         elif isinstance(rules, str):
             rules = RuleSet.preset(rules)
         if first is not None:
-            rules = rules.with_overrides({"first_player": SEATS[first] if isinstance(first, int)
-                                          else first})
+            rules = rules.with_overrides(
+                {"first_player": SEATS[first] if isinstance(first, int) else first}
+            )
         self.rules = rules
         self.s = np.zeros(L.S_SIZE, dtype=np.int64)
         self.lg = np.zeros((LOG_CAP if log else 1, L.LW), dtype=np.int64)
@@ -79,8 +95,9 @@ class Game:
         self._acts = np.zeros((L.MAXA, L.AW), dtype=np.int64)
         self._wk = np.zeros(nb_actions.WK_SIZE, dtype=np.int64)
         if _position is None:
-            self.decks = tuple(d if isinstance(d, Deck) else load_army(d, self.pool)
-                               for d in (army_a, army_b))
+            self.decks = tuple(
+                d if isinstance(d, Deck) else load_army(d, self.pool) for d in (army_a, army_b)
+            )
             self.c = matchup_context(self.pool, rules, *self.decks)
             self.armies = tuple(d.name for d in self.decks)
             nb_play.setup(self.s, self.c, self.lg, seed_words(seed))
@@ -133,8 +150,13 @@ class Game:
         if self._legal is None:
             n = nb_actions.legal_actions(self.s, self.c, self._acts, self._wk)
             seat = int(self.s[L.G_TO_MOVE])
-            self._legal = [Action(step_text(row_to_step(self._acts[k], seat, self.names)),
-                                  tuple(int(x) for x in self._acts[k])) for k in range(n)]
+            self._legal = [
+                Action(
+                    step_text(row_to_step(self._acts[k], seat, self.names)),
+                    tuple(int(x) for x in self._acts[k]),
+                )
+                for k in range(n)
+            ]
         return list(self._legal)
 
     def step(self, action: Action | str | int | tuple) -> None:
@@ -158,8 +180,9 @@ class Game:
             for a in legal:
                 if a.row == action:
                     return a.row
-            raise IllegalAction(f"action {action} is not legal now; legal: "
-                                + "; ".join(a.text for a in legal))
+            raise IllegalAction(
+                f"action {action} is not legal now; legal: " + "; ".join(a.text for a in legal)
+            )
         try:
             want = parse_step(str(action))
         except StepSyntaxError as e:
@@ -169,8 +192,10 @@ class Game:
             have = row_to_step(a.row, seat, self.names)
             if have.key() == want.key():
                 return self._reorder(a.row, want.cards)
-        raise IllegalAction(f"\"{action}\" is not legal now ({SEATS[seat]} to move); legal: "
-                            + "; ".join(a.text for a in legal))
+        raise IllegalAction(
+            f"\"{action}\" is not legal now ({SEATS[seat]} to move); legal: "
+            + "; ".join(a.text for a in legal)
+        )
 
     def _reorder(self, row: tuple, written: tuple[str, ...]) -> tuple:
         """Keep the card order the step was written in (it orders on-win effects, R6)."""
@@ -203,9 +228,13 @@ class Game:
             return v.counts(seat, name)
         if name in STACK_ZONES:
             return v.stack(seat, name)
-        readers = {"hand_count": v.hand_count, "deck_count": v.deck_count,
-                   "wall_count": v.wall_count, "castle": v.castle,
-                   "castle_damaged": v.castle_damaged}
+        readers = {
+            "hand_count": v.hand_count,
+            "deck_count": v.deck_count,
+            "wall_count": v.wall_count,
+            "castle": v.castle,
+            "castle_damaged": v.castle_damaged,
+        }
         if name not in readers:
             raise KeyError(name)
         return readers[name](seat)
@@ -228,12 +257,14 @@ class Game:
 
     def field(self) -> dict:
         v = self.view
-        return {"open": bool(v.open),
-                "top": v.top(),
-                "top_owner": v.top_owner_seat(),
-                "top_kurumagakari": v.top_kurumagakari >= 0,
-                "plays": {seat: v.plays(seat) for seat in SEATS},
-                "cards": {seat: v.field_cards(seat) for seat in SEATS}}
+        return {
+            "open": bool(v.open),
+            "top": v.top(),
+            "top_owner": v.top_owner_seat(),
+            "top_kurumagakari": v.top_kurumagakari >= 0,
+            "plays": {seat: v.plays(seat) for seat in SEATS},
+            "cards": {seat: v.field_cards(seat) for seat in SEATS},
+        }
 
     def observation(self, player: str | int) -> dict:
         """What ``player`` may see (rules.md R1): own hand; both camps, graveyards, the field,
@@ -243,14 +274,31 @@ class Game:
         me, opp = SEATS[p], SEATS[q]
         pub = {}
         for seat in SEATS:
-            pub[seat] = {k: self.zone(seat, k) for k in
-                         ("camp_up", "camp_down", "graveyard", "logistics", "castle",
-                          "castle_damaged", "hand_count", "deck_count", "wall_count")}
+            pub[seat] = {
+                k: self.zone(seat, k)
+                for k in (
+                    "camp_up",
+                    "camp_down",
+                    "graveyard",
+                    "logistics",
+                    "castle",
+                    "castle_damaged",
+                    "hand_count",
+                    "deck_count",
+                    "wall_count",
+                )
+            }
         pub[me]["hand"] = self.zone(me, "hand")
         pub[opp]["known_hand"] = self.view.known_hand(me)
-        return {"player": me, "to_move": self.to_move, "phase": int(self.s[L.G_PHASE]),
-                "leader_turns": int(self.s[L.G_TURNS]), "field": self.field(), "players": pub,
-                "rules": self.rules.as_dict()}
+        return {
+            "player": me,
+            "to_move": self.to_move,
+            "phase": int(self.s[L.G_PHASE]),
+            "leader_turns": int(self.s[L.G_TURNS]),
+            "field": self.field(),
+            "players": pub,
+            "rules": self.rules.as_dict(),
+        }
 
     def events(self) -> np.ndarray:
         n = min(int(self.s[L.G_LOG_N]), self.lg.shape[0])
@@ -265,18 +313,24 @@ class Game:
             return f"running — {self.to_move} to move"
         w = self.winner
         who = "draw" if w == "draw" else f"{w} ({self.armies[SEATS.index(w)]}) wins"
-        return (f"{who} by {self.end_reason} after {int(self.s[L.G_TURNS])} leader turns, "
-                f"{int(self.s[L.G_BATTLES])} battles; walls A {self.zone('A', 'wall_count')} – "
-                f"B {self.zone('B', 'wall_count')}")
+        return (
+            f"{who} by {self.end_reason} after {int(self.s[L.G_TURNS])} leader turns, "
+            f"{int(self.s[L.G_BATTLES])} battles; walls A {self.zone('A', 'wall_count')} – "
+            f"B {self.zone('B', 'wall_count')}"
+        )
 
     def result(self) -> dict | None:
         """The winner ("A", "B" or "draw"), how the game ended, its length and the walls left,
         once it is over; else None."""
         if not self.is_over:
             return None
-        return {"winner": self.winner, "end_reason": self.end_reason,
-                "leader_turns": int(self.s[L.G_TURNS]), "battles": int(self.s[L.G_BATTLES]),
-                "walls": {seat: self.zone(seat, "wall_count") for seat in SEATS}}
+        return {
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "leader_turns": int(self.s[L.G_TURNS]),
+            "battles": int(self.s[L.G_BATTLES]),
+            "walls": {seat: self.zone(seat, "wall_count") for seat in SEATS},
+        }
 
     def redeal_hidden(self, seat: str | int, rng) -> "Game":
         """A copy with what ``seat`` cannot see dealt again (numpy ``rng``): each player's deck
@@ -305,7 +359,7 @@ class Game:
                 s[b + L.PB_DECK + k] = pool[k]
             for k in range(w):
                 s[b + L.PB_WALLS + k] = pool[d + k]
-            for i in pool[d + w:]:
+            for i in pool[d + w :]:
                 s[b + L.PB_HAND + i] += 1
             mask = 0
             for i in range(n):
@@ -341,14 +395,21 @@ class Game:
         effects and the game replays from its steps alone."""
         s = self.s.copy()
         s[L.G_LOG_ON] = 0
-        s[L.G_RNG:L.G_RNG + 4] = np.asarray(play_words, dtype=np.int64)
+        s[L.G_RNG : L.G_RNG + 4] = np.asarray(play_words, dtype=np.int64)
         return s
 
     # ------------------------------------------------------------------ positions
     @classmethod
-    def from_position(cls, rules: RuleSet, zones: dict, first: str, seed: int = 0,
-                      pool: CardPool | None = None, log: bool = False,
-                      source: str | None = None) -> "Game":
+    def from_position(
+        cls,
+        rules: RuleSet,
+        zones: dict,
+        first: str,
+        seed: int = 0,
+        pool: CardPool | None = None,
+        log: bool = False,
+        source: str | None = None,
+    ) -> "Game":
         """A game set to an explicit position (the scenario format): ``zones[seat]`` maps zone
         names (deck top first, walls 天守 first, logistics oldest first) to card names."""
         pool = pool or load_pool()
@@ -357,12 +418,22 @@ class Game:
             cards = {}
             for seat in SEATS:
                 z = zones.get(seat, {})
-                names = [n for k in ("deck", "hand", "walls", "camp_up", "camp_down",
-                                     "graveyard", "logistics") for n in z.get(k, [])]
+                names = [
+                    n
+                    for k in (
+                        "deck",
+                        "hand",
+                        "walls",
+                        "camp_up",
+                        "camp_down",
+                        "graveyard",
+                        "logistics",
+                    )
+                    for n in z.get(k, [])
+                ]
                 if z.get("castle"):
                     names.append(z["castle"])
-                cards[seat] = [pool.get(n, source=source, entry=f"[{seat}]").index
-                               for n in names]
+                cards[seat] = [pool.get(n, source=source, entry=f"[{seat}]").index for n in names]
             ta, tb = local_types(cards["A"], cards["B"])
             c = build_context(pool, rules, ta, tb)
             lid = [{g: i for i, g in enumerate(ta)}, {g: len(ta) + i for i, g in enumerate(tb)}]
@@ -374,26 +445,33 @@ class Game:
 
                 def ids(key):
                     return [lid[p][pool.get(n, source=source).index] for n in z.get(key, [])]
+
                 deck = ids("deck")
                 if len(deck) > L.DECK_CAP:
-                    raise LabError(f"[{seat}] deck holds {len(deck)} cards; at most {L.DECK_CAP}",
-                                   source=source)
+                    raise LabError(
+                        f"[{seat}] deck holds {len(deck)} cards; at most {L.DECK_CAP}",
+                        source=source,
+                    )
                 for k, i in enumerate(reversed(deck)):
                     s[b + L.PB_DECK + k] = i
                 s[b + L.PB_DECK_N] = len(deck)
                 walls = ids("walls")
                 total = len(walls) + (1 if z.get("castle") else 0)
                 if total > rules.walls:
-                    raise LabError(f"[{seat}] holds {total} walls (castle included) but the "
-                                   f"rules allow {rules.walls}; remove "
-                                   f"{total - rules.walls}", source=source)
+                    raise LabError(
+                        f"[{seat}] holds {total} walls (castle included) but the "
+                        f"rules allow {rules.walls}; remove "
+                        f"{total - rules.walls}",
+                        source=source,
+                    )
                 for k, i in enumerate(walls):
                     s[b + L.PB_WALLS + k] = i
                 s[b + L.PB_WALL_N] = len(walls)
                 logi = ids("logistics")
                 if len(logi) > L.LOGI_CAP:
-                    raise LabError(f"[{seat}] logistics holds more than {L.LOGI_CAP} cards",
-                                   source=source)
+                    raise LabError(
+                        f"[{seat}] logistics holds more than {L.LOGI_CAP} cards", source=source
+                    )
                 for k, i in enumerate(logi):
                     s[b + L.PB_LOGI + k] = i
                 s[b + L.PB_LOGI_N] = len(logi)
@@ -410,8 +488,9 @@ class Game:
                 if z.get("castle"):
                     cs = lid[p][pool.get(z["castle"], source=source).index]
                     if not c[L.C_FLAGS + cs] & L.F_CASTLE:
-                        raise LabError(f"[{seat}] castle = \"{z['castle']}\" is not a castle",
-                                       source=source)
+                        raise LabError(
+                            f"[{seat}] castle = \"{z['castle']}\" is not a castle", source=source
+                        )
                     s[b + L.PB_CASTLE] = cs
                     s[b + L.PB_CASTLE_DMG] = int(bool(z.get("castle_damaged", False)))
             p0 = SEATS.index(first)
@@ -429,8 +508,14 @@ def _check_unit(c, i, seat, zone, source):
         raise LabError(f"[{seat}] {zone}: only units stand in a camp", source=source)
 
 
-def play_random_game(rules: RuleSet | str | None = None, army_a="oda", army_b="oda", seed=0,
-                     log: bool = False, pool: CardPool | None = None) -> Game:
+def play_random_game(
+    rules: RuleSet | str | None = None,
+    army_a="oda",
+    army_b="oda",
+    seed=0,
+    log: bool = False,
+    pool: CardPool | None = None,
+) -> Game:
     """A whole game between two random bots, through the compiled loop."""
     g = Game(rules, army_a, army_b, seed=seed, log=log, pool=pool)
     nb_play.play_random(g.s, g.c, g.lg, g._acts, g._wk)

@@ -61,8 +61,9 @@ def _shallow_scope(scope, memo):
     new.localvars = ir.VarMap()
     new.localvars._con = dict(scope.localvars._con)
     new.redefined = defaultdict(int, scope.redefined)
-    new.var_redefinitions = defaultdict(set, {k: set(v) for k, v in
-                                              scope.var_redefinitions.items()})
+    new.var_redefinitions = defaultdict(
+        set, {k: set(v) for k, v in scope.var_redefinitions.items()}
+    )
     return new
 
 
@@ -122,7 +123,8 @@ def _inline_function(self, caller_ir, block, i, function, arg_typs=None):
     _state.inlining, _state.copies = True, set()
     try:
         _, blocks, var_dict, new_blocks = self.inline_ir(
-            caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs)
+            caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs
+        )
     finally:
         _state.inlining, _state.copies = False, set()
     # numba's first item, an unmutated copy of the helper's IR, was not made (see _block_deepcopy)
@@ -142,6 +144,7 @@ def _memo_call_type(original):
         if sig is None:
             sig = _signatures[key] = original(self, context, args, kws)
         return sig
+
     return get_call_type
 
 
@@ -178,8 +181,13 @@ def _run_ssa(blocks):
         states["defmap"] = defmap = defaultdict(list)
         blocks = _rewrite(blocks, labels, states, ssa._FreshVarHandler())
         states = ssa._make_states(blocks)
-        states.update(varname=name, defmap=defmap, phimap=defaultdict(list), cfg=cfg,
-                      phi_locations=ssa._compute_phi_locations(df_plus, defmap))
+        states.update(
+            varname=name,
+            defmap=defmap,
+            phimap=defaultdict(list),
+            cfg=cfg,
+            phi_locations=ssa._compute_phi_locations(df_plus, defmap),
+        )
         blocks = _rewrite(blocks, labels, states, ssa._FixSSAVars(cache_list_vars))
         for label, phis in states["phimap"].items():
             old = blocks[label]
@@ -200,8 +208,12 @@ def _rewrite(blocks, labels, states, handler):
         block = blocks[label]
         states["label"], states["block"] = label, block
         rewritten = ir.Block(scope=block.scope, loc=block.loc)
-        rewritten.body = [handler.on_assign(states, stmt) if isinstance(stmt, ir.Assign)
-                          else handler.on_other(states, stmt) for stmt in block.body]
+        rewritten.body = [
+            handler.on_assign(states, stmt)
+            if isinstance(stmt, ir.Assign)
+            else handler.on_other(states, stmt)
+            for stmt in block.body
+        ]
         new[label] = rewritten
     return new
 
@@ -275,7 +287,7 @@ PATCHES = {
         "numba.core.ir:Block": "84251a9088b27dac",
     },
     "call types": {  # (3)
-        "numba.core.types.functions:BaseFunction.get_call_type": "6559c167bfc0ad36",
+        "numba.core.types.functions:BaseFunction.get_call_type": "6559c167bfc0ad36"
     },
     "ssa": {  # (4): _run_ssa replaced, its passes mirrored on fewer blocks, its parts called
         "numba.core.ssa:_run_ssa": "c497422bcf049990",
@@ -293,7 +305,7 @@ PATCHES = {
         "numba.core.ssa:_compute_phi_locations": "9d418ed0e65a2a6a",
     },
     "live variables": {  # (5)
-        "numba.core.analysis:compute_live_map": "713c4c094977e93b",
+        "numba.core.analysis:compute_live_map": "713c4c094977e93b"
     },
 }
 TESTED = "numba>=0.67,<0.69"  # pyproject.toml pins the same range
@@ -329,8 +341,9 @@ def _source(name: str) -> str:
     if isinstance(obj, type):
         file = sys.modules[obj.__module__].__file__
         lines = linecache.getlines(file)
-        start = next(i for i, line in enumerate(lines)
-                     if re.match(rf"class {obj.__name__}\b", line))
+        start = next(
+            i for i, line in enumerate(lines) if re.match(rf"class {obj.__name__}\b", line)
+        )
     else:
         code = inspect.unwrap(obj).__code__
         lines = linecache.getlines(code.co_filename)
@@ -357,8 +370,10 @@ def usable() -> dict[str, bool]:
     one line on stderr says that compiling will be slower."""
     global _usable
     if _usable is None:
-        _usable = {patch: all(source_hash(name) == digest for name, digest in parts.items())
-                   for patch, parts in PATCHES.items()}
+        _usable = {
+            patch: all(source_hash(name) == digest for name, digest in parts.items())
+            for patch, parts in PATCHES.items()
+        }
         left_out = [patch for patch, ok in _usable.items() if not ok]
         if left_out and not os.environ.get(_TOLD):
             import sys
@@ -366,10 +381,14 @@ def usable() -> dict[str, bool]:
             import numba
 
             os.environ[_TOLD] = "1"  # the run's compile processes and workers do not say it again
-            print(f"lab: numba {numba.__version__} is not the one lab's compile repairs were "
-                  f"checked on ({TESTED}; changed: {', '.join(left_out)}): compiling with numba "
-                  "as shipped there, so the first compile of the engine will be slower "
-                  "(docs/engine.md, 'The compile repairs')", file=sys.stderr, flush=True)
+            print(
+                f"lab: numba {numba.__version__} is not the one lab's compile repairs were "
+                f"checked on ({TESTED}; changed: {', '.join(left_out)}): compiling with numba "
+                "as shipped there, so the first compile of the engine will be slower "
+                "(docs/engine.md, 'The compile repairs')",
+                file=sys.stderr,
+                flush=True,
+            )
     return _usable
 
 

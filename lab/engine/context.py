@@ -36,25 +36,33 @@ def local_types(cards_a: list[int], cards_b: list[int]) -> tuple[list[int], list
     return sorted(set(cards_a)), sorted(set(cards_b))
 
 
-def build_context(pool: CardPool, rules: RuleSet, types_a: list[int], types_b: list[int],
-                  deck_a: list[int] | None = None, deck_b: list[int] | None = None) -> np.ndarray:
+def build_context(
+    pool: CardPool,
+    rules: RuleSet,
+    types_a: list[int],
+    types_b: list[int],
+    deck_a: list[int] | None = None,
+    deck_b: list[int] | None = None,
+) -> np.ndarray:
     """The context for one matchup. ``types_*`` are the global card types each side may hold;
     ``deck_*`` (global types, one per copy) are the decks set-up deals from."""
     tables = pool.tables()
     n = len(types_a) + len(types_b)
     if n > L.NL - 1:
-        raise LabError(f"the two sides hold {n} distinct card types; the engine allows "
-                       f"{L.NL - 1} (a deck of 30 holds at most 30)")
+        raise LabError(
+            f"the two sides hold {n} distinct card types; the engine allows "
+            f"{L.NL - 1} (a deck of 30 holds at most 30)"
+        )
     c = np.zeros(L.C_SIZE, dtype=np.int64)
     c[L.C_NLOC] = n
     c[L.C_NLOC_P] = 0
     c[L.C_NLOC_P + 1] = len(types_a)
     packed = rules.pack()
     assert len(packed) <= 16 and N_RULES <= 16
-    c[L.C_RULES:L.C_RULES + len(packed)] = packed
+    c[L.C_RULES : L.C_RULES + len(packed)] = packed
     gtypes = list(types_a) + list(types_b)
     origin = [0] * len(types_a) + [1] * len(types_b)
-    c[L.C_SAME:L.C_SAME + L.NL] = -1
+    c[L.C_SAME : L.C_SAME + L.NL] = -1
     for i, (g, o) in enumerate(zip(gtypes, origin)):
         c[L.C_GTYPE + i] = g
         c[L.C_ORIGIN + i] = o
@@ -64,7 +72,7 @@ def build_context(pool: CardPool, rules: RuleSet, types_a: list[int], types_b: l
         c[L.C_COST + i] = int(tables.cost[g])
         c[L.C_KEY + i] = st * 1000 - g if st else -1
         rows = resolve_rows(tables.rows[g], rules)
-        c[L.C_ROWS + i * CARD_ROWS:L.C_ROWS + (i + 1) * CARD_ROWS] = rows.reshape(-1)
+        c[L.C_ROWS + i * CARD_ROWS : L.C_ROWS + (i + 1) * CARD_ROWS] = rows.reshape(-1)
         flags = 0
         kind = int(tables.kind[g])
         if kind in (Kind.UNIT, Kind.WARLORD, Kind.GENERAL):
@@ -127,8 +135,13 @@ def build_context(pool: CardPool, rules: RuleSet, types_a: list[int], types_b: l
     # type they do not have themselves (a steal of a type they have merges with their own)
     for p in (0, 1):
         for v in range(1, L.N_STR):
-            ids = [i for i in range(n) if c[L.C_STR + i] == v and c[L.C_FLAGS + i] & L.F_UNIT
-                   and (origin[i] == p or c[L.C_SAME + i] < 0)]
+            ids = [
+                i
+                for i in range(n)
+                if c[L.C_STR + i] == v
+                and c[L.C_FLAGS + i] & L.F_UNIT
+                and (origin[i] == p or c[L.C_SAME + i] < 0)
+            ]
             if len(ids) > L.SL_CAP:
                 raise LabError(f"more than {L.SL_CAP} card types of strength {v} in one matchup")
             row = p * L.N_STR + v  # [seat][strength]
@@ -159,4 +172,3 @@ def matchup_context(pool: CardPool, rules: RuleSet, deck_a, deck_b) -> np.ndarra
     a, b = deck_a.card_indices(), deck_b.card_indices()
     ta, tb = local_types(a, b)
     return build_context(pool, rules, ta, tb, a, b)
-

@@ -23,9 +23,12 @@ from lab.engine import compile_fixes
 _LAB = Path(__file__).parent.parent
 # every file a kernel is compiled from: the kernels themselves and the constants they fold in
 _SOURCES = sorted(_LAB.glob("**/nb_*.py")) + [  # engine/, bots/ and games/*/ kernels
-    _LAB / "engine" / "layout.py", _LAB / "engine" / "jit.py",
-    _LAB / "engine" / "compile_fixes.py", _LAB / "rules.py",
-    _LAB / "cards" / "vocab.py"]
+    _LAB / "engine" / "layout.py",
+    _LAB / "engine" / "jit.py",
+    _LAB / "engine" / "compile_fixes.py",
+    _LAB / "rules.py",
+    _LAB / "cards" / "vocab.py",
+]
 
 
 def _cache_dir() -> str:
@@ -34,7 +37,8 @@ def _cache_dir() -> str:
         h.update(p.name.encode())
         h.update(p.read_bytes())
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "daitenka-lab")
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "daitenka-lab"
+    )
     return os.path.join(base, "numba-" + h.hexdigest()[:16])
 
 
@@ -72,8 +76,9 @@ def kernel(py_func):
     typed_by_constants = dispatcher.get_call_template
 
     def get_call_template(args, kws):
-        return typed_by_constants(tuple(types.unliteral(a) for a in args),
-                                  {k: types.unliteral(v) for k, v in kws.items()})
+        return typed_by_constants(
+            tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()}
+        )
 
     dispatcher.get_call_template = get_call_template
     return dispatcher

@@ -94,14 +94,17 @@ CNT_RETURN = 6
 N_CNT = 7
 
 # ---------------------------------------------------------------- an action row (one decision)
-ACTION, AW = _declare("AX", (
-    ("KIND", 1, "A_* code"),
-    ("N", 1, "cards in the set (or the one card a return, 奇襲 or build names)"),
-    ("C0", 5, "the set's local ids in the order written; -1 past N"),
-    ("KURUMAGAKARI", 1, "local id of the attached 車懸り, or -1"),
-    ("FIRE", 1, "1: the answer fires (鉄砲, R10)"),
-    ("X", 1, "the tactic, castle or logistics card of the step, or -1"),
-))
+ACTION, AW = _declare(
+    "AX",
+    (
+        ("KIND", 1, "A_* code"),
+        ("N", 1, "cards in the set (or the one card a return, 奇襲 or build names)"),
+        ("C0", 5, "the set's local ids in the order written; -1 past N"),
+        ("KURUMAGAKARI", 1, "local id of the attached 車懸り, or -1"),
+        ("FIRE", 1, "1: the answer fires (鉄砲, R10)"),
+        ("X", 1, "the tactic, castle or logistics card of the step, or -1"),
+    ),
+)
 # the offsets of the table above, written out for readers and linters (checked below)
 AX_KIND = 0
 AX_N = 1
@@ -112,38 +115,41 @@ AX_X = 9
 MAXA = 8192  # rows of the action buffer
 
 # ---------------------------------------------------------------- state: the header
-HEADER, _header_end = _declare("G", (
-    ("PHASE", 1, "what is due: a PH_* code"),
-    ("TO_MOVE", 1, "seat whose decision is next (0 = A, 1 = B)"),
-    ("LEADER", 1, "who leads the open battle, or takes the next leader turn"),
-    ("WINNER", 1, "-1 running, 0 A, 1 B, 2 draw"),
-    ("END", 1, "how the game ended: an END_* code"),
-    ("TURNS", 1, "leader turns begun"),
-    ("BATTLES", 1, "battles opened"),
-    ("DECISIONS", 1, "decisions taken (mulligan decisions not counted)"),
-    ("STALEMATE", 1, "consecutive forced 見送り (legacy stalemate, R13)"),
-    ("TURN_LIMIT", 1, "1 once the max_turns-th leader turn has begun (R13)"),
-    ("RNG", 4, "play stream: xoshiro128** words (random effects, bot choices)"),
-    ("DRNG", 4, "seat A's deal stream (shuffles, mulligan redraw)"),
-    ("DRNG_B", 4, "seat B's deal stream"),
-    ("LOG_ON", 1, "1: events are written to the log"),
-    ("LOG_N", 1, "events written so far (may exceed the log's rows)"),
-    ("FIRST", 1, "who took the first leader turn"),
-    ("MULL_NEXT", 1, "next seat that may still decide on a mulligan"),
-    ("ERROR", 1, "an internal limit was hit: 1 a stack's capacity, 2 the action buffer"),
-    ("OPEN", 1, "1 while a battle is open (the field holds sets)"),
-    ("TOP_OWNER", 1, "seat whose set is on top of the field, or -1"),
-    ("TOP_N", 1, "cards in the top set"),
-    ("TOP_SHAPE", 1, "SHAPE_* of the top set"),
-    ("TOP_STR", 1, "highest strength in the top set"),
-    ("TOP_CARDS", 5, "local ids of the top set, in the order played"),
-    ("TOP_KURUMAGAKARI", 1, "local id of the 車懸り attached to the top set, or -1"),
-    ("PLAYS", 2, "sets each seat played in this battle"),
-    ("STEALS", 2, "cards each seat stole (card conservation per player)"),
-    ("WIN_RECORDED", 2, "battle wins per seat (gun fire is not a win)"),
-    ("MAX_DEFICIT", 2, "the most walls each seat was behind by"),
-    ("CNT", 2 * N_CNT, "behaviour counters: [seat][CNT_*]"),
-))
+HEADER, _header_end = _declare(
+    "G",
+    (
+        ("PHASE", 1, "what is due: a PH_* code"),
+        ("TO_MOVE", 1, "seat whose decision is next (0 = A, 1 = B)"),
+        ("LEADER", 1, "who leads the open battle, or takes the next leader turn"),
+        ("WINNER", 1, "-1 running, 0 A, 1 B, 2 draw"),
+        ("END", 1, "how the game ended: an END_* code"),
+        ("TURNS", 1, "leader turns begun"),
+        ("BATTLES", 1, "battles opened"),
+        ("DECISIONS", 1, "decisions taken (mulligan decisions not counted)"),
+        ("STALEMATE", 1, "consecutive forced 見送り (legacy stalemate, R13)"),
+        ("TURN_LIMIT", 1, "1 once the max_turns-th leader turn has begun (R13)"),
+        ("RNG", 4, "play stream: xoshiro128** words (random effects, bot choices)"),
+        ("DRNG", 4, "seat A's deal stream (shuffles, mulligan redraw)"),
+        ("DRNG_B", 4, "seat B's deal stream"),
+        ("LOG_ON", 1, "1: events are written to the log"),
+        ("LOG_N", 1, "events written so far (may exceed the log's rows)"),
+        ("FIRST", 1, "who took the first leader turn"),
+        ("MULL_NEXT", 1, "next seat that may still decide on a mulligan"),
+        ("ERROR", 1, "an internal limit was hit: 1 a stack's capacity, 2 the action buffer"),
+        ("OPEN", 1, "1 while a battle is open (the field holds sets)"),
+        ("TOP_OWNER", 1, "seat whose set is on top of the field, or -1"),
+        ("TOP_N", 1, "cards in the top set"),
+        ("TOP_SHAPE", 1, "SHAPE_* of the top set"),
+        ("TOP_STR", 1, "highest strength in the top set"),
+        ("TOP_CARDS", 5, "local ids of the top set, in the order played"),
+        ("TOP_KURUMAGAKARI", 1, "local id of the 車懸り attached to the top set, or -1"),
+        ("PLAYS", 2, "sets each seat played in this battle"),
+        ("STEALS", 2, "cards each seat stole (card conservation per player)"),
+        ("WIN_RECORDED", 2, "battle wins per seat (gun fire is not a win)"),
+        ("MAX_DEFICIT", 2, "the most walls each seat was behind by"),
+        ("CNT", 2 * N_CNT, "behaviour counters: [seat][CNT_*]"),
+    ),
+)
 # the offsets of the table above, written out for readers and linters (checked below)
 G_PHASE = 0
 G_TO_MOVE = 1
@@ -179,27 +185,30 @@ H_SIZE = 64
 assert _header_end <= H_SIZE
 
 # ---------------------------------------------------------------- state: one player's block
-PLAYER, _player_end = _declare("PB", (
-    ("HAND", NL, "手札: copies per local id"),
-    ("UP", NL, "陣 face up: copies per local id"),
-    ("DOWN", NL, "陣 face down (resting): copies per local id"),
-    ("GRAVE", NL, "討死: copies per local id"),
-    ("FIELD", NL, "場: this player's cards on the field, copies per local id"),
-    ("KNOWN", NL, "copies of the opponent's hand this player knows are there (R1)"),
-    ("DECK", DECK_CAP, "山札: a stack of local ids, top = last"),
-    ("WALLS", WALL_CAP, "城壁: a stack of local ids, 天守 first, top = last"),
-    ("LOGI", LOGI_CAP, "兵站: a stack of local ids in placement order"),
-    ("HAND_N", 1, "cards in hand"),
-    ("HAND_MASK", 1, "bit i: local id i is in hand"),
-    ("UP_MASK", 1, "bit i: local id i stands face up in camp"),
-    ("DOWN_MASK", 1, "bit i: local id i rests face down in camp"),
-    ("DECK_N", 1, "cards in the deck"),
-    ("WALL_N", 1, "cards in the wall stack (the home castle not counted)"),
-    ("CASTLE", 1, "local id of the home castle in the 天守 slot, or -1"),
-    ("CASTLE_DMG", 1, "1: the home castle was damaged (姫路城 held once)"),
-    ("LOGI_N", 1, "cards in logistics"),
-    ("FIELD_MASK", 1, "bit i: local id i is on this player's field"),
-))
+PLAYER, _player_end = _declare(
+    "PB",
+    (
+        ("HAND", NL, "手札: copies per local id"),
+        ("UP", NL, "陣 face up: copies per local id"),
+        ("DOWN", NL, "陣 face down (resting): copies per local id"),
+        ("GRAVE", NL, "討死: copies per local id"),
+        ("FIELD", NL, "場: this player's cards on the field, copies per local id"),
+        ("KNOWN", NL, "copies of the opponent's hand this player knows are there (R1)"),
+        ("DECK", DECK_CAP, "山札: a stack of local ids, top = last"),
+        ("WALLS", WALL_CAP, "城壁: a stack of local ids, 天守 first, top = last"),
+        ("LOGI", LOGI_CAP, "兵站: a stack of local ids in placement order"),
+        ("HAND_N", 1, "cards in hand"),
+        ("HAND_MASK", 1, "bit i: local id i is in hand"),
+        ("UP_MASK", 1, "bit i: local id i stands face up in camp"),
+        ("DOWN_MASK", 1, "bit i: local id i rests face down in camp"),
+        ("DECK_N", 1, "cards in the deck"),
+        ("WALL_N", 1, "cards in the wall stack (the home castle not counted)"),
+        ("CASTLE", 1, "local id of the home castle in the 天守 slot, or -1"),
+        ("CASTLE_DMG", 1, "1: the home castle was damaged (姫路城 held once)"),
+        ("LOGI_N", 1, "cards in logistics"),
+        ("FIELD_MASK", 1, "bit i: local id i is on this player's field"),
+    ),
+)
 # the offsets of the table above, written out for readers and linters (checked below)
 PB_HAND = 0
 PB_UP = 64
@@ -227,17 +236,20 @@ P1 = H_SIZE + P_SIZE
 
 # ---------------------------------------------------------------- state: statistics per local id
 ST_BASE = H_SIZE + 2 * P_SIZE  # row r of local id i lives at ST_BASE + r * NL + i
-STATS, N_ST = _declare("ST", (
-    ("OPENING", 1, "copies in the opening hand"),
-    ("DRAWN", 1, "copies drawn from the deck after the opening hand"),
-    ("FIRST_DRAW", 1, "leader turn of the first such draw (0 = never)"),
-    ("GAINED", 1, "copies that came to hand from the walls (broken, 見送り, 築城 swap)"),
-    ("PLAYED", 1, "copies put on the field or used (tactics, castles)"),
-    ("WON", 1, "copies in a winning set"),
-    ("TRIG", 4, "triggers of ability row 0–3 that changed the state"),
-    ("DIED", 1, "copies that died"),
-    ("STOLEN", 1, "copies taken by the opponent's 謀聖"),
-))
+STATS, N_ST = _declare(
+    "ST",
+    (
+        ("OPENING", 1, "copies in the opening hand"),
+        ("DRAWN", 1, "copies drawn from the deck after the opening hand"),
+        ("FIRST_DRAW", 1, "leader turn of the first such draw (0 = never)"),
+        ("GAINED", 1, "copies that came to hand from the walls (broken, 見送り, 築城 swap)"),
+        ("PLAYED", 1, "copies put on the field or used (tactics, castles)"),
+        ("WON", 1, "copies in a winning set"),
+        ("TRIG", 4, "triggers of ability row 0–3 that changed the state"),
+        ("DIED", 1, "copies that died"),
+        ("STOLEN", 1, "copies taken by the opponent's 謀聖"),
+    ),
+)
 # the offsets of the table above, written out for readers and linters (checked below)
 ST_OPENING = 0
 ST_DRAWN = 1
@@ -252,35 +264,38 @@ SCRATCH = ST_BASE + N_ST * NL  # set-up's castles set aside while dealing (16 sl
 S_SIZE = SCRATCH + 16
 
 # ---------------------------------------------------------------- the matchup context
-CONTEXT, C_SIZE = _declare("C", (
-    ("NLOC", 1, "local ids in use"),
-    ("NLOC_P", 2, "first local id of each player (B's first = A's count)"),
-    ("RULES", 16, "the packed rule set (lab.rules R_* slots)"),
-    ("GTYPE", NL, "global card type (pool index) of each local id"),
-    ("STR", NL, "strength (1–10, INF = ∞, 0 = not a unit)"),
-    ("KIND", NL, "lab.cards.vocab.Kind"),
-    ("ORIGIN", NL, "the player whose deck the card type came from"),
-    ("COST", NL, "legacy logistics cost"),
-    ("FLAGS", NL, "F_* bits"),
-    ("KEY", NL, "strength order for 'the strongest' (ties: first in the card data)"),
-    ("SAME", NL, "the other deck's local id of the same card type, or -1"),
-    ("ROWS", NL * 16, "ability rows: NL × 4 rows × (trigger, effect, amount, condition)"),
-    ("M_STR", N_STR, "masks: units of strength v (1–10, 11 = ∞)"),
-    ("M_UNIT", 1, "mask: units"),
-    ("M_TACTIC", 1, "mask: tactics"),
-    ("M_CASTLE", 1, "mask: castles"),
-    ("M_KURUMAGAKARI", 1, "mask: 車懸り-type tactics (attached to a set)"),
-    ("M_DECOY", 1, "mask: 影武者-type cards"),
-    ("M_LOW", 1, "mask: units of strength ≤ 3 (mulligan)"),
-    ("M_SPECIAL", 1, "mask: units that may answer an ∞ (暗殺, 天下布武)"),
-    ("M_ASSASSIN", 1, "mask: assassins"),
-    ("M_GUN", 1, "mask: units that may fire (鉄砲)"),
-    ("SL", 2 * N_STR * SL_CAP, "[seat][strength][k]: local ids of strength v a seat may hold"),
-    ("SL_N", 2 * N_STR, "[seat][strength]: how many"),
-    ("DECK", 2 * DECK_CAP, "[seat][k]: each seat's deck list (set-up deals from it)"),
-    ("DECK_N", 2, "cards in each seat's deck list"),
-    ("EXTRA_OPEN", 2, "extra opening-hand cards of each seat (畿内の覇者)"),
-))
+CONTEXT, C_SIZE = _declare(
+    "C",
+    (
+        ("NLOC", 1, "local ids in use"),
+        ("NLOC_P", 2, "first local id of each player (B's first = A's count)"),
+        ("RULES", 16, "the packed rule set (lab.rules R_* slots)"),
+        ("GTYPE", NL, "global card type (pool index) of each local id"),
+        ("STR", NL, "strength (1–10, INF = ∞, 0 = not a unit)"),
+        ("KIND", NL, "lab.cards.vocab.Kind"),
+        ("ORIGIN", NL, "the player whose deck the card type came from"),
+        ("COST", NL, "legacy logistics cost"),
+        ("FLAGS", NL, "F_* bits"),
+        ("KEY", NL, "strength order for 'the strongest' (ties: first in the card data)"),
+        ("SAME", NL, "the other deck's local id of the same card type, or -1"),
+        ("ROWS", NL * 16, "ability rows: NL × 4 rows × (trigger, effect, amount, condition)"),
+        ("M_STR", N_STR, "masks: units of strength v (1–10, 11 = ∞)"),
+        ("M_UNIT", 1, "mask: units"),
+        ("M_TACTIC", 1, "mask: tactics"),
+        ("M_CASTLE", 1, "mask: castles"),
+        ("M_KURUMAGAKARI", 1, "mask: 車懸り-type tactics (attached to a set)"),
+        ("M_DECOY", 1, "mask: 影武者-type cards"),
+        ("M_LOW", 1, "mask: units of strength ≤ 3 (mulligan)"),
+        ("M_SPECIAL", 1, "mask: units that may answer an ∞ (暗殺, 天下布武)"),
+        ("M_ASSASSIN", 1, "mask: assassins"),
+        ("M_GUN", 1, "mask: units that may fire (鉄砲)"),
+        ("SL", 2 * N_STR * SL_CAP, "[seat][strength][k]: local ids of strength v a seat may hold"),
+        ("SL_N", 2 * N_STR, "[seat][strength]: how many"),
+        ("DECK", 2 * DECK_CAP, "[seat][k]: each seat's deck list (set-up deals from it)"),
+        ("DECK_N", 2, "cards in each seat's deck list"),
+        ("EXTRA_OPEN", 2, "extra opening-hand cards of each seat (畿内の覇者)"),
+    ),
+)
 # the offsets of the table above, written out for readers and linters (checked below)
 C_NLOC = 0
 C_NLOC_P = 1
@@ -333,46 +348,62 @@ F_BREAK_GRAVE = 8192
 # four other columns mean; "-" = unused (0 or -1). ``player`` is the seat the event happens to
 # (0 A, 1 B; 2 = both or nobody), ``card`` a local id.
 LW = 5
-EVENTS, _n_events = _declare("EV", (
-    ("TURN", 1, "player: the leader · amount: the leader turn's number"),
-    ("DRAW", 1, "player drew card (from the deck) · amount: 1"),
-    ("RETURN", 1, "player returned card from camp to hand (帰陣)"),
-    ("FLIP", 1, "player's face-down camp units turned face up · amount: how many"),
-    ("LEAD", 1, "player led card · amount: its place in the set · extra: the set's size "
-                "(a place ≥ size is the attached 車懸り)"),
-    ("ANSWER", 1, "player answered with card · amount, extra: as LEAD"),
-    ("PASS", 1, "player passed"),
-    ("MIOKURI", 1, "player passed the lead (見送り) · amount: 1 if no lead was possible"),
-    ("BUILD", 1, "player built castle card · amount: the 天守 card sent to hand, or -1"),
-    ("LOGISTICS", 1, "player put card into logistics (兵站 action)"),
-    ("FORTIFY", 1, "player fortified (総構え) with castle card"),
-    ("TACTIC", 1, "player used tactic card · amount: the unit it names, or -1"),
-    ("SIEGE", 1, "player besieged (籠城) with castle card"),
-    ("FIRE", 1, "player fired (鉄砲) the set headed by card · amount: the set's size"),
-    ("WIN", 1, "player won the battle · amount: sets played"),
-    ("DAMAGE", 1, "player's attack deals amount damage to the opponent"),
-    ("BREAK", 1, "player's wall card broke · amount: 1 to the graveyard, 0 to hand · "
-                 "extra: 1 if it was the home castle"),
-    ("DIE", 1, "player's card died (討死)"),
-    ("CAMP", 1, "player's card went to camp · amount: 1 face up, 0 face down"),
-    ("TRIGGER", 1, "player's card's ability row amount changed the state"),
-    ("ASSASSINATE", 1, "player's assassin card answers the ∞ amount"),
-    ("DECOY", 1, "player's 影武者 card saves the general amount"),
-    ("STEAL", 1, "player took card from the opponent's hand · amount: its id there"),
-    ("REPAIR", 1, "player's walls grew by one from the deck"),
-    ("HOLD", 1, "player's castle card held once (不焼)"),
-    ("END", 1, "player won (2 = draw) · amount: the END_* code"),
-    ("MULLIGAN", 1, "player redrew the opening hand"),
-    ("KEEP", 1, "player kept the opening hand"),
-    ("WALL_TO_HAND", 1, "player's wall card went to hand, not by an attack · amount: "
-                        "0 見送り, 1 見送り of the home castle, 2 城割り"),
-    ("STARVE", 1, "player's single card went face down to camp (兵糧攻め)"),
-    ("SURPRISE", 1, "player's unit card killed the single amount (奇襲)"),
-    ("TENKA", 1, "player's card answers the ∞ with 天下布武 · amount: hand cards it costs"),
-    ("LOGI_PAY", 1, "player paid logistics card (it dies)"),
-    ("FIELD_CLEARED", 1, "every unit on the field died (殺し間, 火計) · card: the tactic"),
-    ("RETREAT", 1, "player's card went face down to camp (gun = retreat)"),
-), start=1)
+EVENTS, _n_events = _declare(
+    "EV",
+    (
+        ("TURN", 1, "player: the leader · amount: the leader turn's number"),
+        ("DRAW", 1, "player drew card (from the deck) · amount: 1"),
+        ("RETURN", 1, "player returned card from camp to hand (帰陣)"),
+        ("FLIP", 1, "player's face-down camp units turned face up · amount: how many"),
+        (
+            "LEAD",
+            1,
+            "player led card · amount: its place in the set · extra: the set's size "
+            "(a place ≥ size is the attached 車懸り)",
+        ),
+        ("ANSWER", 1, "player answered with card · amount, extra: as LEAD"),
+        ("PASS", 1, "player passed"),
+        ("MIOKURI", 1, "player passed the lead (見送り) · amount: 1 if no lead was possible"),
+        ("BUILD", 1, "player built castle card · amount: the 天守 card sent to hand, or -1"),
+        ("LOGISTICS", 1, "player put card into logistics (兵站 action)"),
+        ("FORTIFY", 1, "player fortified (総構え) with castle card"),
+        ("TACTIC", 1, "player used tactic card · amount: the unit it names, or -1"),
+        ("SIEGE", 1, "player besieged (籠城) with castle card"),
+        ("FIRE", 1, "player fired (鉄砲) the set headed by card · amount: the set's size"),
+        ("WIN", 1, "player won the battle · amount: sets played"),
+        ("DAMAGE", 1, "player's attack deals amount damage to the opponent"),
+        (
+            "BREAK",
+            1,
+            "player's wall card broke · amount: 1 to the graveyard, 0 to hand · "
+            "extra: 1 if it was the home castle",
+        ),
+        ("DIE", 1, "player's card died (討死)"),
+        ("CAMP", 1, "player's card went to camp · amount: 1 face up, 0 face down"),
+        ("TRIGGER", 1, "player's card's ability row amount changed the state"),
+        ("ASSASSINATE", 1, "player's assassin card answers the ∞ amount"),
+        ("DECOY", 1, "player's 影武者 card saves the general amount"),
+        ("STEAL", 1, "player took card from the opponent's hand · amount: its id there"),
+        ("REPAIR", 1, "player's walls grew by one from the deck"),
+        ("HOLD", 1, "player's castle card held once (不焼)"),
+        ("END", 1, "player won (2 = draw) · amount: the END_* code"),
+        ("MULLIGAN", 1, "player redrew the opening hand"),
+        ("KEEP", 1, "player kept the opening hand"),
+        (
+            "WALL_TO_HAND",
+            1,
+            "player's wall card went to hand, not by an attack · amount: "
+            "0 見送り, 1 見送り of the home castle, 2 城割り",
+        ),
+        ("STARVE", 1, "player's single card went face down to camp (兵糧攻め)"),
+        ("SURPRISE", 1, "player's unit card killed the single amount (奇襲)"),
+        ("TENKA", 1, "player's card answers the ∞ with 天下布武 · amount: hand cards it costs"),
+        ("LOGI_PAY", 1, "player paid logistics card (it dies)"),
+        ("FIELD_CLEARED", 1, "every unit on the field died (殺し間, 火計) · card: the tactic"),
+        ("RETREAT", 1, "player's card went face down to camp (gun = retreat)"),
+    ),
+    start=1,
+)
 # the offsets of the table above, written out for readers and linters (checked below)
 EV_TURN = 1
 EV_DRAW = 2
@@ -416,13 +447,21 @@ def _check_written() -> None:
     """Every field's written-out constant is its offset in its table (a field inserted or
     resized in a table without its constant being updated fails on import, naming it)."""
     names = globals()
-    for prefix, table in (("AX", ACTION), ("G", HEADER), ("PB", PLAYER), ("ST", STATS),
-                          ("C", CONTEXT), ("EV", EVENTS)):
+    for prefix, table in (
+        ("AX", ACTION),
+        ("G", HEADER),
+        ("PB", PLAYER),
+        ("ST", STATS),
+        ("C", CONTEXT),
+        ("EV", EVENTS),
+    ):
         for f in table:
             const = f"{prefix}_{f.name}"
             if names.get(const) != f.offset:
-                raise AssertionError(f"lab/engine/layout.py: {const} = {names.get(const)}, but "
-                                     f"the field sits at {f.offset}; write {const} = {f.offset}")
+                raise AssertionError(
+                    f"lab/engine/layout.py: {const} = {names.get(const)}, but "
+                    f"the field sits at {f.offset}; write {const} = {f.offset}"
+                )
 
 
 _check_written()

@@ -15,12 +15,38 @@ so a uniform pick over the rows is a uniform pick over distinct steps. No state 
 from lab.cards.vocab import Effect, Trigger
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
-from lab.engine.nb_core import (amount_of, castle_row, deck_count, hand_mask, logi_count,
-                                logi_limit, low_index, numval, pb, up_mask, wall_total)
-from lab.engine.nb_emit import (GRP_W, MAX_GROUPS, WK_GROUPS, WK_NGROUPS, WK_SIZE, WK_TOTAL,
-                                all_runs, emit_equal, emit_simple, equal_sets, first_in,
-                                gather_hand, plan_row, response_row, run_starts, special_answers,
-                                tactics_and_sieges)
+from lab.engine.nb_core import (
+    amount_of,
+    castle_row,
+    deck_count,
+    hand_mask,
+    logi_count,
+    logi_limit,
+    low_index,
+    numval,
+    pb,
+    up_mask,
+    wall_total,
+)
+from lab.engine.nb_emit import (
+    GRP_W,
+    MAX_GROUPS,
+    WK_GROUPS,
+    WK_NGROUPS,
+    WK_SIZE,
+    WK_TOTAL,
+    all_runs,
+    emit_equal,
+    emit_simple,
+    equal_sets,
+    first_in,
+    gather_hand,
+    plan_row,
+    response_row,
+    run_starts,
+    special_answers,
+    tactics_and_sieges,
+)
 from lab.rules import R_LOGISTICS, R_PASS_ONLY_IF_NO_PLAY, R_WALLS
 
 T_STANDING = int(Trigger.STANDING)
@@ -36,8 +62,15 @@ GR_INF = 6  # single ∞ units; arg unused
 GR_RUNS = 7  # runs of one length; arg = length | above << 8
 GR_LISTED = 8  # the answers to an ∞ (kind A_ANSWER) or the tactics and sieges (A_TACTIC)
 
-__all__ = ["WK_SIZE", "legal_actions", "has_lead", "fortify_row", "response_row", "plan",
-           "plan_inline"]
+__all__ = [
+    "WK_SIZE",
+    "legal_actions",
+    "has_lead",
+    "fortify_row",
+    "response_row",
+    "plan",
+    "plan_inline",
+]
 
 
 # ------------------------------------------------------------------ small rules
@@ -60,8 +93,11 @@ def fortify_row(s, c, p):
     r = castle_row(s, c, p, T_STANDING, E_ODAWARA_FORTIFY)
     if r < 0:
         return -1
-    if (logi_count(s, p) >= amount_of(c, r) and deck_count(s, p) > 0
-            and wall_total(s, p) < c[L.C_RULES + R_WALLS]):
+    if (
+        logi_count(s, p) >= amount_of(c, r)
+        and deck_count(s, p) > 0
+        and wall_total(s, p) < c[L.C_RULES + R_WALLS]
+    ):
         return r
     return -1
 
@@ -175,8 +211,9 @@ def _equal_groups(s, c, wk, g, hb, units, strengths, kind, k_lo, k_hi, twins, co
         v = low_index(low)
         n = 1
         if counting:
-            n = _equal_count(s, c, hb, units & c[L.C_M_STR + v], k_lo, k_hi,
-                             kind == L.A_ANSWER, twins)
+            n = _equal_count(
+                s, c, hb, units & c[L.C_M_STR + v], k_lo, k_hi, kind == L.A_ANSWER, twins
+            )
         g = _add(wk, g, GR_EQUAL, kind, v | k_lo << 8 | k_hi << 16, n)
     return g
 
@@ -226,8 +263,14 @@ def plan_inline(s, c, acts, wk, counting):
             g = _equal_groups(s, c, wk, g, hb, units, m, L.A_ANSWER, tn, tn, twins, counting)
             if tn == 1 and lim >= 10 and pres & (1 << L.INF):
                 mi = units & c[L.C_M_STR + L.INF]
-                g = _add(wk, g, GR_INF, L.A_ANSWER, 0,
-                         (_popcount(mi) + _popcount(mi & c[L.C_M_GUN])) * twins)
+                g = _add(
+                    wk,
+                    g,
+                    GR_INF,
+                    L.A_ANSWER,
+                    0,
+                    (_popcount(mi) + _popcount(mi & c[L.C_M_GUN])) * twins,
+                )
         elif shape == L.SHAPE_RUN:
             n = 1
             if counting:
@@ -236,8 +279,7 @@ def plan_inline(s, c, acts, wk, counting):
         else:
             n = 1
             if counting:
-                n = special_answers(s, c, p, acts, 0,
-                                    first_in(s, c, p, c[L.C_M_KURUMAGAKARI]), wk)
+                n = special_answers(s, c, p, acts, 0, first_in(s, c, p, c[L.C_M_KURUMAGAKARI]), wk)
             g = _add(wk, g, GR_LISTED, L.A_ANSWER, 0, n)
         if hand & (c[L.C_M_TACTIC] | c[L.C_M_CASTLE]):
             n = 1
@@ -298,13 +340,26 @@ def emit_group(s, c, acts, n, wk, g, pres, kurumagakari):
                 n = emit_simple(acts, n, kind, -1, low_index(low))
         return n
     if code == GR_EQUAL:
-        return equal_sets(s, c, p, acts, n, kind, arg & 0xFF, (arg >> 8) & 0xFF, arg >> 16,
-                          kurumagakari, wk)
+        return equal_sets(
+            s, c, p, acts, n, kind, arg & 0xFF, (arg >> 8) & 0xFF, arg >> 16, kurumagakari, wk
+        )
     if code == GR_INF:
         return emit_equal(s, c, p, acts, n, kind, L.INF, 1, kurumagakari, wk)
     if code == GR_RUNS:
-        return all_runs(s, c, p, acts, n, kind, pres, logi_limit(s, c, p), arg & 0xFF, arg >> 8,
-                        kurumagakari, wk)
+        return all_runs(
+            s,
+            c,
+            p,
+            acts,
+            n,
+            kind,
+            pres,
+            logi_limit(s, c, p),
+            arg & 0xFF,
+            arg >> 8,
+            kurumagakari,
+            wk,
+        )
     if kind == L.A_ANSWER:
         return special_answers(s, c, p, acts, n, kurumagakari, wk)
     return tactics_and_sieges(s, c, p, acts, n)

@@ -11,14 +11,42 @@ from lab.cards.vocab import Effect, Trigger
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
 from lab.engine.nb_actions import response_row
-from lab.engine.nb_core import (after_resolution, amount_of, camp_add, castle_of, castle_row,
-                                draw_n, effect_of, end_game, field_add,
-                                field_remove, find_row, hand_add, hand_mask, hand_remove,
-                                log_ev, low_index, pb, row_at, stat, trigger_of, wall_count,
-                                wall_to_hand)
-from lab.engine.nb_effects import (N_ON_WIN_GROUPS, ON_WIN_GROUP_OF, apply_effect, condition_met,
-                                   count_trigger, credit, fire_rows, kill, kill_field,
-                                   kill_hand_random)
+from lab.engine.nb_core import (
+    after_resolution,
+    amount_of,
+    camp_add,
+    castle_of,
+    castle_row,
+    draw_n,
+    effect_of,
+    end_game,
+    field_add,
+    field_remove,
+    find_row,
+    hand_add,
+    hand_mask,
+    hand_remove,
+    log_ev,
+    low_index,
+    pb,
+    row_at,
+    stat,
+    trigger_of,
+    wall_count,
+    wall_to_hand,
+)
+from lab.engine.nb_effects import (
+    N_ON_WIN_GROUPS,
+    ON_WIN_GROUP_OF,
+    apply_effect,
+    condition_met,
+    count_trigger,
+    credit,
+    fire_rows,
+    kill,
+    kill_field,
+    kill_hand_random,
+)
 from lab.rules import R_BROKEN_TO_GRAVE, R_DAMAGE_LAST_SET, R_GUN_RETREAT, R_LOGISTICS
 
 T_ON_WIN = int(Trigger.ON_WIN)
@@ -283,8 +311,12 @@ def resolve_win(s, c, lg, w, reduction, siege):
                     continue
                 for q in range(L.ROWS_PER_CARD):
                     r = row_at(i, q)
-                    if (trigger_of(c, r) == T_ON_WIN and ON_WIN_GROUP_OF[effect_of(c, r)] == g
-                            and condition_met(c, r, tn) and apply_effect(s, c, lg, w, i, r)):
+                    if (
+                        trigger_of(c, r) == T_ON_WIN
+                        and ON_WIN_GROUP_OF[effect_of(c, r)] == g
+                        and condition_met(c, r, tn)
+                        and apply_effect(s, c, lg, w, i, r)
+                    ):
                         credit(s, lg, w, i, r)
     # (6) the winner leads next
     close_battle(s)
@@ -428,4 +460,3 @@ def use_tactic(s, c, lg, p, a):
         s[L.G_TOP_OWNER] = p
         s[L.G_PLAYS + p] += 1
         pass_turn(s, p)
-

@@ -33,8 +33,13 @@ def player_cards(s, c, p):
     b = pb(p)
     n = 0
     for i in range(c[L.C_NLOC]):
-        n += (s[b + L.PB_HAND + i] + s[b + L.PB_UP + i] + s[b + L.PB_DOWN + i]
-              + s[b + L.PB_GRAVE + i] + s[b + L.PB_FIELD + i])
+        n += (
+            s[b + L.PB_HAND + i]
+            + s[b + L.PB_UP + i]
+            + s[b + L.PB_DOWN + i]
+            + s[b + L.PB_GRAVE + i]
+            + s[b + L.PB_FIELD + i]
+        )
     n += s[b + L.PB_DECK_N] + s[b + L.PB_WALL_N] + s[b + L.PB_LOGI_N]
     if s[b + L.PB_CASTLE] >= 0:
         n += 1
@@ -46,7 +51,7 @@ def _mask_ok(s, c, base, mask_at):
     m = 0
     for i in range(c[L.C_NLOC]):
         if s[base + i] > 0:
-            m |= (1 << i)
+            m |= 1 << i
     return m == s[mask_at]
 
 
@@ -63,10 +68,12 @@ def invariant_error(s, c, total0, total1, acts, wk):
         for z in (L.PB_HAND_N, L.PB_DECK_N, L.PB_WALL_N, L.PB_LOGI_N):
             if s[b + z] < 0:
                 return 1
-        if not (_mask_ok(s, c, b + L.PB_HAND, b + L.PB_HAND_MASK)
-                and _mask_ok(s, c, b + L.PB_UP, b + L.PB_UP_MASK)
-                and _mask_ok(s, c, b + L.PB_DOWN, b + L.PB_DOWN_MASK)
-                and _mask_ok(s, c, b + L.PB_FIELD, b + L.PB_FIELD_MASK)):
+        if not (
+            _mask_ok(s, c, b + L.PB_HAND, b + L.PB_HAND_MASK)
+            and _mask_ok(s, c, b + L.PB_UP, b + L.PB_UP_MASK)
+            and _mask_ok(s, c, b + L.PB_DOWN, b + L.PB_DOWN_MASK)
+            and _mask_ok(s, c, b + L.PB_FIELD, b + L.PB_FIELD_MASK)
+        ):
             return 7
         hn = 0
         for i in range(c[L.C_NLOC]):
@@ -106,7 +113,7 @@ def pick_agrees(s, c, acts, n, wk):
     them at its index? (The second half of the buffer is its scratch.)"""
     if n > L.MAXA // 2:
         return True
-    mine = acts[L.MAXA // 2:]
+    mine = acts[L.MAXA // 2 :]
     if count_steps(s, c, mine, wk) != n:
         return False
     for k in range(n):
@@ -118,8 +125,9 @@ def pick_agrees(s, c, acts, n, wk):
 
 
 @kernel
-def play_random_checked(s, c, lg, acts, wk, seeds, max_turn_override, kinds, ends, errors,
-                        fired, special):
+def play_random_checked(
+    s, c, lg, acts, wk, seeds, max_turn_override, kinds, ends, errors, fired, special
+):
     """Random games with every invariant checked after every step. ``kinds[k]`` counts actions
     of kind k, ``ends[r]`` end reasons, ``fired`` 鉄砲 fire, ``special`` assassinations
     and 天下布武; ``errors[g]`` holds the first violation of game g (0 = none)."""
@@ -157,9 +165,9 @@ def play_random_checked(s, c, lg, acts, wk, seeds, max_turn_override, kinds, end
         if err == 0:
             snapshot = s[L.G_WINNER] * 100 + s[L.G_END] * 10 + s[L.G_PHASE]
             if legal_actions(s, c, acts, wk) != 0 or snapshot != (
-                    s[L.G_WINNER] * 100 + s[L.G_END] * 10 + s[L.G_PHASE]):
+                s[L.G_WINNER] * 100 + s[L.G_END] * 10 + s[L.G_PHASE]
+            ):
                 err = 8
         errors[g] = err
         ends[s[L.G_END]] += 1
     c[L.C_RULES + R_MAX_TURNS] = preset_turns
-

@@ -191,13 +191,13 @@ def castle_row(s, c, p, trigger, effect):
     return find_row(c, cs, trigger, effect)
 
 
-
-
 if numba.config.DISABLE_JIT:
+
     def low_index(low):
         """Index of the single set bit of ``low`` (a power of two below 2**63)."""
         return int(low).bit_length() - 1
 else:
+
     @hot
     def low_index(low):
         """Index of the single set bit of ``low``: one ``tzcnt`` instruction where a table or a
@@ -210,7 +210,7 @@ else:
 def field_add(s, p, i):
     b = pb(p)
     s[b + L.PB_FIELD + i] += 1
-    s[b + L.PB_FIELD_MASK] |= (1 << i)
+    s[b + L.PB_FIELD_MASK] |= 1 << i
 
 
 @hot
@@ -226,7 +226,7 @@ def hand_add(s, p, i):
     b = pb(p)
     s[b + L.PB_HAND + i] += 1
     s[b + L.PB_HAND_N] += 1
-    s[b + L.PB_HAND_MASK] |= (1 << i)
+    s[b + L.PB_HAND_MASK] |= 1 << i
 
 
 @hot
@@ -247,10 +247,10 @@ def camp_add(s, p, i, up):
     b = pb(p)
     if up:
         s[b + L.PB_UP + i] += 1
-        s[b + L.PB_UP_MASK] |= (1 << i)
+        s[b + L.PB_UP_MASK] |= 1 << i
     else:
         s[b + L.PB_DOWN + i] += 1
-        s[b + L.PB_DOWN_MASK] |= (1 << i)
+        s[b + L.PB_DOWN_MASK] |= 1 << i
 
 
 @hot
@@ -318,10 +318,6 @@ def draw_n(s, c, lg, p, n):
     return got
 
 
-
-
-
-
 @kernel
 def pick_hand_random(s, c, p):
     """A uniformly random card (by copy) of p's hand, or -1 when it is empty."""
@@ -340,8 +336,6 @@ def pick_hand_random(s, c, p):
         if r < acc:
             return i
     return -1
-
-
 
 
 @kernel
@@ -417,10 +411,6 @@ def repair(s, c, lg, p, amount):
 def wall_to_hand(s, p, i):
     hand_add(s, p, i)
     stat(s, L.ST_GAINED, i, 1)
-
-
-
-
 
 
 # ------------------------------------------------------------------ game end

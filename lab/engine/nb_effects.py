@@ -17,11 +17,32 @@ import numpy as np
 from lab.cards.vocab import ON_WIN_GROUP, Condition, Effect, Trigger
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
-from lab.engine.nb_core import (amount_of, camp_add, camp_remove, condition_of, down_mask,
-                                draw_n, effect_of, flip_all, hand_add, hand_remove, log_ev,
-                                low_index, pb, pick_hand_random, rand_below, repair, row_at,
-                                row_number, stat, strongest, trigger_of, up_mask, wall_count,
-                                wall_to_hand)
+from lab.engine.nb_core import (
+    amount_of,
+    camp_add,
+    camp_remove,
+    condition_of,
+    down_mask,
+    draw_n,
+    effect_of,
+    flip_all,
+    hand_add,
+    hand_remove,
+    log_ev,
+    low_index,
+    pb,
+    pick_hand_random,
+    rand_below,
+    repair,
+    row_at,
+    row_number,
+    stat,
+    strongest,
+    trigger_of,
+    up_mask,
+    wall_count,
+    wall_to_hand,
+)
 
 T_ON_DEATH = int(Trigger.ON_DEATH)
 E_DRAW = int(Effect.DRAW)

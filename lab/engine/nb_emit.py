@@ -9,8 +9,19 @@ Each distinct step string of the scenario grammar comes out once, cards in local
 from lab.cards.vocab import Condition, Effect, Trigger
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
-from lab.engine.nb_core import (amount_of, condition_of, effect_of, find_row, hand_count,
-                                hand_mask, logi_limit, logi_count, low_index, numval, pb)
+from lab.engine.nb_core import (
+    amount_of,
+    condition_of,
+    effect_of,
+    find_row,
+    hand_count,
+    hand_mask,
+    logi_limit,
+    logi_count,
+    low_index,
+    numval,
+    pb,
+)
 from lab.rules import R_LOGISTICS
 
 T_RESPONSE = int(Trigger.RESPONSE)
@@ -62,6 +73,7 @@ def emit_row(acts, n, kind, k, wk, kurumagakari, fire, x):
     acts[n, L.AX_X] = x
     return n + 1
 
+
 @hot
 def emit_simple(acts, n, kind, card, x):
     if n >= L.MAXA:
@@ -75,6 +87,7 @@ def emit_simple(acts, n, kind, card, x):
     acts[n, L.AX_FIRE] = 0
     acts[n, L.AX_X] = x
     return n + 1
+
 
 @hot
 def emit_set(c, acts, n, kind, k, wk, kurumagakari):
@@ -93,6 +106,7 @@ def emit_set(c, acts, n, kind, k, wk, kurumagakari):
         if gun:
             n = emit_row(acts, n, kind, k, wk, kurumagakari, 1, -1)
     return n
+
 
 @hot
 def gather_hand(s, c, p, wk):
@@ -113,6 +127,7 @@ def gather_hand(s, c, p, wk):
         pres |= 1 << v
     return pres
 
+
 @hot
 def _multiset_ok(s, hb, wk, v, k):
     j = 0
@@ -124,6 +139,7 @@ def _multiset_ok(s, hb, wk, v, k):
             return False
         j = r + 1
     return True
+
 
 @kernel
 def emit_equal(s, c, p, acts, n, kind, v, k, kurumagakari, wk):
@@ -155,6 +171,7 @@ def emit_equal(s, c, p, acts, n, kind, v, k, kurumagakari, wk):
         for q in range(j, k):
             wk[WK_IX + q] = nxt
 
+
 @hot
 def emit_runs(s, c, p, acts, n, kind, length, start, kurumagakari, wk):
     """Every distinct run of ``length`` consecutive strengths from ``start``."""
@@ -175,6 +192,7 @@ def emit_runs(s, c, p, acts, n, kind, length, start, kurumagakari, wk):
             return n
         wk[WK_IX + j] += 1
 
+
 @hot
 def first_in(s, c, p, mask):
     """Lowest local id of p's hand within ``mask``, or -1."""
@@ -182,6 +200,7 @@ def first_in(s, c, p, mask):
     if m == 0:
         return -1
     return low_index(m & -m)
+
 
 @hot
 def shape_ok(cond, shape, tn):
@@ -199,6 +218,7 @@ def shape_ok(cond, shape, tn):
         return shape == L.SHAPE_INF
     return False
 
+
 @hot
 def run_starts(pres, length, lim):
     """Bitmask of start strengths v with v … v+length-1 all present and the top ≤ min(10, lim)."""
@@ -211,6 +231,7 @@ def run_starts(pres, length, lim):
     if last < 1:
         return 0
     return r & ((1 << (last + 1)) - 1)
+
 
 @kernel
 def equal_sets(s, c, p, acts, n, kind, v, k_lo, k_hi, kurumagakari, wk):
@@ -235,6 +256,7 @@ def equal_sets(s, c, p, acts, n, kind, v, k_lo, k_hi, kurumagakari, wk):
         n = emit_equal(s, c, p, acts, n, kind, v, k, kurumagakari, wk)
     return n
 
+
 @kernel
 def all_runs(s, c, p, acts, n, kind, pres, lim, length, above, kurumagakari, wk):
     """Runs of ``length`` whose top is above ``above``, in start order."""
@@ -245,6 +267,7 @@ def all_runs(s, c, p, acts, n, kind, pres, lim, length, above, kurumagakari, wk)
         starts ^= low
         n = emit_runs(s, c, p, acts, n, kind, length, low_index(low), kurumagakari, wk)
     return n
+
 
 @kernel
 def special_answers(s, c, p, acts, n, kurumagakari, wk):
@@ -258,8 +281,11 @@ def special_answers(s, c, p, acts, n, kurumagakari, wk):
         mask ^= low
         i = low_index(low)
         f = c[L.C_FLAGS + i]
-        if (f & L.F_ASSASSIN and c[L.C_FLAGS + top] & L.F_IMMUNE == 0
-                and numval(c[L.C_STR + i]) <= lim):
+        if (
+            f & L.F_ASSASSIN
+            and c[L.C_FLAGS + top] & L.F_IMMUNE == 0
+            and numval(c[L.C_STR + i]) <= lim
+        ):
             wk[WK_CARDS] = i
             n = emit_set(c, acts, n, L.A_ANSWER, 1, wk, kurumagakari)
         elif f & L.F_TENKA and c[L.C_FLAGS + top] & L.F_TENKA == 0 and lim >= 10:

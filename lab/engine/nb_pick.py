@@ -12,11 +12,19 @@ faster (tests/test_pick.py checks this state by state and game by game).
 
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
-from lab.engine.nb_actions import (GR_BUILD, GR_EQUAL, GR_INF, GR_LOGISTICS, GR_ONE, GR_RETURN,
-                                   emit_group, plan, plan_inline)
+from lab.engine.nb_actions import (
+    GR_BUILD,
+    GR_EQUAL,
+    GR_INF,
+    GR_LOGISTICS,
+    GR_ONE,
+    GR_RETURN,
+    emit_group,
+    plan,
+    plan_inline,
+)
 from lab.engine.nb_core import hand_mask, low_index, rand_below
-from lab.engine.nb_emit import (WK_NGROUPS, WK_TOTAL, emit_simple, first_in, plan_row,
-                                gather_hand)
+from lab.engine.nb_emit import WK_NGROUPS, WK_TOTAL, emit_simple, first_in, plan_row, gather_hand
 
 
 @hot

@@ -10,11 +10,35 @@ from lab.cards.vocab import Trigger
 from lab.engine import layout as L
 from lab.engine.jit import hot, kernel
 from lab.engine.nb_actions import fortify_row, has_lead
-from lab.engine.nb_battle import (assassinate, fire, pass_turn, pay_logistics, play_set,
-                                  resolve_win, tenka_fubu, use_tactic)
-from lab.engine.nb_core import (after_resolution, amount_of, camp_remove, castle_of, deal_opening,
-                                deck_push, draw, end_game, find_row, flip_all, hand_add,
-                                hand_remove, log_ev, pb, push_wall, stat, wall_to_hand)
+from lab.engine.nb_battle import (
+    assassinate,
+    fire,
+    pass_turn,
+    pay_logistics,
+    play_set,
+    resolve_win,
+    tenka_fubu,
+    use_tactic,
+)
+from lab.engine.nb_core import (
+    after_resolution,
+    amount_of,
+    camp_remove,
+    castle_of,
+    deal_opening,
+    deck_push,
+    draw,
+    end_game,
+    find_row,
+    flip_all,
+    hand_add,
+    hand_remove,
+    log_ev,
+    pb,
+    push_wall,
+    stat,
+    wall_to_hand,
+)
 from lab.engine.nb_effects import credit, fire_rows, kill
 from lab.engine.nb_rng import xoshiro_step
 from lab.rules import R_HAND_CAP, R_MAX_TURNS, R_PASS_COSTS_WALL

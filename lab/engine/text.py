@@ -10,10 +10,20 @@ from dataclasses import dataclass
 from lab.engine import layout as L
 
 SEATS = "AB"
-VERBS = {L.A_RETURN: "return", L.A_LEAD: "lead", L.A_ANSWER: "answer", L.A_PASS: "pass",
-         L.A_MIOKURI: "miokuri", L.A_BUILD: "build", L.A_FORTIFY: "fortify", L.A_SIEGE: "siege",
-         L.A_TACTIC: "tactic", L.A_LOGISTICS: "logistics", L.A_MULLIGAN: "mulligan",
-         L.A_KEEP: "keep"}
+VERBS = {
+    L.A_RETURN: "return",
+    L.A_LEAD: "lead",
+    L.A_ANSWER: "answer",
+    L.A_PASS: "pass",
+    L.A_MIOKURI: "miokuri",
+    L.A_BUILD: "build",
+    L.A_FORTIFY: "fortify",
+    L.A_SIEGE: "siege",
+    L.A_TACTIC: "tactic",
+    L.A_LOGISTICS: "logistics",
+    L.A_MULLIGAN: "mulligan",
+    L.A_KEEP: "keep",
+}
 KINDS = {v: k for k, v in VERBS.items()}
 KURUMAGAKARI_TOKEN = "+車懸り"
 
@@ -21,6 +31,7 @@ KURUMAGAKARI_TOKEN = "+車懸り"
 @dataclass(frozen=True)
 class Step:
     """A parsed step: who, what, the named cards (in the order written) and flags."""
+
     seat: int
     kind: int
     cards: tuple[str, ...] = ()
@@ -29,8 +40,14 @@ class Step:
     extra: str = ""  # the tactic or castle named
 
     def key(self):
-        return (self.seat, self.kind, tuple(sorted(self.cards)), self.kurumagakari, self.fire,
-                self.extra)
+        return (
+            self.seat,
+            self.kind,
+            tuple(sorted(self.cards)),
+            self.kurumagakari,
+            self.fire,
+            self.extra,
+        )
 
 
 class StepSyntaxError(ValueError):
@@ -42,7 +59,8 @@ def parse_step(text: str) -> Step:
     if len(parts) < 2 or parts[0] not in ("A", "B") or parts[1] not in KINDS:
         raise StepSyntaxError(
             f"cannot read step \"{text}\": write `A|B VERB …` with VERB one of "
-            f"{', '.join(v for v in KINDS if v not in ('mulligan', 'keep'))}")
+            f"{', '.join(v for v in KINDS if v not in ('mulligan', 'keep'))}"
+        )
     seat = SEATS.index(parts[0])
     kind = KINDS[parts[1]]
     rest = parts[2:]
@@ -100,12 +118,18 @@ def step_text(step: Step) -> str:
     return " ".join(out)
 
 
-END_LABELS = {L.END_CASTLE_FELL: "落城", L.END_EXHAUSTION: "兵の尽き（城壁判定）",
-              L.END_STALEMATE: "手詰まり（城壁判定）", L.END_TURN_LIMIT: "手数上限（城壁判定）"}
-END_LABELS_EN = {L.END_CASTLE_FELL: "落城, the last wall fell",
-                 L.END_EXHAUSTION: "no units left (judged on walls)",
-                 L.END_STALEMATE: "stalemate (judged on walls)",
-                 L.END_TURN_LIMIT: "turn limit (judged on walls)"}
+END_LABELS = {
+    L.END_CASTLE_FELL: "落城",
+    L.END_EXHAUSTION: "兵の尽き（城壁判定）",
+    L.END_STALEMATE: "手詰まり（城壁判定）",
+    L.END_TURN_LIMIT: "手数上限（城壁判定）",
+}
+END_LABELS_EN = {
+    L.END_CASTLE_FELL: "落城, the last wall fell",
+    L.END_EXHAUSTION: "no units left (judged on walls)",
+    L.END_STALEMATE: "stalemate (judged on walls)",
+    L.END_TURN_LIMIT: "turn limit (judged on walls)",
+}
 LANGS = ("ja", "en")
 
 # One line per event, by language: {who}, {card}, {n}, … are filled in by ``event_lines``. Card
@@ -113,36 +137,56 @@ LANGS = ("ja", "en")
 # brackets the first time a player meets it on the board (出陣, 応戦, 見送り, …).
 PHRASES = {
     "ja": {
-        "lead": "{who} 出陣: {cards}{extra}", "answer": "{who} 応戦: {cards}{extra}",
-        "turn": "── 第{n}手番 {who} の先手 ──", "draw": "{who} 徴兵: {card}",
-        "return": "{who} 帰陣: {card} を手札へ", "flip": "{who} 表返し: {n}枚",
-        "pass": "{who} パス", "miokuri": "{who} 見送り",
+        "lead": "{who} 出陣: {cards}{extra}",
+        "answer": "{who} 応戦: {cards}{extra}",
+        "turn": "── 第{n}手番 {who} の先手 ──",
+        "draw": "{who} 徴兵: {card}",
+        "return": "{who} 帰陣: {card} を手札へ",
+        "flip": "{who} 表返し: {n}枚",
+        "pass": "{who} パス",
+        "miokuri": "{who} 見送り",
         "miokuri_stuck": "{who} 見送り（出せる兵なし）",
         "wall_to_hand_0": "{who} 見送りで城壁を手札へ",
         "wall_to_hand_1": "{who} 見送りで本拠地を手札へ",
-        "wall_to_hand_2": "{who} 城割りで城壁を手札へ", "wall_to_hand": "{who} 城壁を手札へ",
+        "wall_to_hand_2": "{who} 城割りで城壁を手札へ",
+        "wall_to_hand": "{who} 城壁を手札へ",
         "build": "{who} 築城: {card}",
         "build_swap": "{who} 築城: {card}（天守の {other} は手札へ）",
         "logistics": "{who} 兵站: {card} を兵站へ",
         "fortify": "{who} 総構え: 兵站2枚で城壁を1枚積み増し",
-        "tactic": "{who} 軍略: {card}", "tactic_unit": "{who} 軍略: {card}（{other}）",
-        "siege": "{who} 籠城: {card}", "fire": "{who} 鉄砲: {card} が撃つ（城壁ダメージなし）",
-        "win": "{who} 合戦に勝利（{n}回出陣）", "damage": "{who} の城壁に {n} ダメージ",
-        "break": "{who} の{what}が破られる: {card}（{where}）", "die": "{who} 討死: {card}",
-        "camp": "{who} {card} は陣へ（{face}）", "retreat": "{who} {card} は陣へ退く（裏）",
+        "tactic": "{who} 軍略: {card}",
+        "tactic_unit": "{who} 軍略: {card}（{other}）",
+        "siege": "{who} 籠城: {card}",
+        "fire": "{who} 鉄砲: {card} が撃つ（城壁ダメージなし）",
+        "win": "{who} 合戦に勝利（{n}回出陣）",
+        "damage": "{who} の城壁に {n} ダメージ",
+        "break": "{who} の{what}が破られる: {card}（{where}）",
+        "die": "{who} 討死: {card}",
+        "camp": "{who} {card} は陣へ（{face}）",
+        "retreat": "{who} {card} は陣へ退く（裏）",
         "trigger": "{who} 〈{ability}〉 {card} の能力が発動",
         "assassinate": "{who} 暗殺: {card} が {other} を狙う",
         "decoy": "{who} 影武者が身代わり: {other} は手札へ",
-        "steal": "{who} 謀聖: 相手の手札から {card} を奪う", "repair": "{who} 城壁を1枚補修",
+        "steal": "{who} 謀聖: 相手の手札から {card} を奪う",
+        "repair": "{who} 城壁を1枚補修",
         "hold": "{who} 〈不焼〉 {card} が一度だけ持ちこたえる",
         "starve": "{who} 兵糧攻め: {card} は陣へ退く（裏）",
         "surprise": "{who} 奇襲: {card} が {other} を討つ",
         "tenka": "{who} 天下布武: 手札 {n} 枚を討死させて ∞ に応戦",
-        "logi_pay": "{who} 兵站を支払う: {card}", "cleared": "場の兵はすべて討死（場は流れる）",
-        "mulligan": "{who} マリガン（手札を引き直す）", "keep": "{who} 手札を確定",
-        "draw_game": "終局: 引き分け — {end}", "won_game": "終局: {who} の勝ち — {end}",
-        "who": "{seat}（{army}）", "wall": "城壁", "castle": "本拠地", "to_hand": "手札へ",
-        "to_grave": "討死", "up": "表", "down": "裏", "sep": "・",
+        "logi_pay": "{who} 兵站を支払う: {card}",
+        "cleared": "場の兵はすべて討死（場は流れる）",
+        "mulligan": "{who} マリガン（手札を引き直す）",
+        "keep": "{who} 手札を確定",
+        "draw_game": "終局: 引き分け — {end}",
+        "won_game": "終局: {who} の勝ち — {end}",
+        "who": "{seat}（{army}）",
+        "wall": "城壁",
+        "castle": "本拠地",
+        "to_hand": "手札へ",
+        "to_grave": "討死",
+        "up": "表",
+        "down": "裏",
+        "sep": "・",
         # what a viewer may not see (lab.play.narrate)
         "hidden_draw": "{who} 徴兵: 1枚引く（非公開）",
         "hidden_break": "{who} の城壁が破られる（手札へ・非公開）",
@@ -152,9 +196,11 @@ PHRASES = {
     "en": {
         "lead": "{who} leads (出陣): {cards}{extra}",
         "answer": "{who} answers (応戦): {cards}{extra}",
-        "turn": "── leader turn {n}: {who} leads ──", "draw": "{who} draws: {card}",
+        "turn": "── leader turn {n}: {who} leads ──",
+        "draw": "{who} draws: {card}",
         "return": "{who} returns {card} from camp to hand (帰陣)",
-        "flip": "{who} turns {n} camp unit(s) face up", "pass": "{who} passes",
+        "flip": "{who} turns {n} camp unit(s) face up",
+        "pass": "{who} passes",
         "miokuri": "{who} passes the lead (見送り)",
         "miokuri_stuck": "{who} passes the lead (見送り; no set to lead)",
         "wall_to_hand_0": "{who} takes the top wall into hand (見送り)",
@@ -165,13 +211,14 @@ PHRASES = {
         "build_swap": "{who} builds {card} (築城); the 天守 card {other} goes to hand",
         "logistics": "{who} puts {card} into logistics (兵站)",
         "fortify": "{who} fortifies (総構え): 2 logistics cards add a wall",
-        "tactic": "{who} plays the tactic {card}", "tactic_unit": "{who} plays the tactic {card} "
-                                                                 "with {other}",
+        "tactic": "{who} plays the tactic {card}",
+        "tactic_unit": "{who} plays the tactic {card} with {other}",
         "siege": "{who} holds the castle (籠城): {card}",
         "fire": "{who} fires (鉄砲): {card} — no wall damage",
         "win": "{who} wins the battle ({n} set(s) played)",
         "damage": "{who} takes {n} wall damage",
-        "break": "{who}'s {what} breaks: {card} ({where})", "die": "{who} loses {card} (討死)",
+        "break": "{who}'s {what} breaks: {card} ({where})",
+        "die": "{who} loses {card} (討死)",
         "camp": "{who}: {card} goes to camp ({face})",
         "retreat": "{who}: {card} retreats to camp (face down)",
         "trigger": "{who}: {card}'s 〈{ability}〉 takes effect",
@@ -187,9 +234,15 @@ PHRASES = {
         "cleared": "every unit on the field dies (the field is swept)",
         "mulligan": "{who} redraws the opening hand (mulligan)",
         "keep": "{who} keeps the opening hand",
-        "draw_game": "game over: a draw — {end}", "won_game": "game over: {who} wins — {end}",
-        "who": "{seat} ({army})", "wall": "wall", "castle": "home castle",
-        "to_hand": "to hand", "to_grave": "dies", "up": "face up", "down": "face down",
+        "draw_game": "game over: a draw — {end}",
+        "won_game": "game over: {who} wins — {end}",
+        "who": "{seat} ({army})",
+        "wall": "wall",
+        "castle": "home castle",
+        "to_hand": "to hand",
+        "to_grave": "dies",
+        "up": "face up",
+        "down": "face down",
         "sep": "・",
         "hidden_draw": "{who} draws a card (hidden)",
         "hidden_break": "{who}'s wall breaks (to hand, hidden)",
@@ -212,8 +265,9 @@ def who_text(p: int, armies, lang: str = "ja") -> str:
     return PHRASES[lang]["who"].format(seat=SEATS[p], army=armies[p])
 
 
-def event_lines(rows, names, ability_names, armies=("A", "B"),
-                lang: str = "ja") -> list[tuple[int, int, str]]:
+def event_lines(
+    rows, names, ability_names, armies=("A", "B"), lang: str = "ja"
+) -> list[tuple[int, int, str]]:
     """(seat, event code, line) per told event: the seat the line is about (0 A, 1 B, -1 both
     or nobody), read from the event row (layout.EVENTS), not from the text."""
     words = PHRASES[lang]
@@ -232,15 +286,23 @@ def event_lines(rows, names, ability_names, armies=("A", "B"),
         line = None
         if code in (L.EV_LEAD, L.EV_ANSWER):
             group = [rows[i]]
-            while i + 1 < len(rows) and rows[i + 1][0] == code and rows[i + 1][1] == p \
-                    and rows[i + 1][3] > rows[i][3]:
+            while (
+                i + 1 < len(rows)
+                and rows[i + 1][0] == code
+                and rows[i + 1][1] == p
+                and rows[i + 1][3] > rows[i][3]
+            ):
                 i += 1
                 group.append(rows[i])
             k = group[0][4]
             cards = [names[g[2]] for g in group if g[3] < k]
             extra = " +車懸り" if len(group) > k else ""
-            line = say("lead" if code == L.EV_LEAD else "answer", who=who,
-                       cards=words["sep"].join(cards), extra=extra)
+            line = say(
+                "lead" if code == L.EV_LEAD else "answer",
+                who=who,
+                cards=words["sep"].join(cards),
+                extra=extra,
+            )
         elif code == L.EV_TURN:
             line = say("turn", n=amt, who=who)
         elif code == L.EV_DRAW:
@@ -256,15 +318,21 @@ def event_lines(rows, names, ability_names, armies=("A", "B"),
         elif code == L.EV_WALL_TO_HAND:
             line = say(f"wall_to_hand_{amt}" if amt in (0, 1, 2) else "wall_to_hand", who=who)
         elif code == L.EV_BUILD:
-            line = (say("build_swap", who=who, card=nm, other=names[amt]) if amt >= 0
-                    else say("build", who=who, card=nm))
+            line = (
+                say("build_swap", who=who, card=nm, other=names[amt])
+                if amt >= 0
+                else say("build", who=who, card=nm)
+            )
         elif code == L.EV_LOGISTICS:
             line = say("logistics", who=who, card=nm)
         elif code == L.EV_FORTIFY:
             line = say("fortify", who=who)
         elif code == L.EV_TACTIC:
-            line = (say("tactic_unit", who=who, card=nm, other=names[amt]) if amt >= 0
-                    else say("tactic", who=who, card=nm))
+            line = (
+                say("tactic_unit", who=who, card=nm, other=names[amt])
+                if amt >= 0
+                else say("tactic", who=who, card=nm)
+            )
         elif code == L.EV_SIEGE:
             line = say("siege", who=who, card=nm)
         elif code == L.EV_FIRE:
@@ -274,8 +342,13 @@ def event_lines(rows, names, ability_names, armies=("A", "B"),
         elif code == L.EV_DAMAGE:
             line = say("damage", who=who_text(1 - p, armies, lang), n=amt)
         elif code == L.EV_BREAK:
-            line = say("break", who=who, card=nm, what=words["castle" if x else "wall"],
-                       where=words["to_grave" if amt else "to_hand"])
+            line = say(
+                "break",
+                who=who,
+                card=nm,
+                what=words["castle" if x else "wall"],
+                where=words["to_grave" if amt else "to_hand"],
+            )
         elif code == L.EV_DIE:
             line = say("die", who=who, card=nm)
         elif code == L.EV_CAMP:
@@ -283,8 +356,9 @@ def event_lines(rows, names, ability_names, armies=("A", "B"),
         elif code == L.EV_RETREAT:
             line = say("retreat", who=who, card=nm)
         elif code == L.EV_TRIGGER:
-            line = say("trigger", who=who, card=nm,
-                       ability=ability_names.get(card, {}).get(amt, ""))
+            line = say(
+                "trigger", who=who, card=nm, ability=ability_names.get(card, {}).get(amt, "")
+            )
         elif code == L.EV_ASSASSINATE:
             line = say("assassinate", who=who, card=nm, other=names[amt])
         elif code == L.EV_DECOY:
@@ -310,11 +384,17 @@ def event_lines(rows, names, ability_names, armies=("A", "B"),
         elif code == L.EV_KEEP:
             line = say("keep", who=who)
         elif code == L.EV_END:
-            line = (say("draw_game", end=ends.get(amt, "")) if p == 2
-                    else say("won_game", who=who, end=ends.get(amt, "")))
+            line = (
+                say("draw_game", end=ends.get(amt, ""))
+                if p == 2
+                else say("won_game", who=who, end=ends.get(amt, ""))
+            )
         if line is not None:
-            seat = -1 if code in (L.EV_END, L.EV_FIELD_CLEARED) else (
-                1 - p if code == L.EV_DAMAGE else p)
+            seat = (
+                -1
+                if code in (L.EV_END, L.EV_FIELD_CLEARED)
+                else (1 - p if code == L.EV_DAMAGE else p)
+            )
             lines.append((seat, code, line))
         i += 1
     return lines

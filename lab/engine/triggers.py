@@ -22,15 +22,16 @@ def ability_rows(card) -> list[str]:
     return [a.id for a in card.abilities for _ in a.rows]
 
 
-def random_triggers(pool: CardPool, rules: RuleSet, deck_a: Deck, deck_b: Deck, games: int,
-                    seed: int) -> tuple[Counter, Counter]:
+def random_triggers(
+    pool: CardPool, rules: RuleSet, deck_a: Deck, deck_b: Deck, games: int, seed: int
+) -> tuple[Counter, Counter]:
     """(triggers, games holding) per (card name, ability id) over ``games`` random games."""
     c = matchup_context(pool, rules, deck_a, deck_b)
     seeds = np.random.default_rng(seed).integers(1, 2**32, size=(games, 12)).astype(np.int64)
     res = np.zeros((games, nb_play.N_RES), np.int64)
     stats = np.zeros((games, N_ST * NL), np.int32)
     nb_play.run_random(c, seeds, res, stats)
-    trig = stats.reshape(games, N_ST, NL)[:, ST_TRIG:ST_TRIG + 4, :].sum(axis=0)  # [row, local]
+    trig = stats.reshape(games, N_ST, NL)[:, ST_TRIG : ST_TRIG + 4, :].sum(axis=0)  # [row, local]
     fired: Counter = Counter()
     held: Counter = Counter()
     for i in range(int(c[C_NLOC])):

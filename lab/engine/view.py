@@ -14,14 +14,28 @@ import numpy as np
 from lab.engine import layout as L
 
 SEATS = "AB"
-PHASE_NAMES = {L.PH_LEADER_START: "leader_start", L.PH_LEADER: "leader",
-               L.PH_LEADER_ACT: "leader_act", L.PH_RESPONSE: "response",
-               L.PH_MULLIGAN: "mulligan", L.PH_OVER: "over"}
+PHASE_NAMES = {
+    L.PH_LEADER_START: "leader_start",
+    L.PH_LEADER: "leader",
+    L.PH_LEADER_ACT: "leader_act",
+    L.PH_RESPONSE: "response",
+    L.PH_MULLIGAN: "mulligan",
+    L.PH_OVER: "over",
+}
 # zones of the scenario format and the player-block fields behind them
-COUNT_ZONES = {"hand": "HAND", "camp_up": "UP", "camp_down": "DOWN", "graveyard": "GRAVE",
-               "field": "FIELD", "known_hand": "KNOWN"}
-STACK_ZONES = {"deck": ("DECK", "DECK_N"), "walls": ("WALLS", "WALL_N"),
-               "logistics": ("LOGI", "LOGI_N")}
+COUNT_ZONES = {
+    "hand": "HAND",
+    "camp_up": "UP",
+    "camp_down": "DOWN",
+    "graveyard": "GRAVE",
+    "field": "FIELD",
+    "known_hand": "KNOWN",
+}
+STACK_ZONES = {
+    "deck": ("DECK", "DECK_N"),
+    "walls": ("WALLS", "WALL_N"),
+    "logistics": ("LOGI", "LOGI_N"),
+}
 _HEADER = {f.name.lower(): f for f in L.HEADER}
 _PLAYER = {f.name: f for f in L.PLAYER}
 
@@ -40,13 +54,12 @@ class StateView:
     def __getattr__(self, name: str):
         f = _HEADER.get(name)
         if f is None:
-            raise AttributeError(f"no state field {name!r}; header fields: "
-                                 f"{', '.join(_HEADER)}")
+            raise AttributeError(f"no state field {name!r}; header fields: {', '.join(_HEADER)}")
         if f.size == 1:
             return int(self._s[f.offset])
         if f.size == 2:  # one slot per seat
             return lambda seat: int(self._s[f.offset + _seat(seat)])
-        return tuple(int(x) for x in self._s[f.offset:f.offset + f.size])
+        return tuple(int(x) for x in self._s[f.offset : f.offset + f.size])
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(_HEADER))
@@ -132,14 +145,14 @@ class StateView:
     # ------------------------------------------------------------------ as arrays, by local id
     def card_types(self) -> np.ndarray:
         """The pool index (global card type) of each local id: a read-only view."""
-        out = self._c[L.C_GTYPE:L.C_GTYPE + int(self._c[L.C_NLOC])]
+        out = self._c[L.C_GTYPE : L.C_GTYPE + int(self._c[L.C_NLOC])]
         out.flags.writeable = False
         return out
 
     def count_array(self, seat, zone: str) -> np.ndarray:
         """A count zone (as ``counts``) as copies per local id: a read-only view of the state."""
         at = self._field(seat, COUNT_ZONES[zone])
-        out = self._s[at:at + int(self._c[L.C_NLOC])]
+        out = self._s[at : at + int(self._c[L.C_NLOC])]
         out.flags.writeable = False
         return out
 
@@ -147,13 +160,13 @@ class StateView:
         """A stack zone's local ids as stored (the deck's top last): a read-only view."""
         cards, count = STACK_ZONES[zone]
         at = self._field(seat, cards)
-        out = self._s[at:at + int(self._s[self._field(seat, count)])]
+        out = self._s[at : at + int(self._s[self._field(seat, count)])]
         out.flags.writeable = False
         return out
 
     def top_array(self) -> np.ndarray:
         """The top set's local ids in the order played: a read-only view."""
-        out = self._s[L.G_TOP_CARDS:L.G_TOP_CARDS + self.top_n]
+        out = self._s[L.G_TOP_CARDS : L.G_TOP_CARDS + self.top_n]
         out.flags.writeable = False
         return out
 

@@ -35,7 +35,7 @@ def encode_observation(game: Game, seat: int, n_types: int) -> np.ndarray:
     view = game.view
     gt = view.card_types()
     out = np.zeros(observation_size(n_types), np.float32)
-    blocks = out[:_CARD_BLOCKS * n_types].reshape(_CARD_BLOCKS, n_types)
+    blocks = out[: _CARD_BLOCKS * n_types].reshape(_CARD_BLOCKS, n_types)
 
     def counts(row, ids):
         np.add.at(blocks[row], gt, ids)
@@ -57,23 +57,36 @@ def encode_observation(game: Game, seat: int, n_types: int) -> np.ndarray:
         if view.castle_id(p) >= 0:
             blocks[r + 6, gt[view.castle_id(p)]] = 1
     stack(14, view.top_array())
-    x = out[_CARD_BLOCKS * n_types:]
+    x = out[_CARD_BLOCKS * n_types :]
     k = 0
     for p in (seat, 1 - seat):
-        x[k:k + 4] = (view.hand_count(p), view.deck_count(p), view.wall_count(p),
-                      view.castle_damaged(p))
+        x[k : k + 4] = (
+            view.hand_count(p),
+            view.deck_count(p),
+            view.wall_count(p),
+            view.castle_damaged(p),
+        )
         k += 4
-    x[k:k + 2] = view.plays(seat), view.plays(1 - seat)
+    x[k : k + 2] = view.plays(seat), view.plays(1 - seat)
     k += 2
     owner = view.top_owner
     top_n = view.top_n
-    x[k:k + 6] = (view.open, owner == seat, owner == 1 - seat, top_n, view.top_shape,
-                  view.top_str if top_n else 0)
+    x[k : k + 6] = (
+        view.open,
+        owner == seat,
+        owner == 1 - seat,
+        top_n,
+        view.top_shape,
+        view.top_str if top_n else 0,
+    )
     k += 6
     x[k + view.phase] = 1
     k += 6
-    x[k:k + 3] = (view.top_kurumagakari >= 0, view.leader == seat and not view.open,
-                  view.first == seat)
+    x[k : k + 3] = (
+        view.top_kurumagakari >= 0,
+        view.leader == seat and not view.open,
+        view.first == seat,
+    )
     x[k + 3] = view.turns
     return out
 
@@ -84,8 +97,12 @@ class DaitenkaEnv(AECEnv):
 
     metadata = {"name": "daitenka_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, rules: RuleSet | str = "second_edition",
-                 armies: tuple[str, str] | None = None, render_mode: str | None = None):
+    def __init__(
+        self,
+        rules: RuleSet | str = "second_edition",
+        armies: tuple[str, str] | None = None,
+        render_mode: str | None = None,
+    ):
         super().__init__()
         self.rules = RuleSet.preset(rules) if isinstance(rules, str) else rules
         self.pool = load_pool()
@@ -94,10 +111,12 @@ class DaitenkaEnv(AECEnv):
         self.n_types = len(self.pool.cards)
         self.possible_agents = list(SEATS)
         size = observation_size(self.n_types)
-        self._observation_space = gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(-1.0, 1000.0, (size,), np.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
-        })
+        self._observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(-1.0, 1000.0, (size,), np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
+            }
+        )
         self._action_space = gymnasium.spaces.Discrete(MAX_ACTIONS)
         self._rng = np.random.default_rng()
         self.game: Game | None = None
@@ -132,16 +151,20 @@ class DaitenkaEnv(AECEnv):
     def _set_infos(self):
         self.infos = {a: {} for a in self.agents}
         if self.agents:
-            self.infos[self.agent_selection] = {"legal_steps": self.legal_steps(),
-                                                "armies": self.game.armies}
+            self.infos[self.agent_selection] = {
+                "legal_steps": self.legal_steps(),
+                "armies": self.game.armies,
+            }
 
     def observe(self, agent):
         seat = SEATS.index(agent)
         mask = np.zeros(MAX_ACTIONS, np.int8)
         if agent == self.agent_selection and not self.game.is_over:
-            mask[:len(self._legal)] = 1
-        return {"observation": encode_observation(self.game, seat, self.n_types),
-                "action_mask": mask}
+            mask[: len(self._legal)] = 1
+        return {
+            "observation": encode_observation(self.game, seat, self.n_types),
+            "action_mask": mask,
+        }
 
     def step(self, action):
         agent = self.agent_selection
@@ -150,8 +173,10 @@ class DaitenkaEnv(AECEnv):
             return
         action = int(action)
         if not 0 <= action < len(self._legal):
-            raise ValueError(f"action {action} is not legal: {len(self._legal)} legal steps "
-                             "(see observe()['action_mask'])")
+            raise ValueError(
+                f"action {action} is not legal: {len(self._legal)} legal steps "
+                "(see observe()['action_mask'])"
+            )
         self._cumulative_rewards[agent] = 0.0
         self.game.step(self._legal[action])
         self.rewards = {a: 0.0 for a in self.agents}

@@ -66,8 +66,10 @@ def get(name: str | None, source: str | None = None, key: str = "game") -> GameE
         return GAMES[name]
     hint = closest(str(name), GAMES)
     did = f"did you mean {', '.join(hint)}? " if hint else ""
-    raise LabError(f"{key} = {name!r} is not a game of the lab; {did}allowed values: "
-                   f"{', '.join(GAMES)}", source=source)
+    raise LabError(
+        f"{key} = {name!r} is not a game of the lab; {did}allowed values: {', '.join(GAMES)}",
+        source=source,
+    )
 
 
 def of_config(data: dict, source: str | None = None) -> GameEntry:
@@ -85,5 +87,13 @@ def of_results(out: str | Path) -> GameEntry:
     return get((man.get("config") or {}).get("game"), source=str(out))
 
 
-__all__ = ["DEFAULT", "GAMES", "GameEntry", "Registered", "Registry", "get", "of_config",
-           "of_results"]
+__all__ = [
+    "DEFAULT",
+    "GAMES",
+    "GameEntry",
+    "Registered",
+    "Registry",
+    "get",
+    "of_config",
+    "of_results",
+]

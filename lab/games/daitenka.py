@@ -41,12 +41,14 @@ class Daitenka:
     def seats(self, rules=None) -> tuple[str, ...]:
         return SEATS
 
-    def rules(self, preset: str | None = None, overrides: dict | None = None,
-              source: str | None = None):
+    def rules(
+        self, preset: str | None = None, overrides: dict | None = None, source: str | None = None
+    ):
         from lab.rules import DEFAULT_PRESET, RuleSet
 
-        return RuleSet.preset(preset or DEFAULT_PRESET).with_overrides(overrides or {},
-                                                                       source=source)
+        return RuleSet.preset(preset or DEFAULT_PRESET).with_overrides(
+            overrides or {}, source=source
+        )
 
     def new_game(self, rules, seed_words, first_seat=None, army_a="oda", army_b="oda"):
         from lab.engine.api import Game
@@ -60,17 +62,25 @@ class Daitenka:
         return from_daitenka_dict(data, source, games=games, cards=cards)
 
     def smoke_config(self, games: int = 4) -> dict:
-        return {"game": self.name, "name": "smoke", "seed": 3, "games": games,
-                "armies": ["oda", "takeda"],
-                "bots": "random", "chunk_size": max(1, games // 2),
-                "grid": {"walls": [6, 7]}}
+        return {
+            "game": self.name,
+            "name": "smoke",
+            "seed": 3,
+            "games": games,
+            "armies": ["oda", "takeda"],
+            "bots": "random",
+            "chunk_size": max(1, games // 2),
+            "grid": {"walls": [6, 7]},
+        }
 
     def describe(self, exp) -> str:
         patches = f" × {len(exp.patches)} card patch(es)" if len(exp.patches) > 1 else ""
-        return (f"{exp.name}: {len(exp.variants)} variant(s){patches} × "
-                f"{len(exp.matchups)} matchup(s) × {len(exp.tiers)} bot tier(s) × "
-                f"{exp.games} deal(s){' × 2 seat orders' if exp.seat_swap else ''}"
-                f" = {exp.total_games:,} games")
+        return (
+            f"{exp.name}: {len(exp.variants)} variant(s){patches} × "
+            f"{len(exp.matchups)} matchup(s) × {len(exp.tiers)} bot tier(s) × "
+            f"{exp.games} deal(s){' × 2 seat orders' if exp.seat_swap else ''}"
+            f" = {exp.total_games:,} games"
+        )
 
     def plan(self, exp):
         from lab.sim.plan import jobs
@@ -119,8 +129,9 @@ class Daitenka:
 
     def run_warnings(self, result) -> list[str]:
         if result.errors:
-            return [f"{result.errors} game(s) hit an engine limit (column `error` in games "
-                    "records)"]
+            return [
+                f"{result.errors} game(s) hit an engine limit (column `error` in games records)"
+            ]
         return []
 
     def summary_tables(self, out, exp=None):

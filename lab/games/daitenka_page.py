@@ -33,9 +33,16 @@ def rule_fields(preset: str, overrides: dict | None = None) -> list[dict]:
             kind, allowed = "choice", ["on", "off"]
         else:
             kind, allowed = "range", RANGES[key]
-        out.append({"key": key, "value": _show(getattr(rules, key)),
-                    "preset": _show(getattr(base, key)), "kind": kind, "allowed": allowed,
-                    "description": DESCRIPTIONS.get(key, "")})
+        out.append(
+            {
+                "key": key,
+                "value": _show(getattr(rules, key)),
+                "preset": _show(getattr(base, key)),
+                "kind": kind,
+                "allowed": allowed,
+                "description": DESCRIPTIONS.get(key, ""),
+            }
+        )
     return out
 
 
@@ -43,8 +50,14 @@ def _show(v) -> str:
     return ("on" if v else "off") if isinstance(v, bool) else str(v)
 
 
-def settings(form: dict, preset: str, overrides: dict, bot: str, seed: int | None,
-             uploaded: Callable[[str], Path]):
+def settings(
+    form: dict,
+    preset: str,
+    overrides: dict,
+    bot: str,
+    seed: int | None,
+    uploaded: Callable[[str], Path],
+):
     """(the human's seat, the checked ``lab play`` settings)."""
     from lab.play.options import PlaySettings, parse_bot_option
 
@@ -53,8 +66,14 @@ def settings(form: dict, preset: str, overrides: dict, bot: str, seed: int | Non
         raise LabError(f"seat \"{seat}\" is not allowed; allowed values: A, B")
     army = _army(form.get("army") or "oda", uploaded, "army")
     vs = _army(form.get("vs") or "", uploaded, "vs")
-    return seat, PlaySettings(army=army, vs=vs, bot=parse_bot_option(bot), preset=preset,
-                              overrides=tuple(overrides.items()), seed=seed).check()
+    return seat, PlaySettings(
+        army=army,
+        vs=vs,
+        bot=parse_bot_option(bot),
+        preset=preset,
+        overrides=tuple(overrides.items()),
+        seed=seed,
+    ).check()
 
 
 def _army(value: str, uploaded: Callable[[str], Path], key: str) -> str:
@@ -71,8 +90,10 @@ def _army(value: str, uploaded: Callable[[str], Path], key: str) -> str:
             raise LabError(f"{key}: no uploaded deck \"{value[5:]}\"")
         return str(path)
     if value not in ARMIES:
-        raise LabError(f"{key} = \"{value}\" is not allowed; allowed values: "
-                       f"{', '.join(ARMIES)} or an uploaded deck")
+        raise LabError(
+            f"{key} = \"{value}\" is not allowed; allowed values: "
+            f"{', '.join(ARMIES)} or an uploaded deck"
+        )
     return value
 
 
@@ -152,8 +173,9 @@ class DaitenkaMatch:
 
     def _only_at_end(self, what: str) -> None:
         if not self.over:
-            raise LabError(f"the {what} holds both armies' cards; it is offered when the match "
-                           "is over")
+            raise LabError(
+                f"the {what} holds both armies' cards; it is offered when the match is over"
+            )
 
     # ---------------------------------------------------------------- what the seat sees
     def view(self) -> dict:
@@ -175,13 +197,22 @@ class DaitenkaMatch:
         for seat in SEATS:
             o = obs["players"][seat]
             deck = m.rec.decks[seat]
-            block = {"seat": seat, "army": deck.name, "key": deck.key,
-                     "who": "you" if seat == me else f"bot {m.bot.spec.label}",
-                     "hand_count": o["hand_count"], "deck_count": o["deck_count"],
-                     "walls": o["wall_count"], "walls_max": game.rules.walls,
-                     "castle": o["castle"], "castle_damaged": bool(o["castle_damaged"]),
-                     "camp_up": labels(o["camp_up"]), "camp_down": labels(o["camp_down"]),
-                     "logistics": list(o["logistics"]), "graveyard": labels(o["graveyard"])}
+            block = {
+                "seat": seat,
+                "army": deck.name,
+                "key": deck.key,
+                "who": "you" if seat == me else f"bot {m.bot.spec.label}",
+                "hand_count": o["hand_count"],
+                "deck_count": o["deck_count"],
+                "walls": o["wall_count"],
+                "walls_max": game.rules.walls,
+                "castle": o["castle"],
+                "castle_damaged": bool(o["castle_damaged"]),
+                "camp_up": labels(o["camp_up"]),
+                "camp_down": labels(o["camp_down"]),
+                "logistics": list(o["logistics"]),
+                "graveyard": labels(o["graveyard"]),
+            }
             if seat == me:
                 block["hand"] = labels(o["hand"])
             else:
@@ -190,24 +221,44 @@ class DaitenkaMatch:
         f = obs["field"]
         sets = []
         for k, ps in enumerate(m.track.sets):
-            sets.append({"seat": ps.seat, "verb": "出陣" if k == 0 else ("奇襲" if ps.note
-                                                                       else "応戦"),
-                         "cards": [card_label(pool, c) for c in ps.cards],
-                         "kurumagakari": ps.kurumagakari, "fire": ps.fire, "beaten": ps.beaten})
+            sets.append(
+                {
+                    "seat": ps.seat,
+                    "verb": "出陣" if k == 0 else ("奇襲" if ps.note else "応戦"),
+                    "cards": [card_label(pool, c) for c in ps.cards],
+                    "kurumagakari": ps.kurumagakari,
+                    "fire": ps.fire,
+                    "beaten": ps.beaten,
+                }
+            )
         if not sets and f["top"]:
-            sets.append({"seat": f["top_owner"], "verb": "出陣",
-                         "cards": [card_label(pool, c) for c in f["top"]],
-                         "kurumagakari": f["top_kurumagakari"], "fire": False, "beaten": False})
+            sets.append(
+                {
+                    "seat": f["top_owner"],
+                    "verb": "出陣",
+                    "cards": [card_label(pool, c) for c in f["top"]],
+                    "kurumagakari": f["top_kurumagakari"],
+                    "fire": False,
+                    "beaten": False,
+                }
+            )
         return {
-            "game": "daitenka", "you": me, "bot": m.bot.spec.label,
-            "rules": game.rules.id, "preset": self.setup.preset,
+            "game": "daitenka",
+            "you": me,
+            "bot": m.bot.spec.label,
+            "rules": game.rules.id,
+            "preset": self.setup.preset,
             "seed": m.seed if (self.over or self.setup.seed is not None) else None,
-            "turn": game.view.turns, "over": self.over, "step": self.steps,
+            "turn": game.view.turns,
+            "over": self.over,
+            "step": self.steps,
             "decision": self._decision(),
-            "seats": seats, "order": [opp, me],
+            "seats": seats,
+            "order": [opp, me],
             "field": {"open": f["open"], "plays": f["plays"], "sets": sets},
             "legal": [{"i": k, "text": a.text} for k, a in enumerate(self.legal)],
-            "log": self.lines, "log_title": "合戦の記録 battle log",
+            "log": self.lines,
+            "log_title": "合戦の記録 battle log",
             "result": self._result() if self.over else None,
         }
 
@@ -225,14 +276,18 @@ class DaitenkaMatch:
         w = game.winner
         head = "You win" if w == me else ("Draw" if w in ("draw", None) else "You lose")
         yours = sum(1 for _, by, _ in rec.steps if by == "human")
-        return {"head": head, "winner": w or "",
-                "by": END_WORDS.get(game.end_reason, game.end_reason),
-                "decided_by": decided_by(game, rec), "summary": game.summary(),
-                "length": f"{game.view.turns} leader turns · {game.view.battles} battles · "
-                          f"{game.decisions} decisions ({yours} yours)",
-                "walls": {s: game.zone(s, "wall_count") for s in SEATS},
-                "replay": str(self.replay) if self.replay else "",
-                "scenario": str(self.scenario) if self.scenario else ""}
+        return {
+            "head": head,
+            "winner": w or "",
+            "by": END_WORDS.get(game.end_reason, game.end_reason),
+            "decided_by": decided_by(game, rec),
+            "summary": game.summary(),
+            "length": f"{game.view.turns} leader turns · {game.view.battles} battles · "
+            f"{game.decisions} decisions ({yours} yours)",
+            "walls": {s: game.zone(s, "wall_count") for s in SEATS},
+            "replay": str(self.replay) if self.replay else "",
+            "scenario": str(self.scenario) if self.scenario else "",
+        }
 
 
 def _sorted(pool, names: list[str]) -> list[str]:

@@ -29,6 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 @dataclass(frozen=True)
 class MatchOptions:
     """``lab match``: one game between random bots."""
+
     army_a: str | None = None
     army_b: str | None = None
     rules: str | None = None  # a preset; None: the game's default
@@ -42,6 +43,7 @@ class MatchOptions:
 @dataclass(frozen=True)
 class LadderOptions:
     """``lab ladder``: bots rated against each other."""
+
     bots: tuple[str, ...] = ()  # empty: the game's own default bots
     games: int = 324
     rules: str | None = None  # None: the game's default preset
@@ -52,18 +54,22 @@ class LadderOptions:
 @dataclass(frozen=True)
 class BenchOptions:
     """``lab bench``: engine speed."""
+
     games: int = 20_000
     runs: int = 3
     compile_runs: int = 1
     start_runs: int = 3
     presets: tuple[str, ...] = ()  # empty: every preset
     as_json: bool = False
-    bot_games: int = 0  # games per run of each bot against itself (0: skip; games without bots ignore it)
+    bot_games: int = (
+        0  # games per run of each bot against itself (0: skip; games without bots ignore it)
+    )
 
 
 @dataclass(frozen=True)
 class ReplayOptions:
     """``lab replay``: a recorded game shown and checked."""
+
     log: bool = True
     lang: str = "ja"
     save_scenario: Path | None = None
@@ -72,6 +78,7 @@ class ReplayOptions:
 @dataclass(frozen=True)
 class PlayOptions:
     """``lab play``: a person against bots in the terminal."""
+
     army: str = "oda"
     vs: str | None = None
     bot: str = "heuristic"
@@ -90,6 +97,7 @@ class PlayOptions:
 @runtime_checkable
 class Action(Protocol):
     """A legal decision; ``text`` is the step as scenarios and replays write it."""
+
     @property
     def text(self) -> str: ...
 
@@ -137,6 +145,7 @@ class GameState(Protocol):
 @runtime_checkable
 class Experiment(Protocol):
     """An experiment file resolved: what the runner plans and the manifest records."""
+
     game: str
     name: str
     source: str
@@ -164,6 +173,7 @@ class Experiment(Protocol):
 class PageMatch(Protocol):
     """A match of ``lab serve``'s 試験場 page: the person's seat against bots, stepped by clicks.
     ``setup`` is what the page's form chose (``lab.serve.play.Setup``)."""
+
     setup: Any
 
     @property
@@ -207,8 +217,9 @@ class GameEntry(Protocol):
     def seats(self, rules=None) -> tuple[str, ...]:
         """The seats a rule set plays, in order."""
 
-    def rules(self, preset: str | None = None, overrides: dict | None = None,
-              source: str | None = None):
+    def rules(
+        self, preset: str | None = None, overrides: dict | None = None, source: str | None = None
+    ):
         """A preset with toggles on top (an unknown one is one ``LabError`` line); the rule
         set has ``id`` and ``as_dict()``."""
 
@@ -216,8 +227,9 @@ class GameEntry(Protocol):
         """A game set up from seed words (an int or 4 words), the first seat optional."""
 
     # -- experiments
-    def load_experiment(self, data: dict, source: str, games: int | None = None,
-                        cards: Iterable = ()) -> Experiment: ...
+    def load_experiment(
+        self, data: dict, source: str, games: int | None = None, cards: Iterable = ()
+    ) -> Experiment: ...
 
     def smoke_config(self, games: int = 4) -> dict:
         """A small experiment file's data — two variants, random bots, ``games`` deals per
@@ -269,8 +281,9 @@ class GameEntry(Protocol):
 
     def bench(self, options: BenchOptions, console, progress_console) -> None: ...
 
-    def replay(self, results: Path, game_id: int, options: ReplayOptions, console,
-               err_console) -> int:
+    def replay(
+        self, results: Path, game_id: int, options: ReplayOptions, console, err_console
+    ) -> int:
         """Show a recorded game of a results folder; the exit code (1: not reproduced)."""
 
     def owns_replay_file(self, path: Path) -> bool:
@@ -296,8 +309,15 @@ class GameEntry(Protocol):
         shown ``value``, the ``preset``'s value, ``allowed`` values (a list, or (lowest,
         highest)), ``kind`` (choice, range, text) and ``description``."""
 
-    def page_settings(self, form: Mapping[str, str], preset: str, overrides: dict, bot: str,
-                      seed: int | None, uploaded: Callable[[str], Path]) -> tuple[str, Any]:
+    def page_settings(
+        self,
+        form: Mapping[str, str],
+        preset: str,
+        overrides: dict,
+        bot: str,
+        seed: int | None,
+        uploaded: Callable[[str], Path],
+    ) -> tuple[str, Any]:
         """(the person's seat, the match settings) from the page's form, checked (a bad value is
         one ``LabError`` line); ``uploaded(name)`` is the path of a file uploaded for play."""
 
@@ -309,10 +329,24 @@ class GameEntry(Protocol):
 def members(protocol: type) -> tuple[str, ...]:
     """The names a protocol asks for (its annotated attributes, properties and methods)."""
     names = set(getattr(protocol, "__annotations__", {}))
-    names |= {k for k, v in vars(protocol).items()
-              if not k.startswith("_") and (callable(v) or isinstance(v, property))}
+    names |= {
+        k
+        for k, v in vars(protocol).items()
+        if not k.startswith("_") and (callable(v) or isinstance(v, property))
+    }
     return tuple(sorted(names))
 
 
-__all__ = ["Action", "BenchOptions", "Experiment", "GameEntry", "GameState", "LadderOptions",
-           "MatchOptions", "PageMatch", "PlayOptions", "ReplayOptions", "members"]
+__all__ = [
+    "Action",
+    "BenchOptions",
+    "Experiment",
+    "GameEntry",
+    "GameState",
+    "LadderOptions",
+    "MatchOptions",
+    "PageMatch",
+    "PlayOptions",
+    "ReplayOptions",
+    "members",
+]

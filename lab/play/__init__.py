@@ -20,5 +20,14 @@ def is_replay_file(path) -> bool:
     return Path(path).is_file()
 
 
-__all__ = ["PlaySettings", "PlaySession", "parse_bot_option", "MatchRecord", "load_record",
-           "replay_game", "show_replay_file", "is_replay_file", "DEFAULT_REPLAY_DIR"]
+__all__ = [
+    "PlaySettings",
+    "PlaySession",
+    "parse_bot_option",
+    "MatchRecord",
+    "load_record",
+    "replay_game",
+    "show_replay_file",
+    "is_replay_file",
+    "DEFAULT_REPLAY_DIR",
+]

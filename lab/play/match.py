@@ -37,9 +37,14 @@ class Match:
         theirs = load_army(st.vs or pick_vs(mine, self.seed), pool)
         decks = {human: mine, self.bot_seat: theirs}
         self.game = Game(st.rules, decks["A"], decks["B"], seed=self.seed, log=True, pool=pool)
-        self.rec = MatchRecord(st.rules, st.preset, {"A": decks["A"], "B": decks["B"]},
-                               self.seed, {human: "human", self.bot_seat: "bot"},
-                               bot_text(st.bot))
+        self.rec = MatchRecord(
+            st.rules,
+            st.preset,
+            {"A": decks["A"], "B": decks["B"]},
+            self.seed,
+            {human: "human", self.bot_seat: "bot"},
+            bot_text(st.bot),
+        )
         self.rec.begin(self.game)
         self.bot = BotPlayer(st.bot, np.random.default_rng([self.seed, BOT_STREAM]))
         self.narrator = Narrator(self.game, human, lang)  # the narration's language: ja or en

@@ -55,8 +55,9 @@ class Narrator:
 
         def flush():
             if segment:
-                for seat, code, text in event_lines(segment, g.names, g.ability_names,
-                                                    g.armies, self.lang):
+                for seat, code, text in event_lines(
+                    segment, g.names, g.ability_names, g.armies, self.lang
+                ):
                     kind = {L.EV_TURN: "turn", L.EV_END: "end"}.get(code, "")
                     out.append(Line(SEATS[seat] if seat in (0, 1) else "", text, kind))
                 segment.clear()
@@ -67,12 +68,16 @@ class Narrator:
             if hidden is not None:
                 flush()
                 out.append(Line(SEATS[p], hidden))
-            elif code == EV_WALL_TO_HAND and card >= 0 and (
-                    self.viewer is None or SEATS[p] == self.viewer):
+            elif (
+                code == EV_WALL_TO_HAND
+                and card >= 0
+                and (self.viewer is None or SEATS[p] == self.viewer)
+            ):
                 flush()
                 text = event_lines([row], g.names, g.ability_names, g.armies, self.lang)[0][2]
-                out.append(Line(SEATS[p], self.words["named"].format(line=text,
-                                                                     card=g.names[card])))
+                out.append(
+                    Line(SEATS[p], self.words["named"].format(line=text, card=g.names[card]))
+                )
             else:
                 segment.append(row)
         flush()
@@ -80,6 +85,6 @@ class Narrator:
 
     def take(self) -> list[Line]:
         g = self.game
-        rows = g.events()[self.cursor:]
+        rows = g.events()[self.cursor :]
         self.cursor += len(rows)
         return self.lines(rows)

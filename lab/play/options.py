@@ -33,8 +33,7 @@ def parse_assignments(items, what: str = "--set") -> dict[str, str]:
         for part in item.replace(",", " ").split():
             key, eq, value = part.partition("=")
             if not eq or not key.strip() or not value.strip():
-                raise LabError(f"{what} \"{part}\" is not KEY=VALUE (e.g. walls=10, "
-                               "logistics=on)")
+                raise LabError(f"{what} \"{part}\" is not KEY=VALUE (e.g. walls=10, logistics=on)")
             out[key.strip()] = value.strip()
     return out
 
@@ -122,5 +121,14 @@ def pick_vs(army: Deck, seed: int) -> str:
 
 SESSION_KEYS = ("army", "vs", "bot", "rules", "seed")
 
-__all__ = ["PlaySettings", "parse_bot_option", "parse_assignments", "bot_text",
-           "parse_seed", "fresh_seed", "pick_vs", "SESSION_KEYS", "PRESETS"]
+__all__ = [
+    "PlaySettings",
+    "parse_bot_option",
+    "parse_assignments",
+    "bot_text",
+    "parse_seed",
+    "fresh_seed",
+    "pick_vs",
+    "SESSION_KEYS",
+    "PRESETS",
+]

@@ -36,6 +36,7 @@ MULTISETS = ("hand", "camp_up", "camp_down", "graveyard")
 
 # ------------------------------------------------------------------------------ game state
 
+
 def expand(counts: dict[str, int]) -> list[str]:
     return [name for name, n in counts.items() for _ in range(n)]
 
@@ -44,13 +45,17 @@ def start_position(game: Game) -> dict:
     """The zones of both seats as a scenario writes them (deck top first, walls 天守 first)."""
     out = {}
     for seat in SEATS:
-        z = {"deck": game.zone(seat, "deck"), "hand": expand(game.zone(seat, "hand")),
-             "walls": game.zone(seat, "walls"), "castle": game.zone(seat, "castle"),
-             "castle_damaged": game.zone(seat, "castle_damaged"),
-             "camp_up": expand(game.zone(seat, "camp_up")),
-             "camp_down": expand(game.zone(seat, "camp_down")),
-             "graveyard": expand(game.zone(seat, "graveyard")),
-             "logistics": game.zone(seat, "logistics")}
+        z = {
+            "deck": game.zone(seat, "deck"),
+            "hand": expand(game.zone(seat, "hand")),
+            "walls": game.zone(seat, "walls"),
+            "castle": game.zone(seat, "castle"),
+            "castle_damaged": game.zone(seat, "castle_damaged"),
+            "camp_up": expand(game.zone(seat, "camp_up")),
+            "camp_down": expand(game.zone(seat, "camp_down")),
+            "graveyard": expand(game.zone(seat, "graveyard")),
+            "logistics": game.zone(seat, "logistics"),
+        }
         out[seat] = z
     return out
 
@@ -58,8 +63,11 @@ def start_position(game: Game) -> dict:
 def final_state(game: Game) -> dict:
     """The game's state as scenario expectations (every key the format knows)."""
     over = game.is_over
-    top = {"winner": game.winner or "", "leader": game.leader,
-           "to_move": "" if over else game.to_move}
+    top = {
+        "winner": game.winner or "",
+        "leader": game.leader,
+        "to_move": "" if over else game.to_move,
+    }
     if over:
         top["end_reason"] = game.end_reason
     for seat in SEATS:
@@ -86,6 +94,7 @@ def differences(want: dict, got: dict) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ the record
+
 
 @dataclass
 class MatchRecord:
@@ -116,11 +125,15 @@ class MatchRecord:
 
     def close(self, game: Game, status: str) -> None:
         self.status = status
-        self.result = {"winner": game.winner or "", "end_reason": game.end_reason if
-                       game.is_over else "", "summary": game.summary(),
-                       "leader_turns": game.view.turns,
-                       "battles": game.view.battles, "decisions": game.decisions,
-                       "walls": {s: game.zone(s, "wall_count") for s in SEATS}}
+        self.result = {
+            "winner": game.winner or "",
+            "end_reason": game.end_reason if game.is_over else "",
+            "summary": game.summary(),
+            "leader_turns": game.view.turns,
+            "battles": game.view.battles,
+            "decisions": game.decisions,
+            "walls": {s: game.zone(s, "wall_count") for s in SEATS},
+        }
 
     @property
     def scenario_steps(self) -> list[str]:
@@ -129,18 +142,29 @@ class MatchRecord:
     # -------------------------------------------------------------------- JSON
     def to_json(self) -> dict:
         return {
-            "format": FORMAT, "version": VERSION, "created": self.created,
+            "format": FORMAT,
+            "version": VERSION,
+            "created": self.created,
             "status": self.status,
-            "rules": {"preset": self.preset, "id": self.rules.id,
-                      "toggles": self.rules.as_dict()},
-            "armies": {s: {"key": d.key, "name": d.name, "path": d.path,
-                           "cards": [[c.name, n] for c, n in d.entries]}
-                       for s, d in self.decks.items()},
-            "players": self.players, "bot": self.bot,
-            "seed": self.seed, "seed_words": [int(x) for x in seed_words(self.seed)],
-            "first": self.first, "start": self.start,
+            "rules": {"preset": self.preset, "id": self.rules.id, "toggles": self.rules.as_dict()},
+            "armies": {
+                s: {
+                    "key": d.key,
+                    "name": d.name,
+                    "path": d.path,
+                    "cards": [[c.name, n] for c, n in d.entries],
+                }
+                for s, d in self.decks.items()
+            },
+            "players": self.players,
+            "bot": self.bot,
+            "seed": self.seed,
+            "seed_words": [int(x) for x in seed_words(self.seed)],
+            "first": self.first,
+            "start": self.start,
             "steps": [{"seat": s, "by": by, "step": t} for s, by, t in self.steps],
-            "result": self.result, "final": self.final,
+            "result": self.result,
+            "final": self.final,
         }
 
     def save(self, folder: Path) -> Path:
@@ -159,19 +183,31 @@ class MatchRecord:
     @property
     def name(self) -> str:
         a, b = self.decks["A"], self.decks["B"]
-        return (f"lab play {self.created}: {a.name} ({a.key}, {self.players['A']}) vs "
-                f"{b.name} ({b.key}, {self.players['B']}), {self.rules.id}, seed {self.seed}"
-                f" — {self.status}")
+        return (
+            f"lab play {self.created}: {a.name} ({a.key}, {self.players['A']}) vs "
+            f"{b.name} ({b.key}, {self.players['B']}), {self.rules.id}, seed {self.seed}"
+            f" — {self.status}"
+        )
 
     def scenario_table(self) -> dict:
         if self.start is None:
-            raise LabError("the match ended before set-up finished; there is no position to "
-                           "write as a scenario")
+            raise LabError(
+                "the match ended before set-up finished; there is no position to "
+                "write as a scenario"
+            )
         base = PRESETS[self.preset]
-        overrides = {f.name: getattr(self.rules, f.name) for f in fields(self.rules)
-                     if getattr(self.rules, f.name) != getattr(base, f.name)}
-        table = {"name": self.name, "rules": self.preset, "seed": self.seed,
-                 "first": self.first, "steps": self.scenario_steps}
+        overrides = {
+            f.name: getattr(self.rules, f.name)
+            for f in fields(self.rules)
+            if getattr(self.rules, f.name) != getattr(base, f.name)
+        }
+        table = {
+            "name": self.name,
+            "rules": self.preset,
+            "seed": self.seed,
+            "first": self.first,
+            "steps": self.scenario_steps,
+        }
         if overrides:
             table["overrides"] = overrides
         for seat in SEATS:
@@ -182,6 +218,7 @@ class MatchRecord:
 
 def dump_json(data: dict) -> str:
     """JSON a person can read: one line per top-level key, per step and per seat's zones."""
+
     def one(v) -> str:
         return json.dumps(v, ensure_ascii=False)
 
@@ -200,8 +237,9 @@ def dump_json(data: dict) -> str:
 
 
 def deck_of(info: ReplayArmy, pool: CardPool, src: str, seat: str) -> Deck:
-    entries = tuple((pool.get(name, source=src, entry=f"armies.{seat}"), n)
-                    for name, n in info.cards)
+    entries = tuple(
+        (pool.get(name, source=src, entry=f"armies.{seat}"), n) for name, n in info.cards
+    )
     deck = Deck(info.key, info.name or info.key, "", info.path, entries)
     validate_deck(deck)
     return deck
@@ -215,36 +253,55 @@ def load_record(path: str | Path, pool: CardPool | None = None) -> MatchRecord:
     except FileNotFoundError:
         raise LabError("file not found", source=src) from None
     except IsADirectoryError:
-        raise LabError("is a directory; give a replay file (.json) written by `lab play`",
-                       source=src) from None
+        raise LabError(
+            "is a directory; give a replay file (.json) written by `lab play`", source=src
+        ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise LabError(f"not a replay file (not JSON: {e})", source=src) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LabError(f"not a replay file written by `lab play` (format is not {FORMAT})",
-                       source=src)
+        raise LabError(
+            f"not a replay file written by `lab play` (format is not {FORMAT})", source=src
+        )
     if data.get("version") != VERSION:
-        raise LabError(f"replay format version {data.get('version')!r}; this lab reads "
-                       f"version {VERSION}", source=src)
+        raise LabError(
+            f"replay format version {data.get('version')!r}; this lab reads version {VERSION}",
+            source=src,
+        )
     rec = check(ReplayFile, data, src)
     missing = [s for s in SEATS if s not in rec.armies]
     if missing:
-        raise LabError(f"armies: missing seat {', '.join(missing)}; a replay holds both seats' "
-                       "decks (the file was edited or damaged)", source=src)
+        raise LabError(
+            f"armies: missing seat {', '.join(missing)}; a replay holds both seats' "
+            "decks (the file was edited or damaged)",
+            source=src,
+        )
     pool = pool or load_pool()
     rules = RuleSet.from_dict({"preset": rec.rules.preset, **rec.rules.toggles}, source=src)
     decks = {s: deck_of(rec.armies[s], pool, src, s) for s in SEATS}
-    return MatchRecord(rules, rec.rules.preset, decks, rec.seed, dict(rec.players), rec.bot,
-                       [(st.seat, st.by, st.step) for st in rec.steps], rec.first, rec.start,
-                       rec.status, rec.result, rec.final, rec.created)
+    return MatchRecord(
+        rules,
+        rec.rules.preset,
+        decks,
+        rec.seed,
+        dict(rec.players),
+        rec.bot,
+        [(st.seat, st.by, st.step) for st in rec.steps],
+        rec.first,
+        rec.start,
+        rec.status,
+        rec.result,
+        rec.final,
+        rec.created,
+    )
 
 
 def new_game(rec: MatchRecord, pool: CardPool | None = None, log: bool = True) -> Game:
-    return Game(rec.rules, rec.decks["A"], rec.decks["B"], seed=rec.seed, log=log,
-                pool=pool or load_pool())
+    return Game(
+        rec.rules, rec.decks["A"], rec.decks["B"], seed=rec.seed, log=log, pool=pool or load_pool()
+    )
 
 
-def replay_game(rec: MatchRecord, pool: CardPool | None = None,
-                src: str | None = None) -> Game:
+def replay_game(rec: MatchRecord, pool: CardPool | None = None, src: str | None = None) -> Game:
     """The match played again from its steps (raises LabError at a step that is not legal)."""
     game = new_game(rec, pool)
     for k, (seat, _, text) in enumerate(rec.steps):
@@ -256,6 +313,7 @@ def replay_game(rec: MatchRecord, pool: CardPool | None = None,
 
 
 # ------------------------------------------------------------------------------ TOML out
+
 
 def _toml_value(v, one_per_line: bool = False) -> str:
     if isinstance(v, bool):
@@ -296,9 +354,11 @@ def _toml_table(lines: list[str], path: str, table: dict) -> None:
 
 def scenario_toml(records: list[MatchRecord]) -> str:
     """One scenario file: a single match as a plain table, several as [[scenario]] tables."""
-    lines = ["# Written by `lab play`: each match from the position after set-up (walls dealt,",
-             "# opening hands drawn, mulligans taken), every decision as a step, and the state",
-             "# it ended in as expectations. Run it with `lab scenario PATH`."]
+    lines = [
+        "# Written by `lab play`: each match from the position after set-up (walls dealt,",
+        "# opening hands drawn, mulligans taken), every decision as a step, and the state",
+        "# it ended in as expectations. Run it with `lab scenario PATH`.",
+    ]
     tables = [r.scenario_table() for r in records]
     if len(tables) == 1:
         lines.append("")

@@ -33,8 +33,14 @@ from lab.play.match import Match
 from lab.play.narrate import Line
 from lab.play.options import SESSION_KEYS, PlaySettings, bot_text, parse_assignments
 from lab.play.record import MatchRecord, check_scenario_path, write_scenarios
-from lab.play.view import (SEAT_STYLE, FieldTrack, actions_view, board, decision_line,
-                           graveyards_view)
+from lab.play.view import (
+    SEAT_STYLE,
+    FieldTrack,
+    actions_view,
+    board,
+    decision_line,
+    graveyards_view,
+)
 from lab.play.why import explain
 from lab.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, RuleSet
 
@@ -42,9 +48,12 @@ HUMAN, BOT = "A", "B"
 DEFAULT_REPLAY_DIR = Path("results/replays")
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
-END_WORDS = {"castle_fell": "落城 (castle fell)", "exhaustion": "兵の尽き (no units left; "
-             "judged on walls)", "stalemate": "手詰まり (stalemate; judged on walls)",
-             "turn_limit": "手数上限 (turn limit; judged on walls)"}
+END_WORDS = {
+    "castle_fell": "落城 (castle fell)",
+    "exhaustion": "兵の尽き (no units left; judged on walls)",
+    "stalemate": "手詰まり (stalemate; judged on walls)",
+    "turn_limit": "手数上限 (turn limit; judged on walls)",
+}
 
 COMMANDS_HELP = """\
 Type the number of an action, or the action itself in the step grammar — the seat may be left
@@ -69,10 +78,16 @@ class _Quit(Exception):
 
 
 class PlaySession:
-    def __init__(self, settings: PlaySettings, replay_dir: Path = DEFAULT_REPLAY_DIR,
-                 save_scenario: Path | None = None, console: Console | None = None,
-                 ask: Callable[[str], str] | None = None, pool: CardPool | None = None,
-                 lang: str = "ja"):
+    def __init__(
+        self,
+        settings: PlaySettings,
+        replay_dir: Path = DEFAULT_REPLAY_DIR,
+        save_scenario: Path | None = None,
+        console: Console | None = None,
+        ask: Callable[[str], str] | None = None,
+        pool: CardPool | None = None,
+        lang: str = "ja",
+    ):
         self.settings = settings
         self.lang = lang  # the narration's language: ja or en (lab.engine.text.LANGS)
         self.replay_dir = Path(replay_dir)
@@ -119,8 +134,10 @@ class PlaySession:
         deck_a, deck_b = rec.decks["A"], rec.decks["B"]
         self.records.append(rec)
         self.game, self.transcript, self.matches = game, [], self.matches + 1
-        self.titles = {"A": f"{deck_a.name} ({deck_a.key}) — you",
-                       "B": f"{deck_b.name} ({deck_b.key}) — bot {bot.spec.label}"}
+        self.titles = {
+            "A": f"{deck_a.name} ({deck_a.key}) — you",
+            "B": f"{deck_b.name} ({deck_b.key}) — bot {bot.spec.label}",
+        }
         self.header = f"{rec.rules.id} · seed {rec.seed}"
         self.intro(rec, st)
         leave: Leave | None = None
@@ -152,12 +169,14 @@ class PlaySession:
                 self.console.print()  # the prompt line is still open after ^C or ^D
             rec.close(game, "abandoned")
             self.save(rec)
-            self.console.print(Text(f"Match abandoned after {len(rec.steps)} step(s).",
-                                    style="yellow"))
+            self.console.print(
+                Text(f"Match abandoned after {len(rec.steps)} step(s).", style="yellow")
+            )
             raise leave
         rec.close(game, "finished")
-        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header,
-                                 self.lang))
+        self.console.print(
+            board(game, HUMAN, self.titles, track, self.pool, self.header, self.lang)
+        )
         self.show_result(game, rec, track)
         self.save(rec)
         return rec
@@ -166,12 +185,19 @@ class PlaySession:
         a, b = rec.decks["A"], rec.decks["B"]
         self.console.print(Rule(f"match {self.matches}"))
         changed = ", ".join(f"{k}={v}" for k, v in st.overrides)
-        self.console.print(Text.assemble(
-            ("you ", "bold"), (f"A {a.name} ({a.key})", SEAT_STYLE["A"]), " vs ",
-            (f"B {b.name} ({b.key})", SEAT_STYLE["B"]), f", bot {rec.bot} · rules {st.preset}",
-            (f" + {changed}" if changed else ""), f" · seed {rec.seed}"), soft_wrap=True)
-        self.console.print(Text("Type a number or a step; `help` lists the commands.",
-                                style="dim"))
+        self.console.print(
+            Text.assemble(
+                ("you ", "bold"),
+                (f"A {a.name} ({a.key})", SEAT_STYLE["A"]),
+                " vs ",
+                (f"B {b.name} ({b.key})", SEAT_STYLE["B"]),
+                f", bot {rec.bot} · rules {st.preset}",
+                (f" + {changed}" if changed else ""),
+                f" · seed {rec.seed}",
+            ),
+            soft_wrap=True,
+        )
+        self.console.print(Text("Type a number or a step; `help` lists the commands.", style="dim"))
 
     # ---------------------------------------------------------------------- narration
     def narrate(self, lines: list[Line]) -> None:
@@ -189,8 +215,9 @@ class PlaySession:
 
     # ---------------------------------------------------------------------- the human's turn
     def show_board(self, game: Game, legal: list[Action], track: FieldTrack) -> None:
-        self.console.print(board(game, HUMAN, self.titles, track, self.pool, self.header,
-                                 self.lang))
+        self.console.print(
+            board(game, HUMAN, self.titles, track, self.pool, self.header, self.lang)
+        )
         self.console.print(decision_line(game, HUMAN, self.pool))
         self.console.print(actions_view(legal, self.pool))
 
@@ -243,8 +270,7 @@ class PlaySession:
         try:
             step = parse_step(line)
         except StepSyntaxError:
-            self.refuse(f"\"{text}\" is not an action number, a step or a command", legal,
-                        text)
+            self.refuse(f"\"{text}\" is not an action number, a step or a command", legal, text)
             return None
         try:
             game.step(line)
@@ -264,8 +290,9 @@ class PlaySession:
                 nums = ", ".join(f"{texts.index(n) + 1} ({n})" for n in near)
                 msg.append(f" — did you mean {nums}?", style="red")
         self.console.print(msg, soft_wrap=True)
-        self.console.print(Text("Legal now (type the number or the step; help for commands):",
-                                style="dim"))
+        self.console.print(
+            Text("Legal now (type the number or the step; help for commands):", style="dim")
+        )
         self.console.print(actions_view(legal, self.pool))
 
     def card_info(self, name: str) -> None:
@@ -274,8 +301,9 @@ class PlaySession:
         except LabError as e:
             self.console.print(Text(f"✗ {e}", style="red"), soft_wrap=True)
             return
-        what = KIND_LABELS[card.kind] + (f", strength {card.strength_label}" if card.is_unit
-                                         else "")
+        what = KIND_LABELS[card.kind] + (
+            f", strength {card.strength_label}" if card.is_unit else ""
+        )
         self.console.print(Text(f"{card.name} — {what}", style="bold"))
         for a in card.abilities:
             self.console.print(f"  〈{a.name}〉 {a.text}", soft_wrap=True)
@@ -287,29 +315,45 @@ class PlaySession:
         try:
             path = rec.save(self.replay_dir)
         except OSError as e:
-            self.console.print(Text(f"error: could not save the replay in {self.replay_dir}: "
-                                    f"{e.strerror}", style="bold red"))
+            self.console.print(
+                Text(
+                    f"error: could not save the replay in {self.replay_dir}: {e.strerror}",
+                    style="bold red",
+                )
+            )
         else:
             self.replays.append(path)
-            self.console.print(Text(f"replay saved: {path}  (show it: lab replay {path})",
-                                    style="cyan"), soft_wrap=True)
+            self.console.print(
+                Text(f"replay saved: {path}  (show it: lab replay {path})", style="cyan"),
+                soft_wrap=True,
+            )
         if self.save_scenario is not None:
             usable = [r for r in self.records if r.start is not None]
             if not usable:
-                self.console.print(Text("no scenario written: no match got past set-up",
-                                        style="yellow"))
+                self.console.print(
+                    Text("no scenario written: no match got past set-up", style="yellow")
+                )
                 return
             try:
                 write_scenarios(self.save_scenario, usable)
             except OSError as e:
-                self.console.print(Text(f"error: could not write {self.save_scenario}: "
-                                        f"{e.strerror}", style="bold red"))
+                self.console.print(
+                    Text(
+                        f"error: could not write {self.save_scenario}: {e.strerror}",
+                        style="bold red",
+                    )
+                )
             else:
                 n = len(usable)
-                self.console.print(Text(f"scenario saved: {self.save_scenario} ({n} match"
-                                        f"{'es' if n > 1 else ''}; check it: lab scenario "
-                                        f"{self.save_scenario})", style="cyan"),
-                                   soft_wrap=True)
+                self.console.print(
+                    Text(
+                        f"scenario saved: {self.save_scenario} ({n} match"
+                        f"{'es' if n > 1 else ''}; check it: lab scenario "
+                        f"{self.save_scenario})",
+                        style="cyan",
+                    ),
+                    soft_wrap=True,
+                )
 
     # ---------------------------------------------------------------------- the end
     def show_result(self, game: Game, rec: MatchRecord, track: FieldTrack) -> None:
@@ -322,24 +366,36 @@ class PlaySession:
             head, style = "Draw", "bold yellow"
         c = self.console
         c.print(Rule("result"))
-        c.print(Text(f"{head} — by {END_WORDS.get(game.end_reason, game.end_reason)}",
-                     style=style))
+        c.print(Text(f"{head} — by {END_WORDS.get(game.end_reason, game.end_reason)}", style=style))
         c.print(f"decided by: {decided_by(game, rec)}", soft_wrap=True)
         yours = sum(1 for _, by, _ in rec.steps if by == "human")
-        c.print(f"length: {game.view.turns} leader turns · {game.view.battles} "
-                f"battles · {game.decisions} decisions ({yours} yours)")
+        c.print(
+            f"length: {game.view.turns} leader turns · {game.view.battles} "
+            f"battles · {game.decisions} decisions ({yours} yours)"
+        )
         most = game.rules.walls
-        c.print(f"walls: A {game.zone('A', 'wall_count')}/{most} · B "
-                f"{game.zone('B', 'wall_count')}/{most}   battles won: A "
-                f"{game.view.win_recorded('A')} · B {game.view.win_recorded('B')}")
+        c.print(
+            f"walls: A {game.zone('A', 'wall_count')}/{most} · B "
+            f"{game.zone('B', 'wall_count')}/{most}   battles won: A "
+            f"{game.view.win_recorded('A')} · B {game.view.win_recorded('B')}"
+        )
 
     def again(self, st: PlaySettings) -> PlaySettings | None:
         """The play-again prompt: Enter = same settings, KEY=VALUE … = changed, q = leave."""
         c = self.console
-        c.print(Text.assemble(("Play again? ", "bold"), "Enter = same settings: ",
-                              (settings_line(st), "cyan")), soft_wrap=True)
-        c.print(Text("  or change some first: walls=10 logistics=on … (`toggles` lists them), "
-                     "army= vs= bot= rules= seed=N|random · q = quit"), soft_wrap=True)
+        c.print(
+            Text.assemble(
+                ("Play again? ", "bold"), "Enter = same settings: ", (settings_line(st), "cyan")
+            ),
+            soft_wrap=True,
+        )
+        c.print(
+            Text(
+                "  or change some first: walls=10 logistics=on … (`toggles` lists them), "
+                "army= vs= bot= rules= seed=N|random · q = quit"
+            ),
+            soft_wrap=True,
+        )
         while True:
             try:
                 raw = self.ask("again> ")
@@ -357,9 +413,15 @@ class PlaySession:
                 return None
             if low in ("toggles", "help", "h", "?", "rules"):
                 c.print(rules_view(st.rules, st.preset))
-                c.print(Text("Session keys: army=ARMY, vs=ARMY|random, bot=BOT (as --bot), "
-                             f"rules={'|'.join(PRESETS)} (drops the toggles), "
-                             "seed=N|random.", style="dim"), soft_wrap=True)
+                c.print(
+                    Text(
+                        "Session keys: army=ARMY, vs=ARMY|random, bot=BOT (as --bot), "
+                        f"rules={'|'.join(PRESETS)} (drops the toggles), "
+                        "seed=N|random.",
+                        style="dim",
+                    ),
+                    soft_wrap=True,
+                )
                 continue
             try:
                 changes = parse_assignments([text], what="setting")
@@ -379,15 +441,20 @@ def check_outputs(replay_dir: Path, save_scenario: Path | None) -> None:
     try:
         replay_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise LabError(f"--replay-dir {replay_dir}: cannot create the folder "
-                       f"({e.strerror})") from None
+        raise LabError(
+            f"--replay-dir {replay_dir}: cannot create the folder ({e.strerror})"
+        ) from None
     if save_scenario is not None:
         check_scenario_path(save_scenario)
 
 
 def settings_line(st: PlaySettings) -> str:
-    parts = [f"army={st.army}", f"vs={st.vs or 'random'}", f"bot={bot_text(st.bot)}",
-             f"rules={st.preset}"]
+    parts = [
+        f"army={st.army}",
+        f"vs={st.vs or 'random'}",
+        f"bot={bot_text(st.bot)}",
+        f"rules={st.preset}",
+    ]
     parts += [f"{k}={v}" for k, v in st.overrides]
     parts.append(f"seed={st.seed if st.seed is not None else 'random'}")
     return " ".join(parts)
@@ -395,8 +462,7 @@ def settings_line(st: PlaySettings) -> str:
 
 def rules_view(rules: RuleSet, preset: str) -> Table:
     base = PRESETS[preset]
-    t = Table(title=f"rule toggles (preset {preset}; change with KEY=VALUE)",
-              title_justify="left")
+    t = Table(title=f"rule toggles (preset {preset}; change with KEY=VALUE)", title_justify="left")
     t.add_column("key", no_wrap=True)
     t.add_column("value", no_wrap=True)
     t.add_column("allowed")
@@ -410,8 +476,12 @@ def rules_view(rules: RuleSet, preset: str) -> Table:
             allowed = "{}–{}".format(*RANGES[f.name])
         else:
             allowed = "on | off"
-        t.add_row(f.name, Text(shown, style="bold yellow" if v != was else ""), allowed,
-                  DESCRIPTIONS.get(f.name, ""))
+        t.add_row(
+            f.name,
+            Text(shown, style="bold yellow" if v != was else ""),
+            allowed,
+            DESCRIPTIONS.get(f.name, ""),
+        )
     return t
 
 
@@ -425,15 +495,25 @@ def decided_by(game: Game, rec: MatchRecord) -> str:
         f = game.field()
         if f["top"] and f["top_owner"] == w:
             plays = f["plays"][w]
-            return (f"{w}'s {'・'.join(f['top'])} broke {loser}'s last wall "
-                    f"({plays} set{'s' if plays != 1 else ''} played in that battle)")
+            return (
+                f"{w}'s {'・'.join(f['top'])} broke {loser}'s last wall "
+                f"({plays} set{'s' if plays != 1 else ''} played in that battle)"
+            )
         return f"{loser}'s last wall fell"
     if game.end_reason in ("exhaustion", "stalemate", "turn_limit"):
-        return (f"judged on walls — A {game.zone('A', 'wall_count')} · B "
-                f"{game.zone('B', 'wall_count')}"
-                + (", then logistics" if game.rules.logistics else ""))
+        return (
+            f"judged on walls — A {game.zone('A', 'wall_count')} · B "
+            f"{game.zone('B', 'wall_count')}" + (", then logistics" if game.rules.logistics else "")
+        )
     return game.summary()
 
 
-__all__ = ["PlaySession", "Leave", "DEFAULT_REPLAY_DIR", "EXIT_INTERRUPTED", "HUMAN", "BOT",
-           "SESSION_KEYS"]
+__all__ = [
+    "PlaySession",
+    "Leave",
+    "DEFAULT_REPLAY_DIR",
+    "EXIT_INTERRUPTED",
+    "HUMAN",
+    "BOT",
+    "SESSION_KEYS",
+]

@@ -59,6 +59,7 @@ class FieldTrack:
 
 # ------------------------------------------------------------------------------ card labels
 
+
 def card_label(pool: CardPool, name: str) -> str:
     """足軽9 stays 足軽9; a warlord shows its strength, 前田利家(8); tactics and castles their kind."""
     card = pool.get(name)
@@ -85,8 +86,9 @@ def cards_text(pool: CardPool, counts: dict[str, int] | list[str], empty: str = 
     if not counts:
         return empty
     names = sorted(counts, key=lambda n: _sort_key(pool, n))
-    return "  ".join(card_label(pool, n) + (f"×{counts[n]}" if counts[n] > 1 else "")
-                     for n in names)
+    return "  ".join(
+        card_label(pool, n) + (f"×{counts[n]}" if counts[n] > 1 else "") for n in names
+    )
 
 
 def walls_bar(game: Game, seat: str) -> Text:
@@ -105,6 +107,7 @@ def walls_bar(game: Game, seat: str) -> Text:
 
 # ------------------------------------------------------------------------------ the board
 
+
 def seat_block(game: Game, seat: str, viewer: str, title: str, pool: CardPool) -> Table:
     obs = game.observation(viewer)["players"][seat]
     grid = Table.grid(padding=(0, 1))
@@ -115,14 +118,21 @@ def seat_block(game: Game, seat: str, viewer: str, title: str, pool: CardPool) -
     grid.add_row(Text(seat, style=f"bold {SEAT_STYLE[seat]}"), head)
     walls = walls_bar(game, seat)
     if obs["castle"]:
-        walls.append(f"   本拠地 {obs['castle']}" + ("（不焼: 一度持ちこたえた）"
-                                                   if obs["castle_damaged"] else ""))
+        walls.append(
+            f"   本拠地 {obs['castle']}"
+            + ("（不焼: 一度持ちこたえた）" if obs["castle_damaged"] else "")
+        )
     grid.add_row("城壁 walls", walls)
-    grid.add_row("陣 camp", Text("表 " + cards_text(pool, obs["camp_up"]) + "   裏 "
-                                 + cards_text(pool, obs["camp_down"])))
+    grid.add_row(
+        "陣 camp",
+        Text(
+            "表 " + cards_text(pool, obs["camp_up"]) + "   裏 " + cards_text(pool, obs["camp_down"])
+        ),
+    )
     if game.rules.logistics or obs["logistics"]:
-        grid.add_row("兵站", Text(f"{len(obs['logistics'])}: "
-                                  + ("・".join(obs["logistics"]) or "—")))
+        grid.add_row(
+            "兵站", Text(f"{len(obs['logistics'])}: " + ("・".join(obs["logistics"]) or "—"))
+        )
     grave = sum(obs["graveyard"].values())
     grid.add_row("討死", Text(f"{grave} card(s)" + ("  (type g to list)" if grave else "")))
     if seat == viewer:
@@ -136,8 +146,10 @@ def field_block(game: Game, track: FieldTrack, pool: CardPool) -> RenderableType
     f = game.field()
     if not f["open"] and not (game.is_over and f["top"]):
         return Text("場 field: empty — the next leader leads", style="dim")
-    head = Text(f"場 field — sets played this battle: A {f['plays']['A']} · B "
-                f"{f['plays']['B']}", style="bold")
+    head = Text(
+        f"場 field — sets played this battle: A {f['plays']['A']} · B {f['plays']['B']}",
+        style="bold",
+    )
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="dim", justify="right")
     grid.add_column(no_wrap=True)
@@ -145,8 +157,10 @@ def field_block(game: Game, track: FieldTrack, pool: CardPool) -> RenderableType
     sets = track.sets or [PlayedSet(f["top_owner"], tuple(f["top"]), f["top_kurumagakari"])]
     for k, ps in enumerate(sets):
         verb = "出陣" if k == 0 else ("奇襲" if ps.note else "応戦")
-        body = Text("・".join(card_label(pool, c) for c in ps.cards),
-                    style="strike dim" if ps.beaten else "bold")
+        body = Text(
+            "・".join(card_label(pool, c) for c in ps.cards),
+            style="strike dim" if ps.beaten else "bold",
+        )
         strength = set_strength(pool, ps.cards)
         if strength:
             body.append(f" [{strength}]", style="cyan")
@@ -158,17 +172,27 @@ def field_block(game: Game, track: FieldTrack, pool: CardPool) -> RenderableType
             body.append("  (討たれた)", style="dim")
         if k == len(sets) - 1:
             body.append("   ◀ top", style="yellow")
-        grid.add_row(str(k + 1), Text(f"{ps.seat} {verb}", style=SEAT_STYLE.get(ps.seat, "")),
-                     body)
+        grid.add_row(str(k + 1), Text(f"{ps.seat} {verb}", style=SEAT_STYLE.get(ps.seat, "")), body)
     return Group(head, grid)
 
 
-def board(game: Game, viewer: str, titles: dict[str, str], track: FieldTrack, pool: CardPool,
-          header: str, lang: str = "ja") -> Panel:
+def board(
+    game: Game,
+    viewer: str,
+    titles: dict[str, str],
+    track: FieldTrack,
+    pool: CardPool,
+    header: str,
+    lang: str = "ja",
+) -> Panel:
     other = "B" if viewer == "A" else "A"
-    body = Group(seat_block(game, other, viewer, titles[other], pool), Text(""),
-                 field_block(game, track, pool), Text(""),
-                 seat_block(game, viewer, viewer, titles[viewer], pool))
+    body = Group(
+        seat_block(game, other, viewer, titles[other], pool),
+        Text(""),
+        field_block(game, track, pool),
+        Text(""),
+        seat_block(game, viewer, viewer, titles[viewer], pool),
+    )
     turn = game.view.turns
     if lang == "en":
         when = f"leader turn {turn} (第{turn}手番)" if turn else "set-up (配り)"

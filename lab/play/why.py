@@ -25,9 +25,13 @@ LEADER_ONLY = (L.A_LEAD, L.A_MIOKURI, L.A_BUILD, L.A_RETURN, L.A_LOGISTICS, L.A_
 RESPONSE_ONLY = (L.A_ANSWER, L.A_PASS, L.A_SIEGE, L.A_TACTIC)
 INF_AS_LOGISTICS = 10  # an ∞ needs 10 logistics (R5)
 # tactics by the ability they carry (cards.toml): what each answers (R9)
-TACTIC_TARGETS = {"koroshima": "a set of 3 or more units", "kishuu": "a numbered single",
-                  "shingari": "a set of 2 or more units", "kakei": "a set of 2 or more units",
-                  "hyourouzeme": "a single unit (∞ too)"}
+TACTIC_TARGETS = {
+    "koroshima": "a set of 3 or more units",
+    "kishuu": "a numbered single",
+    "shingari": "a set of 2 or more units",
+    "kakei": "a set of 2 or more units",
+    "hyourouzeme": "a single unit (∞ too)",
+}
 
 
 def strength_text(card: Card) -> str:
@@ -57,8 +61,17 @@ def explain(game: Game, text: str, pool: CardPool, legal: list[Action] | None = 
     except Exception:  # noqa: BLE001 — the caller reports syntax errors itself
         return "not legal now"
     legal = legal if legal is not None else game.legal_actions()
-    for check in (_known, _turn, _held, _set_shape, _answer, _logistics, _tactic, _leader_actions,
-                  _flags):
+    for check in (
+        _known,
+        _turn,
+        _held,
+        _set_shape,
+        _answer,
+        _logistics,
+        _tactic,
+        _leader_actions,
+        _flags,
+    ):
         why = check(game, step, pool, legal)
         if why:
             return why
@@ -66,6 +79,7 @@ def explain(game: Game, text: str, pool: CardPool, legal: list[Action] | None = 
 
 
 # ------------------------------------------------------------------------------ the reasons
+
 
 def _seat(step: Step) -> str:
     return "AB"[step.seat]
@@ -82,12 +96,16 @@ def _turn(game: Game, step: Step, pool: CardPool, legal) -> str:
     verb = VERBS[step.kind]
     if f["open"] and step.kind in LEADER_ONLY:
         top = "・".join(f["top"])
-        return (f"`{verb}` is a leader-turn action; now you respond to {f['top_owner']}'s "
-                f"{top}: answer, a tactic, siege (籠城) or pass")
+        return (
+            f"`{verb}` is a leader-turn action; now you respond to {f['top_owner']}'s "
+            f"{top}: answer, a tactic, siege (籠城) or pass"
+        )
     if not f["open"] and step.kind in RESPONSE_ONLY:
-        return (f"there is nothing to {'answer' if verb != 'pass' else 'pass on'}: the field "
-                "is empty and this is your leader turn — lead a set, or miokuri (見送り), "
-                "build (築城)")
+        return (
+            f"there is nothing to {'answer' if verb != 'pass' else 'pass on'}: the field "
+            "is empty and this is your leader turn — lead a set, or miokuri (見送り), "
+            "build (築城)"
+        )
     return ""
 
 
@@ -117,8 +135,9 @@ def _held(game: Game, step: Step, pool: CardPool, legal) -> str:
         (name,) = step.cards
         if name not in game.zone(seat, "camp_up"):
             down = name in game.zone(seat, "camp_down")
-            return (f"帰陣 returns a face-up camp unit; {name} is "
-                    + ("face down (resting) in your camp" if down else "not in your camp"))
+            return f"帰陣 returns a face-up camp unit; {name} is " + (
+                "face down (resting) in your camp" if down else "not in your camp"
+            )
         if game.observation(seat)["phase"] == L.PH_LEADER_ACT:
             return "帰陣 is one unit per leader turn, before its action; this turn's is done"
         return ""
@@ -126,8 +145,7 @@ def _held(game: Game, step: Step, pool: CardPool, legal) -> str:
     for name, n in _wanted(step).items():
         if hand[name] < n:
             have = f"you hold {hand[name]}" if hand[name] else "you hold none"
-            return f"the step uses {n} {name}; {have}" if n > 1 else \
-                f"{name} is not in your hand"
+            return f"the step uses {n} {name}; {have}" if n > 1 else f"{name} is not in your hand"
     return ""
 
 
@@ -138,9 +156,13 @@ def _set_shape(game: Game, step: Step, pool: CardPool, legal) -> str:
     for c in cards:
         if not c.is_unit:
             what = "a tactic (軍略)" if c.kind == Kind.TACTIC else "a castle (城)"
-            how = (f"use it with `tactic {c.name}`" if c.kind == Kind.TACTIC and c.name != "車懸り"
-                   else "add +車懸り to the set" if c.name == "車懸り" else
-                   f"`build {c.name}` on a leader turn or `siege {c.name}` against a set")
+            how = (
+                f"use it with `tactic {c.name}`"
+                if c.kind == Kind.TACTIC and c.name != "車懸り"
+                else "add +車懸り to the set"
+                if c.name == "車懸り"
+                else f"`build {c.name}` on a leader turn or `siege {c.name}` against a set"
+            )
             return f"{c.name} is {what}, not a unit: {how}"
     if any(c.strength == INF for c in cards) and len(cards) > 1:
         return "a general (∞) is played only alone (単騎)"
@@ -152,8 +174,10 @@ def _set_shape(game: Game, step: Step, pool: CardPool, legal) -> str:
         return ""
     if run:
         return "a run (連隊) holds 3–5 units of consecutive strengths"
-    return ("a set is 1–4 units of equal strength, or a run (連隊) of 3–5 consecutive "
-            f"strengths; these are {', '.join(strength_text(c) for c in cards)}")
+    return (
+        "a set is 1–4 units of equal strength, or a run (連隊) of 3–5 consecutive "
+        f"strengths; these are {', '.join(strength_text(c) for c in cards)}"
+    )
 
 
 def _has(card: Card, effect: Effect) -> bool:
@@ -181,22 +205,30 @@ def _answer(game: Game, step: Step, pool: CardPool, legal) -> str:
                 return f"{top[0].name} cannot be assassinated (its 〈毘沙門天〉)"
             return ""
         if mine[0].strength == INF:
-            return ("an ∞ cannot answer an ∞ (only 織田信長's 天下布武, holding 3 other hand "
-                    "cards)")
-        return ("a numbered unit does not beat an ∞: only 暗殺 (刺客, 濃姫), 天下布武, 兵糧攻め or "
-                "籠城 answer it — or pass")
+            return "an ∞ cannot answer an ∞ (only 織田信長's 天下布武, holding 3 other hand cards)"
+        return (
+            "a numbered unit does not beat an ∞: only 暗殺 (刺客, 濃姫), 天下布武, 兵糧攻め or "
+            "籠城 answer it — or pass"
+        )
     if len(mine) != n:
-        return f"a set answering {n} card{'s' if n > 1 else ''} must have {n} " \
-               f"card{'s' if n > 1 else ''}"
+        return (
+            f"a set answering {n} card{'s' if n > 1 else ''} must have {n} "
+            f"card{'s' if n > 1 else ''}"
+        )
     if _is_run(top) != _is_run(mine):
-        return ("a run (連隊) is answered only by a run of the same length" if _is_run(top)
-                else "a run (連隊) answers only a run; this set has equal strengths")
+        return (
+            "a run (連隊) is answered only by a run of the same length"
+            if _is_run(top)
+            else "a run (連隊) answers only a run; this set has equal strengths"
+        )
     if mine[0].strength == INF:
         return ""  # an ∞ single beats any numbered single; the engine had another reason
     high, beat = max(c.strength for c in mine), max(c.strength for c in top)
     if high <= beat:
-        return (f"{_named(pool, step.cards)} does not beat {_named(pool, game.field()['top'])}: "
-                f"an answer needs a higher strength (more than {beat})")
+        return (
+            f"{_named(pool, step.cards)} does not beat {_named(pool, game.field()['top'])}: "
+            f"an answer needs a higher strength (more than {beat})"
+        )
     return ""
 
 
@@ -205,11 +237,15 @@ def _logistics(game: Game, step: Step, pool: CardPool, legal) -> str:
         return ""
     have = len(game.zone(_seat(step), "logistics"))
     if step.kind in (L.A_LEAD, L.A_ANSWER) or (step.kind == L.A_TACTIC and step.cards):
-        need = max(INF_AS_LOGISTICS if pool.get(n).strength == INF else pool.get(n).strength
-                   for n in step.cards)
+        need = max(
+            INF_AS_LOGISTICS if pool.get(n).strength == INF else pool.get(n).strength
+            for n in step.cards
+        )
         if need > have:
-            return (f"needs logistics ≥ {need}: a set's highest strength (∞ as 10) may not "
-                    f"exceed your logistics cards, and you have {have}")
+            return (
+                f"needs logistics ≥ {need}: a set's highest strength (∞ as 10) may not "
+                f"exceed your logistics cards, and you have {have}"
+            )
     if step.kind == L.A_TACTIC:
         cost = pool.get(step.extra).cost
         if cost > have:
@@ -232,12 +268,18 @@ def _tactic(game: Game, step: Step, pool: CardPool, legal) -> str:
     target = TACTIC_TARGETS.get(ability)
     if not target or not top:
         return ""
-    fits = {"koroshima": len(top) >= 3, "shingari": len(top) >= 2, "kakei": len(top) >= 2,
-            "hyourouzeme": len(top) == 1,
-            "kishuu": len(top) == 1 and top[0].strength != INF}[ability]
+    fits = {
+        "koroshima": len(top) >= 3,
+        "shingari": len(top) >= 2,
+        "kakei": len(top) >= 2,
+        "hyourouzeme": len(top) == 1,
+        "kishuu": len(top) == 1 and top[0].strength != INF,
+    }[ability]
     if not fits:
-        return (f"{card.name} answers {target}; the top set is "
-                f"{set_strength(pool, game.field()['top'])}")
+        return (
+            f"{card.name} answers {target}; the top set is "
+            f"{set_strength(pool, game.field()['top'])}"
+        )
     if ability == "kishuu":
         if not step.cards:
             return "奇襲 goes with one numbered unit from your hand: `tactic 奇襲 CARD`"
@@ -259,10 +301,15 @@ def _leader_actions(game: Game, step: Step, pool: CardPool, legal) -> str:
             return f"a home castle already stands ({game.zone(seat, 'castle')}); 築城 needs none"
     if step.kind == L.A_SIEGE and pool.get(step.extra).kind != Kind.CASTLE:
         return f"{step.extra} is not a castle (城): 籠城 spends a castle card from your hand"
-    if step.kind == L.A_MIOKURI and game.rules.leader_pass == "only_if_no_play" and any(
-            a.row[L.AX_KIND] == L.A_LEAD for a in legal):
-        return ("見送り is allowed only when no set can be led (leader_pass = only_if_no_play); "
-                "a lead is possible")
+    if (
+        step.kind == L.A_MIOKURI
+        and game.rules.leader_pass == "only_if_no_play"
+        and any(a.row[L.AX_KIND] == L.A_LEAD for a in legal)
+    ):
+        return (
+            "見送り is allowed only when no set can be led (leader_pass = only_if_no_play); "
+            "a lead is possible"
+        )
     if step.kind in (L.A_LOGISTICS, L.A_FORTIFY) and not game.rules.logistics:
         return f"`{VERBS[step.kind]}` belongs to the legacy logistics rules (logistics = off)"
     return ""

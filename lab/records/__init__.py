@@ -39,6 +39,7 @@ PAUSE_ENV = "LAB_SIM_WRITE_PAUSE"
 
 # ------------------------------------------------------------------------------------- writing
 
+
 def chunk_name(chunk_id: int) -> str:
     return f"chunk-{chunk_id:05d}.parquet"
 
@@ -50,10 +51,13 @@ def chunk_path(out: Path, kind: str, chunk_id: int) -> Path:
 def parquet_options(schema: pa.Schema) -> dict:
     """Dictionary-encode the strings, delta-encode the integers, keep statistics for game_id
     only: files as small as the defaults make, written in about 60% of the time."""
-    return {"use_dictionary": [f.name for f in schema if pa.types.is_string(f.type)],
-            "column_encoding": {f.name: "DELTA_BINARY_PACKED" for f in schema
-                                if pa.types.is_integer(f.type)},
-            "write_statistics": ["game_id"]}
+    return {
+        "use_dictionary": [f.name for f in schema if pa.types.is_string(f.type)],
+        "column_encoding": {
+            f.name: "DELTA_BINARY_PACKED" for f in schema if pa.types.is_integer(f.type)
+        },
+        "write_statistics": ["game_id"],
+    }
 
 
 def write_atomic(table: pa.Table, path: Path) -> dict:
@@ -115,9 +119,14 @@ def incomplete_chunks(out: Path, tables: tuple[str, ...] | None = None) -> int:
 
 # -------------------------------------------------------------------------------- integrity
 
-def chunk_problem(out: Path, chunk_id: int, files: dict | None,
-                  games_rows: int | None = None, tables: tuple[str, ...] | None = None
-                  ) -> str | None:
+
+def chunk_problem(
+    out: Path,
+    chunk_id: int,
+    files: dict | None,
+    games_rows: int | None = None,
+    tables: tuple[str, ...] | None = None,
+) -> str | None:
     """Why a written chunk cannot be trusted, or None when it is sound.
 
     ``files`` is the manifest's record of the chunk ({kind: {"rows", "sha256"}}): each file must
@@ -132,8 +141,10 @@ def chunk_problem(out: Path, chunk_id: int, files: dict | None,
         want = (files or {}).get(kind)
         if want:
             if file_digest(path) != want.get("sha256"):
-                return (f"{name} is damaged (truncated or changed: its checksum is not the one "
-                        f"recorded when it was written, {want.get('rows')} rows)")
+                return (
+                    f"{name} is damaged (truncated or changed: its checksum is not the one "
+                    f"recorded when it was written, {want.get('rows')} rows)"
+                )
             continue
         try:
             rows = pq.read_metadata(path).num_rows
@@ -152,8 +163,9 @@ def damaged_chunks(out: Path, man: dict | None) -> dict[int, str]:
     for chunk_id in sorted(written_chunks(out)):
         entry = plan.get(chunk_id, {})
         deals = entry.get("deals")
-        problem = chunk_problem(out, chunk_id, entry.get("files"),
-                                deals[1] - deals[0] if deals else None, tables)
+        problem = chunk_problem(
+            out, chunk_id, entry.get("files"), deals[1] - deals[0] if deals else None, tables
+        )
         if problem:
             found[chunk_id] = problem
     return found
@@ -169,8 +181,10 @@ def check_readable(out: Path) -> None:
     if bad:
         chunk_id, problem = next(iter(bad.items()))
         more = f" (and {len(bad) - 1} more chunk(s))" if len(bad) > 1 else ""
-        raise LabError(f"{problem}{more}; run the experiment again with --resume on this folder "
-                       "to replay it", source=str(out))
+        raise LabError(
+            f"{problem}{more}; run the experiment again with --resume on this folder to replay it",
+            source=str(out),
+        )
 
 
 def delete_chunk(out: Path, chunk_id: int) -> None:
@@ -191,14 +205,18 @@ def clear(out: Path) -> None:
 def remove_temp_files(out: Path) -> int:
     """Delete the temp files an interrupted run left behind; returns how many."""
     out = Path(out)
-    found = [*out.glob(".manifest.json.*.tmp"), *(out / GAMES).glob(".chunk-*.tmp"),
-             *(out / CARDS).glob(".chunk-*.tmp")]
+    found = [
+        *out.glob(".manifest.json.*.tmp"),
+        *(out / GAMES).glob(".chunk-*.tmp"),
+        *(out / CARDS).glob(".chunk-*.tmp"),
+    ]
     for p in found:
         p.unlink(missing_ok=True)
     return len(found)
 
 
 # ------------------------------------------------------------------------------------ manifest
+
 
 def read_manifest(out: str | Path) -> dict | None:
     """A results folder's manifest.json (None when it has none); one line when unreadable."""
@@ -208,11 +226,14 @@ def read_manifest(out: str | Path) -> dict | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise LabError(f"not valid JSON ({e}); this folder is not a usable results folder",
-                       source=str(path)) from None
+        raise LabError(
+            f"not valid JSON ({e}); this folder is not a usable results folder", source=str(path)
+        ) from None
     if not isinstance(data, dict):
-        raise LabError(f"{MANIFEST} must hold a JSON object; this folder is not a usable "
-                       "results folder", source=str(path))
+        raise LabError(
+            f"{MANIFEST} must hold a JSON object; this folder is not a usable results folder",
+            source=str(path),
+        )
     return data
 
 
@@ -225,6 +246,7 @@ def write_manifest(out: str | Path, data: dict) -> None:
 
 
 # ------------------------------------------------------------------------------------- reading
+
 
 def files(out: str | Path, kind: str, tables: tuple[str, ...] | None = None) -> list[Path]:
     """The files of a results folder that hold its ``kind`` records: the merged
@@ -249,8 +271,11 @@ def read_frame(paths: list[Path], source: str) -> pd.DataFrame:
     for f, df in zip(paths[1:], frames[1:]):
         if set(df.columns) != set(cols):
             diff = sorted(set(df.columns) ^ set(cols))
-            raise LabError(f"its columns differ from {paths[0].name}'s ({', '.join(diff)}); the "
-                           "chunks of one run must share one schema", source=str(f))
+            raise LabError(
+                f"its columns differ from {paths[0].name}'s ({', '.join(diff)}); the "
+                "chunks of one run must share one schema",
+                source=str(f),
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -270,7 +295,8 @@ def read_table(out: str | Path, kind: str, columns=None, filter=None) -> pa.Tabl
     import pyarrow.dataset as ds
 
     return ds.dataset([str(p) for p in source], format="parquet", schema=schema).to_table(
-        columns=columns, filter=filter)
+        columns=columns, filter=filter
+    )
 
 
 def read_games(out: str | Path, columns=None) -> pd.DataFrame:

@@ -19,15 +19,18 @@ def read_result(folder: str | Path) -> dict:
     folder = Path(folder)
     found = [p for p in (folder / "balance" / RESULT, folder / RESULT) if p.is_file()]
     if not found:
-        raise LabError(f"no {RESULT} in {folder} or {folder / 'balance'}; `lab balance CONFIG` "
-                       "writes it")
+        raise LabError(
+            f"no {RESULT} in {folder} or {folder / 'balance'}; `lab balance CONFIG` writes it"
+        )
     try:
         result = json.loads(found[0].read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise LabError(f"cannot read the balance result: {e}", source=str(found[0])) from None
     if not isinstance(result, dict) or result.get("format") != FORMAT:
-        raise LabError("this balance result was written by an earlier version of the lab (one "
-                       "tier, proposals reported on the deals that chose them); run `lab "
-                       "balance` again to get proposals measured on fresh deals at every tier",
-                       source=str(found[0]))
+        raise LabError(
+            "this balance result was written by an earlier version of the lab (one "
+            "tier, proposals reported on the deals that chose them); run `lab "
+            "balance` again to get proposals measured on fresh deals at every tier",
+            source=str(found[0]),
+        )
     return result

@@ -33,12 +33,16 @@ def find(results_dir) -> dict | None:
 
 
 def balance_section(result: dict) -> list:
-    blocks: list = [Heading("Balance proposals"),
-                    Para("From `lab balance`: card edits searched on screening deals, the best "
-                         "chosen on selection deals at every tier and measured on fresh deals "
-                         "that chose nothing; only the fresh figures are shown. Paste a "
-                         "proposal's [[patch]] table into the config and `lab run` it to see it "
-                         "in this report (docs/balancing.md).")]
+    blocks: list = [
+        Heading("Balance proposals"),
+        Para(
+            "From `lab balance`: card edits searched on screening deals, the best "
+            "chosen on selection deals at every tier and measured on fresh deals "
+            "that chose nothing; only the fresh figures are shown. Paste a "
+            "proposal's [[patch]] table into the config and `lab run` it to see it "
+            "in this report (docs/balancing.md)."
+        ),
+    ]
     if "unreadable" in result:
         return blocks + [Para(result["unreadable"])]
     for kind, *rest in section(result):
@@ -56,30 +60,39 @@ def balance_section(result: dict) -> list:
 
 # -------------------------------------------------------------------- the result as text
 
+
 def headline(result: dict) -> str:
     """One paragraph: what was searched and what came out."""
     tgt = f"{100 * result['target']:.0f}% ± {100 * result['band']:.0f}"
     tiers = result["tiers"]
-    head = (f"{result['name']} ({result['variant']}; screened at {tiers[0]}"
-            + (f", judged at {', '.join(tiers)}" if len(tiers) > 1 else "")
-            + f"): target {tgt} points at every tier, at most {result['max_edits']} edits.")
+    head = (
+        f"{result['name']} ({result['variant']}; screened at {tiers[0]}"
+        + (f", judged at {', '.join(tiers)}" if len(tiers) > 1 else "")
+        + f"): target {tgt} points at every tier, at most {result['max_edits']} edits."
+    )
     for label, b in result["before"].items():
         worst = max(b["armies"], key=lambda r: abs(r["rate"] - result["target"]))
-        head += (f" As written at {label}: worst army {worst['name']} at {pct(worst['rate'])}, "
-                 f"spread {100 * b['spread']:.1f} points.")
+        head += (
+            f" As written at {label}: worst army {worst['name']} at {pct(worst['rate'])}, "
+            f"spread {100 * b['spread']:.1f} points."
+        )
     props = result["proposals"]
     meet = [p for p in props if p["meets_target"]]
     where = "on fresh deals at every tier" if len(tiers) > 1 else "on fresh deals"
     if meet:
         p = meet[0]
-        head += (f" Proposal #{p['rank']}: {p['n_edits']} edit(s), every army within the band "
-                 f"{where} (worst {100 * p['worst']:.1f} points from the target, spread "
-                 f"{100 * p['spread']:.1f}).")
+        head += (
+            f" Proposal #{p['rank']}: {p['n_edits']} edit(s), every army within the band "
+            f"{where} (worst {100 * p['worst']:.1f} points from the target, spread "
+            f"{100 * p['spread']:.1f})."
+        )
     elif props:
         p = props[0]
-        head += (f" No proposal brings every army into the band {where}; the best "
-                 f"(#{p['rank']}): {p['n_edits']} edit(s), worst {100 * p['worst']:.1f} points "
-                 f"from the target, spread {100 * p['spread']:.1f}.")
+        head += (
+            f" No proposal brings every army into the band {where}; the best "
+            f"(#{p['rank']}): {p['n_edits']} edit(s), worst {100 * p['worst']:.1f} points "
+            f"from the target, spread {100 * p['spread']:.1f}."
+        )
     else:
         head += " No proposal was selected within the budget."
     return head
@@ -88,20 +101,26 @@ def headline(result: dict) -> str:
 def search_line(result: dict) -> str:
     se = result["search"]
     stop = {"budget": "the budget was spent", "converged": "nothing was left to try"}.get(
-        se["stop"], se["stop"] or "interrupted")
+        se["stop"], se["stop"] or "interrupted"
+    )
     games = "; ".join(
-        f"{label}: {g['screen']:,} screening, {g['selection']:,} selection, {g['fresh']:,} "
-        "fresh" for label, g in se["games"].items())
-    return (f"search: {se['rounds']} rounds in {se['minutes']:.1f} min, {se['candidates']:,} "
-            f"edit sets screened ({se['dropped']:,} dropped by racing, {se['selected']} "
-            f"selected), {se['edits_tried']} single edits from {se['edits_from']}; games — "
-            f"{games}; stopped because {stop}")
+        f"{label}: {g['screen']:,} screening, {g['selection']:,} selection, {g['fresh']:,} fresh"
+        for label, g in se["games"].items()
+    )
+    return (
+        f"search: {se['rounds']} rounds in {se['minutes']:.1f} min, {se['candidates']:,} "
+        f"edit sets screened ({se['dropped']:,} dropped by racing, {se['selected']} "
+        f"selected), {se['edits_tried']} single edits from {se['edits_from']}; games — "
+        f"{games}; stopped because {stop}"
+    )
 
 
 ARMY_COLUMNS = ["army", "before", "after", "change (points)", "games"]
-CAPTION = ("fresh deals — never used to screen or to choose the proposals; win rate (draw ½) "
-           "before and after the edits with 95% intervals clustered by deal; change paired on "
-           "the same games")
+CAPTION = (
+    "fresh deals — never used to screen or to choose the proposals; win rate (draw ½) "
+    "before and after the edits with 95% intervals clustered by deal; change paired on "
+    "the same games"
+)
 
 
 def _span(lo, hi, fmt) -> str:
@@ -111,28 +130,47 @@ def _span(lo, hi, fmt) -> str:
 def army_rows(t: dict) -> list[list[str]]:
     """The before/after table of a proposal at one tier (text cells: value and 95% interval)."""
     num = lambda x: pct(x).removesuffix("%")  # noqa: E731
-    return [[r["name"], f"{pct(r['before'])} {_span(r['before_lo'], r['before_hi'], num)}",
-             f"{pct(r['after'])} {_span(r['after_lo'], r['after_hi'], num)}",
-             f"{pts(r['change'])} {_span(r['change_lo'], r['change_hi'], pts)}",
-             f"{r['games']:,}"] for r in t["armies"]]
+    return [
+        [
+            r["name"],
+            f"{pct(r['before'])} {_span(r['before_lo'], r['before_hi'], num)}",
+            f"{pct(r['after'])} {_span(r['after_lo'], r['after_hi'], num)}",
+            f"{pts(r['change'])} {_span(r['change_lo'], r['change_hi'], pts)}",
+            f"{r['games']:,}",
+        ]
+        for r in t["armies"]
+    ]
 
 
 def title(p: dict, result: dict) -> str:
-    verdict = ("every army within the band at every tier" if p["meets_target"] else
-               f"worst army {100 * p['worst']:.1f} points from the target")
-    sel = "; ".join(f"{label} worst {100 * o['worst']:.1f}, spread {100 * o['spread']:.1f}"
-                    for label, o in p["selection"].items() if o)
-    return (f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
-            f"{100 * p['spread']:.1f} points (fresh deals; chosen on the selection deals: "
-            f"{sel})")
+    verdict = (
+        "every army within the band at every tier"
+        if p["meets_target"]
+        else f"worst army {100 * p['worst']:.1f} points from the target"
+    )
+    sel = "; ".join(
+        f"{label} worst {100 * o['worst']:.1f}, spread {100 * o['spread']:.1f}"
+        for label, o in p["selection"].items()
+        if o
+    )
+    return (
+        f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
+        f"{100 * p['spread']:.1f} points (fresh deals; chosen on the selection deals: "
+        f"{sel})"
+    )
 
 
 def tier_title(label: str, t: dict, result: dict) -> str:
-    verdict = "every army within the band" if t["meets_target"] else (
-        f"worst army {100 * t['worst']:.1f} points from the target")
-    return (f"at {label}: {verdict}; spread {100 * t['spread']:.1f}; every 95% interval within "
-            f"{100 * t['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
-            f"({t['games']['per_army_min']:,} fresh games per army)")
+    verdict = (
+        "every army within the band"
+        if t["meets_target"]
+        else (f"worst army {100 * t['worst']:.1f} points from the target")
+    )
+    return (
+        f"at {label}: {verdict}; spread {100 * t['spread']:.1f}; every 95% interval within "
+        f"{100 * t['worst_interval']:.1f} points of {100 * result['target']:.0f}% "
+        f"({t['games']['per_army_min']:,} fresh games per army)"
+    )
 
 
 def tables(result: dict, top: int = 5):
@@ -144,8 +182,12 @@ def tables(result: dict, top: int = 5):
     for p in result["proposals"][:top]:
         out.append(Text(title(p, result), style="bold"))
         for label, t in p["tiers"].items():
-            tab = Table(title=tier_title(label, t, result), title_justify="left",
-                        caption=CAPTION, caption_justify="left")
+            tab = Table(
+                title=tier_title(label, t, result),
+                title_justify="left",
+                caption=CAPTION,
+                caption_justify="left",
+            )
             for i, col in enumerate(ARMY_COLUMNS):
                 tab.add_column(col, justify="left" if i == 0 else "right", no_wrap=True)
             for row in army_rows(t):

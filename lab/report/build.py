@@ -23,8 +23,15 @@ from lab.report.context import Context
 from lab.report.page import check_format, write_page
 
 
-def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None = None,
-                 min_games: int = stats.MIN_GAMES, tier_order=None) -> Path:
+def build_report(
+    results_dir,
+    fmt: str = "html",
+    out=None,
+    *,
+    base: str | None = None,
+    min_games: int = stats.MIN_GAMES,
+    tier_order=None,
+) -> Path:
     """Write the balance report for a results folder; returns the path of the page written.
 
     ``out``: a file path, or a folder (the page is ``report.html``/``report.md`` in it); by
@@ -36,9 +43,16 @@ def build_report(results_dir, fmt: str = "html", out=None, *, base: str | None =
     """
     check_format(fmt)
     rec = stats.load(results_dir)
-    ctx = Context(rec, rec.variants(), stats.reference_variant(rec, base),
-                  stats.tier_order(rec, tier_order), min_games, stats.ALPHA,
-                  stats.read_value(results_dir), rec.army_names())
+    ctx = Context(
+        rec,
+        rec.variants(),
+        stats.reference_variant(rec, base),
+        stats.tier_order(rec, tier_order),
+        min_games,
+        stats.ALPHA,
+        stats.read_value(results_dir),
+        rec.army_names(),
+    )
 
     blocks = glance.at_a_glance(ctx)
     blocks += sections.run_summary(ctx)

@@ -60,12 +60,16 @@ class Context:
         """Rows in variant order, tier order (weakest first), then canonical army order (unless
         ``armies`` is False) and ``cols``."""
         order = {a: i for i, a in enumerate(army_order(df["army"]))} if "army" in df else {}
-        rank = {"variant": {v: i for i, v in enumerate(self.variants)},
-                "tier": {t: i for i, t in enumerate(self.tiers)}, "army": order}
+        rank = {
+            "variant": {v: i for i, v in enumerate(self.variants)},
+            "tier": {t: i for i, t in enumerate(self.tiers)},
+            "army": order,
+        }
         first = ("variant", "tier", "army") if armies else ("variant", "tier")
         by = [c for c in first if c in df.columns] + list(cols)
-        return df.sort_values(by, key=lambda s: s.map(rank[s.name]) if s.name in rank else s,
-                              kind="stable")
+        return df.sort_values(
+            by, key=lambda s: s.map(rank[s.name]) if s.name in rank else s, kind="stable"
+        )
 
     # ------------------------------------------------------------------------------ tables
 
@@ -96,8 +100,9 @@ class Context:
     def card_value(self):
         """``lab value``'s rows only: the causes the report names (``attrs["uncovered"]``: the
         groups it has no table for)."""
-        return stats.card_value(self.rec, self.value, oh=self.opening_hand, opening=False,
-                                **self._kw())
+        return stats.card_value(
+            self.rec, self.value, oh=self.opening_hand, opening=False, **self._kw()
+        )
 
     @cached_property
     def value_command(self) -> str:
@@ -120,8 +125,14 @@ class Context:
                     tiers.append(t["label"])
         all_tiers = len(tiers) == len(config.get("tiers") or [])
         folder = self.rec.path / "value" if self.rec.path else "RESULTS/value"
-        args = ["lab", "value", source, *(x for t in ([] if all_tiers else tiers)
-                                          for x in ("--tier", t)), "--out", folder]
+        args = [
+            "lab",
+            "value",
+            source,
+            *(x for t in ([] if all_tiers else tiers) for x in ("--tier", t)),
+            "--out",
+            folder,
+        ]
         return " ".join(shlex.quote(str(a)) for a in args)
 
     @cached_property

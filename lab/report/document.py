@@ -36,11 +36,18 @@ class Cell:
     @classmethod
     def rate(cls, row, name: str, min_games: int, strong: bool = False) -> "Cell":
         n = row.get(f"{name}_n")
-        note = (f"[{pct(row[f'{name}_lo'])}, {pct(row[f'{name}_hi'])}]"
-                if not missing(row.get(f"{name}_lo")) else "")
+        note = (
+            f"[{pct(row[f'{name}_lo'])}, {pct(row[f'{name}_hi'])}]"
+            if not missing(row.get(f"{name}_lo"))
+            else ""
+        )
         n_txt = f"n={int(n):,}" if not missing(n) else ""
-        return cls(pct(row[name]), " ".join(s for s in (note, n_txt) if s),
-                   thin=missing(n) or n < min_games, strong=strong)
+        return cls(
+            pct(row[name]),
+            " ".join(s for s in (note, n_txt) if s),
+            thin=missing(n) or n < min_games,
+            strong=strong,
+        )
 
     @classmethod
     def diff(cls, row, name: str, n=None, thin: bool = False, strong: bool = False) -> "Cell":
@@ -50,8 +57,9 @@ class Cell:
         return cls(points(row[name]), note, thin=thin, strong=strong)
 
     @classmethod
-    def change(cls, value, lo, hi, note: str = "", thin: bool = False,
-               strong: bool = False) -> "Cell":
+    def change(
+        cls, value, lo, hi, note: str = "", thin: bool = False, strong: bool = False
+    ) -> "Cell":
         """A difference in percentage points with its interval (and an optional note)."""
         text = f"[{points(lo)}, {points(hi)}]" + (f" {note}" if note else "")
         return cls(points(value), text, thin=thin, strong=strong)
@@ -162,10 +170,14 @@ def _html_table(t: Table) -> str:
     if t.caption:
         out.append(f"<caption>{html.escape(t.caption)}</caption>")
     # a column of text is headed on the left, as its cells are
-    texts = [any(not _is_number(_cell(r[k]).text) for r in t.rows if k < len(r))
-             for k in range(len(t.columns))]
-    heads = [('<th class="text">' if texts[k] else "<th>") + _wrappable(c) + "</th>"
-             for k, c in enumerate(t.columns)]
+    texts = [
+        any(not _is_number(_cell(r[k]).text) for r in t.rows if k < len(r))
+        for k in range(len(t.columns))
+    ]
+    heads = [
+        ('<th class="text">' if texts[k] else "<th>") + _wrappable(c) + "</th>"
+        for k, c in enumerate(t.columns)
+    ]
     out.append("<thead><tr>" + "".join(heads) + "</tr></thead><tbody>")
     for row in t.rows:
         tds = []
@@ -195,32 +207,41 @@ def _html_blocks(blocks) -> str:
             parts.append(_html_table(b))
         elif isinstance(b, Figure):
             data = base64.b64encode(b.png).decode("ascii")
-            parts.append(f'<figure><img alt="{html.escape(b.caption or b.name)}" '
-                         f'src="data:image/png;base64,{data}">'
-                         f"<figcaption>{html.escape(b.caption)}</figcaption></figure>")
+            parts.append(
+                f'<figure><img alt="{html.escape(b.caption or b.name)}" '
+                f'src="data:image/png;base64,{data}">'
+                f"<figcaption>{html.escape(b.caption)}</figcaption></figure>"
+            )
         elif isinstance(b, Details):
-            parts.append(f"<details><summary>{html.escape(b.summary)}</summary>"
-                         f"{_html_blocks(b.blocks)}</details>")
+            parts.append(
+                f"<details><summary>{html.escape(b.summary)}</summary>"
+                f"{_html_blocks(b.blocks)}</details>"
+            )
         else:
             raise TypeError(type(b))
     return "\n".join(parts)
 
 
 def render_html(title: str, blocks) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"ja\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>\n{_html_blocks(blocks)}\n</body></html>\n")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"ja\"><head><meta charset=\"utf-8\">"
+        f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1>\n{_html_blocks(blocks)}\n</body></html>\n"
+    )
 
 
 # ----------------------------------------------------------------------------------- Markdown
+
 
 def _md_escape(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
 def _md_table(t: Table) -> str:
-    lines = ["| " + " | ".join(_md_escape(c) for c in t.columns) + " |",
-             "|" + "|".join("---" for _ in t.columns) + "|"]
+    lines = [
+        "| " + " | ".join(_md_escape(c) for c in t.columns) + " |",
+        "|" + "|".join("---" for _ in t.columns) + "|",
+    ]
     for row in t.rows:
         cells = []
         for v in row:

@@ -27,18 +27,25 @@ from matplotlib.figure import Figure
 from lab.stats.armies import army_order
 from lab.stats.variants import first_player_edge
 
-FONT_RC = {"font.family": ["IPAexGothic", "DejaVu Sans"], "axes.unicode_minus": True,
-           "figure.dpi": 100, "savefig.dpi": 110, "axes.spines.top": False,
-           "axes.spines.right": False}
+FONT_RC = {
+    "font.family": ["IPAexGothic", "DejaVu Sans"],
+    "axes.unicode_minus": True,
+    "figure.dpi": 100,
+    "savefig.dpi": 110,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
 BLUE, RED, GREY, DARK = "#3b6ea8", "#c0392b", "#b0b0b0", "#333333"
 
 
 def japanese(fn):
     """Build the figure under the report's font settings (fonts are fixed when text is made)."""
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         with mpl.rc_context(FONT_RC):
             return fn(*args, **kwargs)
+
     return wrapper
 
 
@@ -54,8 +61,9 @@ def _label(key: str, names: dict | None) -> str:
 
 
 @japanese
-def first_player_figure(vt: pd.DataFrame, min_games: int,
-                        labels: list[str] | None = None) -> Figure:
+def first_player_figure(
+    vt: pd.DataFrame, min_games: int, labels: list[str] | None = None
+) -> Figure:
     """First-player win rate per row of a variant table (a variant × tier) with its 95%
     interval: dots, not bars (the axis does not start at zero), the 50% line dashed. Coloured
     by the tables' test (``first_player_edge``): blue where the interval excludes 50%, dark
@@ -95,30 +103,48 @@ def length_figure(lengths: dict[str, dict]) -> Figure:
     """Histograms of leader turns and battles per group (step outlines, shared bins from
     ``length_bins``: every game counted where it fell, never a last bin piling up the tail)."""
     fig = Figure(figsize=(9, 3.2), layout="constrained")
-    for i, (col, title) in enumerate((("leader_turns", "leader turns (手番)"),
-                                      ("battles", "battles (合戦)"))):
+    for i, (col, title) in enumerate(
+        (("leader_turns", "leader turns (手番)"), ("battles", "battles (合戦)"))
+    ):
         ax = fig.add_subplot(1, 2, i + 1)
         values = lengths[col]
         allv = np.concatenate([v for v in values.values() if len(v)]) if values else np.array([])
         if len(allv):
             bins = length_bins(allv)
             for v, arr in values.items():
-                ax.hist(arr, bins=bins, histtype="step", lw=1.5, density=True,
-                        label=f"{v} (n={len(arr):,})")
+                ax.hist(
+                    arr,
+                    bins=bins,
+                    histtype="step",
+                    lw=1.5,
+                    density=True,
+                    label=f"{v} (n={len(arr):,})",
+                )
         ax.set_title(title)
         ax.set_xlabel(col.replace("_", " "))
         ax.set_ylabel("share of games")
     handles, labels = fig.axes[0].get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3),
-                   fontsize=8, frameon=False)
+        fig.legend(
+            handles,
+            labels,
+            loc="outside lower center",
+            ncols=min(len(labels), 3),
+            fontsize=8,
+            frameon=False,
+        )
     fig.suptitle("ゲームの長さ — game length")
     return fig
 
 
 @japanese
-def matchup_heatmap(matrix: pd.DataFrame, counts: pd.DataFrame, min_games: int,
-                    names: dict | None = None, title: str = "") -> Figure:
+def matchup_heatmap(
+    matrix: pd.DataFrame,
+    counts: pd.DataFrame,
+    min_games: int,
+    names: dict | None = None,
+    title: str = "",
+) -> Figure:
     """Row army's win rate against the column army; thin cells hatched grey, n beneath."""
     k = len(matrix)
     fig = Figure(figsize=(1.0 * k + 2.5, 0.8 * k + 1.8), layout="constrained")
@@ -133,11 +159,20 @@ def matchup_heatmap(matrix: pd.DataFrame, counts: pd.DataFrame, min_games: int,
                 ax.text(j, i, "—", ha="center", va="center", color=GREY)
                 continue
             if thin[i, j]:
-                ax.add_patch(mpl.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
-                                                   hatch="///", ec="white", lw=0))
-            ax.text(j, i, f"{v:.0%}\nn={int(n)}", ha="center", va="center", fontsize=8,
-                    color="#666666" if thin[i, j] else
-                    ("white" if abs(v - 0.5) > 0.2 else DARK))
+                ax.add_patch(
+                    mpl.patches.Rectangle(
+                        (j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", ec="white", lw=0
+                    )
+                )
+            ax.text(
+                j,
+                i,
+                f"{v:.0%}\nn={int(n)}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="#666666" if thin[i, j] else ("white" if abs(v - 0.5) > 0.2 else DARK),
+            )
     labels = [_label(a, names) for a in matrix.index]
     ax.set_xticks(range(k), [_label(a, names) for a in matrix.columns], rotation=45, ha="right")
     ax.set_yticks(range(k), labels)
@@ -149,9 +184,14 @@ def matchup_heatmap(matrix: pd.DataFrame, counts: pd.DataFrame, min_games: int,
 
 
 @japanese
-def ratings_figure(bt: pd.DataFrame, names: dict | None = None, panel: str = "tier",
-                   series: str = "variant", panels: list | None = None,
-                   order: list | None = None) -> Figure:
+def ratings_figure(
+    bt: pd.DataFrame,
+    names: dict | None = None,
+    panel: str = "tier",
+    series: str = "variant",
+    panels: list | None = None,
+    order: list | None = None,
+) -> Figure:
     """Bradley–Terry ratings as win probability against the average army: one panel per
     ``panel`` value (a bot tier), one series per ``series`` value (a variant, in ``order``)."""
     armies = bt[bt["term"] == "army"]
@@ -169,9 +209,14 @@ def ratings_figure(bt: pd.DataFrame, names: dict | None = None, panel: str = "ti
             part = part.set_index("army").reindex(rank)
             y = np.arange(len(rank)) + (gi - (len(groups) - 1) / 2) * width
             v = part["vs_average"].to_numpy(float)
-            ax.errorbar(v, y, xerr=np.vstack([v - part["vs_average_lo"],
-                                              part["vs_average_hi"] - v]),
-                        fmt="o", capsize=3, label=str(gname))
+            ax.errorbar(
+                v,
+                y,
+                xerr=np.vstack([v - part["vs_average_lo"], part["vs_average_hi"] - v]),
+                fmt="o",
+                capsize=3,
+                label=str(gname),
+            )
         ax.axvline(0.5, color=DARK, lw=0.8, ls="--")
         ax.set_yticks(range(len(rank)), [_label(a, names) for a in rank])
         ax.xaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0))
@@ -184,8 +229,9 @@ def ratings_figure(bt: pd.DataFrame, names: dict | None = None, panel: str = "ti
 
 
 @japanese
-def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str = "",
-                  panel: str = "tier") -> Figure:
+def change_figure(
+    changes: pd.DataFrame, names: dict | None = None, title: str = "", panel: str = "tier"
+) -> Figure:
     """Paired change per army (and the first player, draws) with 95% intervals, in points; one
     panel per tier. Coloured where the table says it moved (Benjamini–Hochberg, ``moved``),
     grey otherwise; hatched when thin. Bars start at zero. Every panel puts a row (an army, or
@@ -196,11 +242,11 @@ def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str =
     keys = list(dict.fromkeys(key(r) for _, r in changes.iterrows()))
     labels = [_label(k, names) if kind == "army" else k for kind, k in keys]
     y_of = {k: y for k, y in zip(keys, np.arange(len(keys))[::-1])}
-    fig = Figure(figsize=(4.8 * len(panels) + 1.5, 0.42 * len(keys) + 1.6),
-                 layout="constrained")
+    fig = Figure(figsize=(4.8 * len(panels) + 1.5, 0.42 * len(keys) + 1.6), layout="constrained")
     for pi, pname in enumerate(panels):
         rows = (changes if pname is None else changes[changes[panel] == pname]).reset_index(
-            drop=True)
+            drop=True
+        )
         ax = fig.add_subplot(1, len(panels), pi + 1)
         y = np.array([y_of[key(r)] for _, r in rows.iterrows()], dtype=float)
         v = rows["change"].to_numpy(float) * 100
@@ -208,9 +254,14 @@ def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str =
         hi = rows["change_hi"].to_numpy(float) * 100
         moved = rows["moved"].to_numpy(bool)
         thin = rows["thin"].to_numpy(bool)
-        bars = ax.barh(y, v, height=0.6, color=[
-            (RED if c < 0 else BLUE) if m and not t else GREY
-            for c, m, t in zip(v, moved, thin)])
+        bars = ax.barh(
+            y,
+            v,
+            height=0.6,
+            color=[
+                (RED if c < 0 else BLUE) if m and not t else GREY for c, m, t in zip(v, moved, thin)
+            ],
+        )
         for bar, t in zip(bars, thin):
             if t:
                 bar.set_hatch("///")
@@ -227,10 +278,18 @@ def change_figure(changes: pd.DataFrame, names: dict | None = None, title: str =
 
 
 @japanese
-def forest_figure(ct: pd.DataFrame, names: dict | None = None, title: str = "",
-                  value: str = "iwd", lo: str | None = None, hi: str | None = None,
-                  flag: str = "iwd_flag", base: str | None = "iwd_base",
-                  xlabel: str = "IWD, points", ncols: int = 3) -> Figure:
+def forest_figure(
+    ct: pd.DataFrame,
+    names: dict | None = None,
+    title: str = "",
+    value: str = "iwd",
+    lo: str | None = None,
+    hi: str | None = None,
+    flag: str = "iwd_flag",
+    base: str | None = "iwd_base",
+    xlabel: str = "IWD, points",
+    ncols: int = 3,
+) -> Figure:
     """A card value with its 95% interval, one panel per army. ``base`` names the column of
     the reference each card is tested against (dashed: the army's baseline), else zero. Flagged
     cards are coloured by the direction they depart from that reference — blue above, red below
@@ -240,16 +299,16 @@ def forest_figure(ct: pd.DataFrame, names: dict | None = None, title: str = "",
     ncols = min(ncols, len(armies)) or 1
     nrows = int(np.ceil(len(armies) / ncols))
     per = ct.groupby("army").size().max() if len(ct) else 1
-    fig = Figure(figsize=(4.6 * ncols, 0.27 * per * nrows + 1.2 * nrows + 0.6),
-                 layout="constrained")
+    fig = Figure(
+        figsize=(4.6 * ncols, 0.27 * per * nrows + 1.2 * nrows + 0.6), layout="constrained"
+    )
     for i, army in enumerate(armies):
         ax = fig.add_subplot(nrows, ncols, i + 1)
         part = ct[ct["army"] == army].sort_values(value, na_position="first")
         y = np.arange(len(part))
         v = part[value].to_numpy(float) * 100
         l_, h_ = part[lo].to_numpy(float) * 100, part[hi].to_numpy(float) * 100
-        ref = (part[base].to_numpy(float) * 100 if base is not None
-               else np.zeros(len(part)))
+        ref = part[base].to_numpy(float) * 100 if base is not None else np.zeros(len(part))
         for yy, vv, a, b, r, thin_, f in zip(y, v, l_, h_, ref, part["thin"], part[flag]):
             color = GREY if thin_ else ((BLUE if vv > r else RED) if f else DARK)
             ax.plot([a, b], [yy, yy], color=color, lw=1.2)

@@ -40,9 +40,16 @@ class Table(BaseModel):
             allowed = cls.keys()
             for key in data:
                 if key not in allowed:
-                    raise PydanticCustomError("unknown_key", "unknown key",
-                                              {"key": key, "allowed": allowed,
-                                               "noun": cls.KEY_NOUN, "label": cls.KEYS_LABEL})
+                    raise PydanticCustomError(
+                        "unknown_key",
+                        "unknown key",
+                        {
+                            "key": key,
+                            "allowed": allowed,
+                            "noun": cls.KEY_NOUN,
+                            "label": cls.KEYS_LABEL,
+                        },
+                    )
         return data
 
     @classmethod
@@ -50,8 +57,14 @@ class Table(BaseModel):
         return tuple(f.alias or n for n, f in cls.model_fields.items())
 
 
-def field(default: Any = ..., *, allowed: str | None = None, example: str | None = None,
-          alias: str | None = None, **kw) -> Any:
+def field(
+    default: Any = ...,
+    *,
+    allowed: str | None = None,
+    example: str | None = None,
+    alias: str | None = None,
+    **kw,
+) -> Any:
     """A pydantic ``Field`` that also tells the adapter its allowed values and an example."""
     extra = {k: v for k, v in (("allowed", allowed), ("example", example)) if v is not None}
     return Field(default, alias=alias, json_schema_extra=extra or None, **kw)
@@ -62,16 +75,16 @@ def problem(message: str) -> PydanticCustomError:
     return PydanticCustomError("lab", "{message}", {"message": message})
 
 
-def check(model: type[BaseModel], data: Any, source: str | None = None, *,
-          where: str = ""):
+def check(model: type[BaseModel], data: Any, source: str | None = None, *, where: str = ""):
     """``data`` validated as ``model``; the first problem becomes one ``LabError`` line.
     ``where`` names the entry ``data`` is (``patch "x"``, ``[swap]``) when it is not the file."""
     try:
         return model.model_validate(data)
     except ValidationError as e:
         entry, what = describe(model, e.errors(include_url=False)[0], data)
-        raise LabError(_join(" ".join(p for p in (where, entry) if p), what),
-                       source=source) from None
+        raise LabError(
+            _join(" ".join(p for p in (where, entry) if p), what), source=source
+        ) from None
 
 
 def entry_of(loc: tuple, data: Any) -> str:
@@ -83,8 +96,11 @@ def entry_of(loc: tuple, data: Any) -> str:
     node = data
     for part in loc:
         if isinstance(part, int):
-            name = node[part].get("name") if isinstance(node, list) and part < len(node) \
-                and isinstance(node[part], dict) else None
+            name = (
+                node[part].get("name")
+                if isinstance(node, list) and part < len(node) and isinstance(node[part], dict)
+                else None
+            )
             label = f"{tables.pop() if tables else ''}[{part}]"
             if isinstance(name, str):
                 label += f" \"{name}\""
@@ -113,20 +129,25 @@ def describe(model: type[BaseModel], error: dict, data: Any) -> tuple[str, str]:
     kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
     if kind == "lab":  # a validator's own words, about its field or its whole table
         info, tp = field_at(model, loc) if loc else (None, Any)
-        of_field = info is not None and not (isinstance(_unwrap(tp), type)
-                                             and issubclass(_unwrap(tp), BaseModel))
+        of_field = info is not None and not (
+            isinstance(_unwrap(tp), type) and issubclass(_unwrap(tp), BaseModel)
+        )
         return entry_of(loc[:-1] if of_field else loc, data), ctx["message"]
     if kind == "unknown_key":
         key, allowed = ctx["key"], ctx["allowed"]
         hint = closest(str(key), allowed)
         did = f"did you mean {', '.join(hint)}? " if hint else ""
-        return entry_of(loc, data), (f"unknown {ctx['noun']} \"{key}\"; {did}"
-                                     f"{ctx['label']}: {', '.join(allowed)}")
+        return entry_of(loc, data), (
+            f"unknown {ctx['noun']} \"{key}\"; {did}{ctx['label']}: {', '.join(allowed)}"
+        )
     if not loc:
         return "", f"must be a table, got {value!r}"
     info, tp = field_at(model, loc)
-    extra = (info.json_schema_extra if info is not None and isinstance(
-        info.json_schema_extra, dict) else {})
+    extra = (
+        info.json_schema_extra
+        if info is not None and isinstance(info.json_schema_extra, dict)
+        else {}
+    )
     # an item is named key[i] after the entry that holds its list
     where = entry_of(loc[:-2] if isinstance(loc[-1], int) else loc[:-1], data)
     key = _key(loc)
@@ -135,8 +156,11 @@ def describe(model: type[BaseModel], error: dict, data: Any) -> tuple[str, str]:
         return where, f"missing key \"{key}\"" + (f"; add {example}" if example else "")
     if not extra.get("allowed") and isinstance(loc[-1], int):  # an item: its list's words
         parent, _ = field_at(model, loc[:-1])
-        extra = parent.json_schema_extra if parent is not None and isinstance(
-            parent.json_schema_extra, dict) else {}
+        extra = (
+            parent.json_schema_extra
+            if parent is not None and isinstance(parent.json_schema_extra, dict)
+            else {}
+        )
     allowed = extra.get("allowed") or _allowed(tp, ctx)
     hint = closest(value, _literal_values(tp)) if isinstance(value, str) else []
     did = f"did you mean {', '.join(hint)}? " if hint else ""
@@ -176,8 +200,9 @@ def _keys_of(loc: tuple, data: Any) -> tuple:
 
 def _is_tag(part) -> bool:
     """pydantic's own steps in a loc (a union member, a validator), not keys of the file."""
-    return isinstance(part, str) and ("[" in part or part in ("str", "int", "bool", "list",
-                                                              "dict", "float"))
+    return isinstance(part, str) and (
+        "[" in part or part in ("str", "int", "bool", "list", "dict", "float")
+    )
 
 
 def field_at(model: type[BaseModel], loc: tuple):
@@ -201,8 +226,7 @@ def field_at(model: type[BaseModel], loc: tuple):
 
 def _annotated(info) -> Any:
     """A field's type with its constraints (Ge, Le, …) attached again."""
-    return typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else \
-        info.annotation
+    return typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
 
 
 def _unwrap(tp):
@@ -236,8 +260,7 @@ def _constraints(tp) -> list:
 
 def _literal_values(tp) -> list[str]:
     tp = _unwrap(tp)
-    return [str(a) for a in typing.get_args(tp)] if typing.get_origin(tp) is typing.Literal \
-        else []
+    return [str(a) for a in typing.get_args(tp)] if typing.get_origin(tp) is typing.Literal else []
 
 
 def _allowed(tp, ctx: dict) -> str:

@@ -17,10 +17,12 @@ from lab.bots.match import KINDS, BotSpec, parse_bot
 from lab.bots.personas import PERSONAS
 from lab.errors import LabError, closest
 
-BOT_FORMS = ("a kind (random, heuristic, strong, search, expert), a heuristic persona (tuned, "
-             "aggressive, defensive, balanced), KIND:KEY=VALUE,… (e.g. search:simulations=200 or "
-             "heuristic:persona=defensive,card=30) or a TOML inline table such as "
-             "'{ kind = \"search\", simulations = 100 }'")
+BOT_FORMS = (
+    "a kind (random, heuristic, strong, search, expert), a heuristic persona (tuned, "
+    "aggressive, defensive, balanced), KIND:KEY=VALUE,… (e.g. search:simulations=200 or "
+    "heuristic:persona=defensive,card=30) or a TOML inline table such as "
+    "'{ kind = \"search\", simulations = 100 }'"
+)
 
 
 def bot_from_text(text: str, option: str = "--bot") -> BotSpec:
@@ -45,14 +47,17 @@ def bot_from_text(text: str, option: str = "--bot") -> BotSpec:
         names = list(KINDS) + list(PERSONAS)
         hint = closest(kind, names)
         did = f"did you mean {', '.join(hint)}? " if hint else ""
-        raise LabError(f"{where} is not a bot; {did}use one of {', '.join(names)} or "
-                       "KIND:KEY=VALUE,… (e.g. search:simulations=200)")
+        raise LabError(
+            f"{where} is not a bot; {did}use one of {', '.join(names)} or "
+            "KIND:KEY=VALUE,… (e.g. search:simulations=200)"
+        )
     for part in rest.split(",") if rest.strip() else ():
         key, eq, value = part.partition("=")
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
-            raise LabError(f"{where}: \"{part.strip()}\" is not KEY=VALUE "
-                           "(e.g. search:simulations=200)")
+            raise LabError(
+                f"{where}: \"{part.strip()}\" is not KEY=VALUE (e.g. search:simulations=200)"
+            )
         if key == "kind":
             raise LabError(f"{where}: give the kind before the colon, not as a key")
         if key in spec and key != "persona":

@@ -51,7 +51,8 @@ class CardEntry(Table):
     name: str = field(example="name = \"<printed name>\"")
     kind: _names(KIND_NAMES) = field(example="kind = \"unit\"")
     strength: Optional[Union[int, Literal[INF_WORDS]]] = field(
-        None, allowed="whole numbers 1–10, or \"inf\" for a general")
+        None, allowed="whole numbers 1–10, or \"inf\" for a general"
+    )
     person: str = ""
     abilities: list[str] = []
     cost: Whole0 = 0
@@ -64,20 +65,30 @@ class CardEntry(Table):
             if s is not None:
                 raise problem(f"a {self.kind} has no strength; remove `strength`")
         elif s is None:
-            raise problem("strength is missing; add " + (
-                "strength = \"inf\" (a general's)" if self.kind == "general" else
-                "strength = <whole number 1–10>"))
+            raise problem(
+                "strength is missing; add "
+                + (
+                    "strength = \"inf\" (a general's)"
+                    if self.kind == "general"
+                    else "strength = <whole number 1–10>"
+                )
+            )
         elif isinstance(s, int) and not 1 <= s <= 10:
-            raise problem(f"strength = {s!r} is not allowed; allowed values: whole numbers "
-                          "1–10, or \"inf\" for a general")
+            raise problem(
+                f"strength = {s!r} is not allowed; allowed values: whole numbers "
+                "1–10, or \"inf\" for a general"
+            )
         elif self.kind == "general" and s not in INF_WORDS:
             raise problem("a general (総大将) has strength \"inf\"")
         return self
 
 
 class CardFile(Table):
-    cards: list[CardEntry] = field([], allowed="a list of card tables: cards = [{ id = \"…\", "
-                                               "name = \"…\", kind = \"unit\", … }, …]")
+    cards: list[CardEntry] = field(
+        [],
+        allowed="a list of card tables: cards = [{ id = \"…\", "
+        "name = \"…\", kind = \"unit\", … }, …]",
+    )
     ability: dict[str, AbilityTable] = field({}, allowed="[ability.ID] tables")
 
 
@@ -86,4 +97,5 @@ class DeckFile(Table):
     description: str = ""
     cards: Annotated[dict[str, Annotated[int, Field(ge=1)]], Field(min_length=1)] = field(
         allowed="a [cards] table of card name = copies",
-        example="a [cards] table of card name = copies")
+        example="a [cards] table of card name = copies",
+    )

@@ -25,8 +25,10 @@ BASE = "base"  # the patch name of the unpatched cards (reserved)
 OPS = ("strength", "amount", "off", "add", "replace")  # what one [[patch.edit]] does
 _RUN_NAME = re.compile(r"^[^/\\\s.][^/\\\s]*$")
 PATCH_NAME = re.compile(r"^[^\s@+=/\\.][^\s@+=/\\]{0,63}$")
-PATCH_NAME_ALLOWED = ("a name of up to 64 characters without spaces or the characters @ + = / \\, "
-                      "not starting with a dot (it becomes part of the variant id)")
+PATCH_NAME_ALLOWED = (
+    "a name of up to 64 characters without spaces or the characters @ + = / \\, "
+    "not starting with a dot (it becomes part of the variant id)"
+)
 
 Whole0 = Annotated[int, Field(ge=0)]
 Preset = Literal[tuple(PRESETS)]
@@ -45,13 +47,17 @@ class Edit(Table):
     ability: Optional[str] = None
     row: Optional[Whole0] = None
     strength: Optional[Union[int, Literal["inf", "∞"]]] = field(
-        None, allowed="whole numbers 1–10, or \"inf\" for a general")
+        None, allowed="whole numbers 1–10, or \"inf\" for a general"
+    )
     amount: Optional[Whole0] = None
     off: Optional[Union[bool, str]] = field(
-        None, allowed="the id or printed name of one of the card's abilities, or \"all\"")
+        None, allowed="the id or printed name of one of the card's abilities, or \"all\""
+    )
     add: Optional[Union[str, list[dict], dict]] = field(
-        None, allowed="an ability of the pool (id or printed name) or effect rows "
-                      "{ trigger, effect, amount, condition }")
+        None,
+        allowed="an ability of the pool (id or printed name) or effect rows "
+        "{ trigger, effect, amount, condition }",
+    )
     replace: Optional[str] = None
 
     @model_validator(mode="after")
@@ -59,13 +65,20 @@ class Edit(Table):
         ops = [k for k in OPS if k in self.model_fields_set]
         if len(ops) != 1:
             got = f"it has {', '.join(ops)}" if ops else "it has none"
-            raise problem(f"an edit does exactly one of {', '.join(OPS)}; {got} — split it into "
-                          "several [[patch.edit]] tables")
+            raise problem(
+                f"an edit does exactly one of {', '.join(OPS)}; {got} — split it into "
+                "several [[patch.edit]] tables"
+            )
         for key in ("ability", "row"):
             if key in self.model_fields_set and ops[0] != "amount":
-                raise problem(f"\"{key}\" goes with amount only; for {ops[0]} remove it"
-                              + (" and write off = \"<ability>\"" if ops[0] == "off"
-                                 and key == "ability" else ""))
+                raise problem(
+                    f"\"{key}\" goes with amount only; for {ops[0]} remove it"
+                    + (
+                        " and write off = \"<ability>\""
+                        if ops[0] == "off" and key == "ability"
+                        else ""
+                    )
+                )
         return self
 
     @property
@@ -78,18 +91,19 @@ class PatchTable(Table):
 
     name: str = field(example="name = \"<patch name>\"")
     description: str = ""
-    edit: Annotated[list[Edit], BeforeValidator(_one_table_is_a_list), Field(min_length=1)] = \
-        field(example="at least one edit: [[patch.edit]] with card = \"…\" and one of "
-                      + ", ".join(OPS),
-              allowed="[[patch.edit]] tables with card = \"…\" and one of " + ", ".join(OPS))
+    edit: Annotated[list[Edit], BeforeValidator(_one_table_is_a_list), Field(min_length=1)] = field(
+        example="at least one edit: [[patch.edit]] with card = \"…\" and one of " + ", ".join(OPS),
+        allowed="[[patch.edit]] tables with card = \"…\" and one of " + ", ".join(OPS),
+    )
     allow_no_general: bool = False  # lab value's own patches; a manifest keeps it
 
     @field_validator("name")
     @classmethod
     def _a_variant_id_part(cls, name: str) -> str:
         if name == BASE:
-            raise problem(f"the name \"{BASE}\" is reserved for the unpatched cards; choose "
-                          "another name")
+            raise problem(
+                f"the name \"{BASE}\" is reserved for the unpatched cards; choose another name"
+            )
         if not PATCH_NAME.match(name):
             raise problem(f"name = {name!r} is not allowed; allowed values: {PATCH_NAME_ALLOWED}")
         return name
@@ -100,44 +114,58 @@ class SwapTable(Table):
 
     card: Text = field(example="card = \"<card name>\"", allowed="a card name")
     with_: Text = field(alias="with", example="with = \"<card name>\"", allowed="a card name")
-    army: Optional[Text] = field(None, example="army = \"<army key or name>\"",
-                                 allowed="an army of the config holding the card")
+    army: Optional[Text] = field(
+        None,
+        example="army = \"<army key or name>\"",
+        allowed="an army of the config holding the card",
+    )
 
 
 class ExperimentFile(Table):
-    name: Optional[str] = field(None, allowed="a non-empty name without spaces or slashes that "
-                                              "does not start with a dot (it names the results "
-                                              "folder)")
+    name: Optional[str] = field(
+        None,
+        allowed="a non-empty name without spaces or slashes that "
+        "does not start with a dot (it names the results "
+        "folder)",
+    )
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] = field(example="seed = <whole number>")
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = field(example="games = <whole number>")
     rules: Union[Preset, Annotated[list[Preset], Field(min_length=1)]] = field(
-        [DEFAULT_PRESET], allowed=f"a preset ({', '.join(PRESETS)}) or a list of presets")
+        [DEFAULT_PRESET], allowed=f"a preset ({', '.join(PRESETS)}) or a list of presets"
+    )
     overrides: dict[str, Any] = field({}, allowed="a table of rules toggles ([overrides])")
-    grid: dict[str, Any] = field({}, allowed="a table of rules toggles, each a list of values "
-                                             "([grid])")
+    grid: dict[str, Any] = field(
+        {}, allowed="a table of rules toggles, each a list of values ([grid])"
+    )
     armies: Any = "all"  # "all", armies or [seat A, seat B] pairs: resolved with the decks
     bots: Any = None  # bots are checked by lab.bots.match.parse_bot
     tiers: Any = None
     seat_swap: bool = False
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK)] = DEFAULT_CHUNK
     extra_cards: Union[str, list[Text]] = field(
-        [], allowed="a card file or a list of card files, paths relative to this config (e.g. "
-                    "extra_cards = \"my_cards.toml\")")
-    patch: list[PatchTable] = field([], allowed="a list of tables: [[patch]] with name = \"…\" "
-                                                "and [[patch.edit]] tables")
+        [],
+        allowed="a card file or a list of card files, paths relative to this config (e.g. "
+        "extra_cards = \"my_cards.toml\")",
+    )
+    patch: list[PatchTable] = field(
+        [], allowed="a list of tables: [[patch]] with name = \"…\" and [[patch.edit]] tables"
+    )
     swap: Optional[SwapTable] = None
     # the game is chosen from this key before the rest is read (lab.games); 大天下's own
     # schema accepts only its own name
-    game: Literal["daitenka"] = field("daitenka", allowed="\"daitenka\" (大天下) or "
-                                                          "\"rumble_nation\"")
+    game: Literal["daitenka"] = field(
+        "daitenka", allowed="\"daitenka\" (大天下) or \"rumble_nation\""
+    )
 
     @field_validator("name")
     @classmethod
     def _a_folder_name(cls, name):
         if name is not None and not _RUN_NAME.match(name):
-            raise problem(f"name = {name!r} is not allowed; allowed values: a non-empty name "
-                          "without spaces or slashes that does not start with a dot (it names "
-                          "the results folder)")
+            raise problem(
+                f"name = {name!r} is not allowed; allowed values: a non-empty name "
+                "without spaces or slashes that does not start with a dot (it names "
+                "the results folder)"
+            )
         return name
 
     @field_validator("extra_cards", "rules")
@@ -157,8 +185,7 @@ class ExperimentFile(Table):
         names = [p.name for p in patches]
         for i, n in enumerate(names):
             if n in names[:i]:
-                raise problem(f"patch[{i}]: the name \"{n}\" is used twice; names must be "
-                              "unique")
+                raise problem(f"patch[{i}]: the name \"{n}\" is used twice; names must be unique")
         return patches
 
 
@@ -172,10 +199,12 @@ class GameExperimentFile(Table):
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] = field(example="seed = <whole number>")
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = field(example="games = <whole number>")
     rules: Union[Text, Annotated[list[Text], Field(min_length=1)]] = field(
-        None, allowed="a preset of the game or a list of presets")
+        None, allowed="a preset of the game or a list of presets"
+    )
     overrides: dict[str, Any] = field({}, allowed="a table of rules toggles ([overrides])")
-    grid: dict[str, Any] = field({}, allowed="a table of rules toggles, each a list of values "
-                                             "([grid])")
+    grid: dict[str, Any] = field(
+        {}, allowed="a table of rules toggles, each a list of values ([grid])"
+    )
     bots: Any = None  # one bot for every seat, or a list with one per seat: the game's parser
     tiers: Any = None
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK)] = DEFAULT_CHUNK

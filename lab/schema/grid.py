@@ -13,22 +13,29 @@ from collections.abc import Callable, Mapping
 from lab.errors import LabError, closest
 
 
-def check_grid(grid: dict, overrides: dict, toggles, src: str,
-               example: Callable[[str], str]) -> None:
+def check_grid(
+    grid: dict, overrides: dict, toggles, src: str, example: Callable[[str], str]
+) -> None:
     """Each ``[grid]`` entry a known toggle with a non-empty list, not also in ``[overrides]``;
     ``example(key)`` gives the values a message suggests (``"6, 7, 10"``)."""
     for key, values in grid.items():
         if key not in toggles:
             hint = closest(key, toggles)
             did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"[grid] unknown rules key \"{key}\"; {did}valid keys: "
-                           f"{', '.join(toggles)}", source=src)
+            raise LabError(
+                f"[grid] unknown rules key \"{key}\"; {did}valid keys: {', '.join(toggles)}",
+                source=src,
+            )
         if not isinstance(values, list) or not values:
-            raise LabError(f"[grid] {key} = {values!r}: a grid entry is a non-empty list of "
-                           f"values, e.g. {key} = [{example(key)}]", source=src)
+            raise LabError(
+                f"[grid] {key} = {values!r}: a grid entry is a non-empty list of "
+                f"values, e.g. {key} = [{example(key)}]",
+                source=src,
+            )
         if key in overrides:
-            raise LabError(f"\"{key}\" is in both [overrides] and [grid]; keep it in one",
-                           source=src)
+            raise LabError(
+                f"\"{key}\" is in both [overrides] and [grid]; keep it in one", source=src
+            )
 
 
 def expand_grid(presets: Mapping, names, overrides: dict, grid: dict, src: str) -> tuple:
@@ -41,11 +48,15 @@ def expand_grid(presets: Mapping, names, overrides: dict, grid: dict, src: str) 
         for combo in itertools.product(*grid.values()):
             toggles = dict(zip(grid, combo))
             where = f"variant rules = \"{preset}\"" + "".join(
-                f", {k} = {v!r}" for k, v in toggles.items())
+                f", {k} = {v!r}" for k, v in toggles.items()
+            )
             rs = base.with_overrides(toggles, source=f"{src} {where}")
             if rs.id in seen:
-                raise LabError(f"two entries give the same rule set {rs.id} ({seen[rs.id]} and "
-                               f"{where}); remove one", source=src)
+                raise LabError(
+                    f"two entries give the same rule set {rs.id} ({seen[rs.id]} and "
+                    f"{where}); remove one",
+                    source=src,
+                )
             seen[rs.id] = where
             variants.append(rs)
     return tuple(variants)

@@ -28,7 +28,8 @@ class ReplayArmy(Table):
     name: str = ""
     path: str = ""
     cards: list[Annotated[tuple[str, Annotated[int, Field(ge=1)]], Field(strict=False)]] = field(
-        allowed="[[name, copies], …]", example="cards = [[name, copies], …]")
+        allowed="[[name, copies], …]", example="cards = [[name, copies], …]"
+    )
 
 
 class ReplayStep(Table):
@@ -47,7 +48,8 @@ class ReplayFile(Table):
     players: dict[Seat, Literal["human", "bot"]] = field(example="players = {A: …, B: …}")
     bot: str = ""
     seed: Annotated[int, Field(ge=0)] = field(
-        allowed="a whole number ≥ 0 (the file was edited or damaged)", example="seed")
+        allowed="a whole number ≥ 0 (the file was edited or damaged)", example="seed"
+    )
     seed_words: list[int] = []
     first: str = ""
     start: Optional[dict[str, Any]] = None

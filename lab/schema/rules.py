@@ -47,8 +47,10 @@ def _toggle(allowed) -> tuple[object, str]:
         return Annotated[bool, BeforeValidator(_on_off)], "true, false (or on, off)"
     if isinstance(allowed, tuple):
         lo, hi = allowed
-        return (Annotated[int, BeforeValidator(_digits), Field(ge=lo, le=hi)],
-                f"whole numbers {lo}–{hi}")
+        return (
+            Annotated[int, BeforeValidator(_digits), Field(ge=lo, le=hi)],
+            f"whole numbers {lo}–{hi}",
+        )
     return Literal[tuple(allowed)], ", ".join(allowed)
 
 
@@ -77,8 +79,11 @@ def rules_file(data: dict, source: str) -> dict:
     if isinstance(data.get("rules"), dict):
         others = sorted(k for k in data if k != "rules")
         if others:
-            raise LabError(f"unknown key(s) or table(s) {', '.join(others)} beside [rules]; "
-                           "a rules file holds toggles (and preset = \"…\") at top level "
-                           "or under [rules], nothing else", source=source)
+            raise LabError(
+                f"unknown key(s) or table(s) {', '.join(others)} beside [rules]; "
+                "a rules file holds toggles (and preset = \"…\") at top level "
+                "or under [rules], nothing else",
+                source=source,
+            )
         return data["rules"]
     return data

@@ -76,12 +76,14 @@ class Step(Table):
 class ScenarioTable(Table):
     name: str = field(example="name = \"…\"")
     rules: Literal[tuple(PRESETS)] = field(
-        DEFAULT_PRESET, allowed=", ".join(PRESETS) + " (toggles go in [overrides])")
+        DEFAULT_PRESET, allowed=", ".join(PRESETS) + " (toggles go in [overrides])"
+    )
     seed: Count = field(0, allowed="whole numbers ≥ 0")
     first: Literal["A", "B"] = field("A", allowed="\"A\", \"B\"")
     steps: list[Union[str, Step]] = field(
         example="steps = [\"A lead …\", …]",
-        allowed="a list of step strings or { do = \"…\", expect_illegal = true }")
+        allowed="a list of step strings or { do = \"…\", expect_illegal = true }",
+    )
     overrides: dict[str, Any] = field({}, allowed="a table of rule toggles ([overrides])")
     A: Zones = field(None, allowed="a table of zones ([A])")
     B: Zones = field(None, allowed="a table of zones ([B])")
@@ -100,4 +102,5 @@ class ScenarioFile(Table):
 
     KEYS_LABEL = "a file of several scenarios holds only [[scenario]] tables; allowed"
     scenario: Annotated[list[dict], Field(min_length=1)] = field(
-        allowed="an array of tables ([[scenario]])")
+        allowed="an array of tables ([[scenario]])"
+    )

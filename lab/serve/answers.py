@@ -50,23 +50,34 @@ def experiments(results: Path) -> list[dict]:
         cfg = man.get("config") or {}
         try:
             game = of_config(cfg)
-            kind = {"game": game.name, "display": game.display,
-                    "compares_armies": game.COMPARES_ARMIES}
+            kind = {
+                "game": game.name,
+                "display": game.display,
+                "compares_armies": game.COMPARES_ARMIES,
+            }
         except LabError:  # a game this lab does not host: listed, compared with nothing
-            kind = {"game": str(cfg.get("game")), "display": str(cfg.get("game")),
-                    "compares_armies": False}
+            kind = {
+                "game": str(cfg.get("game")),
+                "display": str(cfg.get("game")),
+                "compares_armies": False,
+            }
         sessions = man.get("sessions") or []
-        out.append({
-            "name": d.name, **kind,
-            "status": man.get("status", "?"), "done": got[0], "total": got[1],
-            "variants": len(cfg.get("variants") or []),
-            "started": (sessions[-1].get("started", "") if sessions else ""),
-            "games_per_s": (man.get("throughput") or {}).get("games_per_s"),
-            "report": (d / "report.html").is_file(),
-            "value": value_folder(d) is not None,
-            "balance": (d / "balance" / "balance.json").is_file(),
-            "mtime": (d / "manifest.json").stat().st_mtime,
-        })
+        out.append(
+            {
+                "name": d.name,
+                **kind,
+                "status": man.get("status", "?"),
+                "done": got[0],
+                "total": got[1],
+                "variants": len(cfg.get("variants") or []),
+                "started": (sessions[-1].get("started", "") if sessions else ""),
+                "games_per_s": (man.get("throughput") or {}).get("games_per_s"),
+                "report": (d / "report.html").is_file(),
+                "value": value_folder(d) is not None,
+                "balance": (d / "balance" / "balance.json").is_file(),
+                "mtime": (d / "manifest.json").stat().st_mtime,
+            }
+        )
     out.sort(key=lambda e: e["mtime"], reverse=True)
     return out
 
@@ -87,35 +98,52 @@ def detail(folder: Path) -> dict:
         raise LabError(f"{folder.name} holds no manifest.json; it is not a results folder")
     cfg = man.get("config") or {}
     game = of_results(folder)
-    names = SimpleNamespace(armies=[SimpleNamespace(key=a["key"], name=a["name"])
-                                    for a in cfg.get("armies") or []])
+    names = SimpleNamespace(
+        armies=[SimpleNamespace(key=a["key"], name=a["name"]) for a in cfg.get("armies") or []]
+    )
     try:
         tables = [from_rich(t) for t in game.summary_tables(folder, names)]
     except (LabError, OSError, ValueError) as e:
         tables = [from_rows("summary", ["problem"], [[str(e)]])]
     sessions = man.get("sessions") or []
-    return {"name": folder.name, "game": game.name, "display": game.display,
-            "status": man.get("status"), "games": man.get("games"),
-            "variants": [v.get("id") for v in cfg.get("variants") or []],
-            "tiers": [t.get("label") for t in cfg.get("tiers") or []],
-            "armies": [a.get("name") for a in cfg.get("armies") or []],
-            "seed": cfg.get("seed"), "source": cfg.get("source"),
-            "sessions": sessions, "throughput": man.get("throughput"),
-            "summary": tables,
-            "report": (folder / "report.html").is_file(),
-            "report_stale": _stale(folder), "edits_cards": game.EDITS_CARDS,
-            "value": value_folder(folder) is not None,
-            "balance": (folder / "balance" / "balance.json").is_file()}
+    return {
+        "name": folder.name,
+        "game": game.name,
+        "display": game.display,
+        "status": man.get("status"),
+        "games": man.get("games"),
+        "variants": [v.get("id") for v in cfg.get("variants") or []],
+        "tiers": [t.get("label") for t in cfg.get("tiers") or []],
+        "armies": [a.get("name") for a in cfg.get("armies") or []],
+        "seed": cfg.get("seed"),
+        "source": cfg.get("source"),
+        "sessions": sessions,
+        "throughput": man.get("throughput"),
+        "summary": tables,
+        "report": (folder / "report.html").is_file(),
+        "report_stale": _stale(folder),
+        "edits_cards": game.EDITS_CARDS,
+        "value": value_folder(folder) is not None,
+        "balance": (folder / "balance" / "balance.json").is_file(),
+    }
 
 
 def _stale(folder: Path) -> bool:
     page = folder / "report.html"
     if not page.is_file():
         return False
-    newest = max((p.stat().st_mtime for p in [folder / "manifest.json",
-                                              folder / "value" / "value.parquet",
-                                              folder / "balance" / "balance.json"]
-                  if p.is_file()), default=0)
+    newest = max(
+        (
+            p.stat().st_mtime
+            for p in [
+                folder / "manifest.json",
+                folder / "value" / "value.parquet",
+                folder / "balance" / "balance.json",
+            ]
+            if p.is_file()
+        ),
+        default=0,
+    )
     return page.stat().st_mtime < newest
 
 
@@ -142,9 +170,11 @@ def value_tables(folder: Path) -> list[PageTable]:
     tables = [from_rich(t) for t in value.tables(table)]
     prec = value.precision(table)
     if tables:
-        tables[-1].caption += (f" — 95% half-width: at most {prec['max_half_width']:.2f} points "
-                               f"(median {prec['median_half_width']:.2f}) over {prec['rows']} "
-                               "rows")
+        tables[-1].caption += (
+            f" — 95% half-width: at most {prec['max_half_width']:.2f} points "
+            f"(median {prec['median_half_width']:.2f}) over {prec['rows']} "
+            "rows"
+        )
     return tables
 
 
@@ -169,6 +199,7 @@ def balance_blocks(folder: Path) -> list[dict] | None:
 
 # ------------------------------------------------------------------------------ side by side
 
+
 def variants_of(folder: Path) -> list[str]:
     man = _manifest(folder) or {}
     cfg = man.get("config") or {}
@@ -177,8 +208,7 @@ def variants_of(folder: Path) -> list[str]:
     rules = [v.get("id") for v in cfg.get("variants") or []]
     patches = [p.get("name") for p in cfg.get("patches") or []]
     if patches:
-        return [r if p == "base" else f"{r}{PATCH_SEPARATOR}{p}" for r in rules
-                for p in patches]
+        return [r if p == "base" else f"{r}{PATCH_SEPARATOR}{p}" for r in rules for p in patches]
     return rules
 
 
@@ -195,14 +225,18 @@ def compare(a: Path, va: str, b: Path, vb: str) -> dict:
             raise LabError(f"{folder.name} holds no manifest.json; it is not a results folder")
         game = of_results(folder)
         if not game.COMPARES_ARMIES:
-            raise LabError(f"{folder.name} holds {game.display} records; the side by side "
-                           "compares armies — open its report instead")
+            raise LabError(
+                f"{folder.name} holds {game.display} records; the side by side "
+                "compares armies — open its report instead"
+            )
     rec_a = stats.load(a)
     rec_b = rec_a if b == a else stats.load(b)
     for rec, folder, v in ((rec_a, a, va), (rec_b, b, vb)):
         if v not in set(rec.variants()):
-            raise LabError(f"variant \"{v}\" is not in {folder.name}; its variants: "
-                           f"{', '.join(rec.variants())}")
+            raise LabError(
+                f"variant \"{v}\" is not in {folder.name}; its variants: "
+                f"{', '.join(rec.variants())}"
+            )
     ta, tb = stats.army_table(rec_a), stats.army_table(rec_b)
     ta, tb = ta[ta["variant"] == va], tb[tb["variant"] == vb]
     names = {**rec_b.army_names(), **rec_a.army_names()}
@@ -222,30 +256,51 @@ def compare(a: Path, va: str, b: Path, vb: str) -> dict:
                 if r is None:
                     cells.append(Cell("—", dim=True))
                 else:
-                    cells.append(Cell(f"{pct(r['win_rate'])} [{pct(r['win_rate_lo'])}, "
-                                      f"{pct(r['win_rate_hi'])}] n={int(r['win_rate_n']):,}",
-                                      dim=bool(r.get("thin"))))
+                    cells.append(
+                        Cell(
+                            f"{pct(r['win_rate'])} [{pct(r['win_rate_lo'])}, "
+                            f"{pct(r['win_rate_hi'])}] n={int(r['win_rate_n']):,}",
+                            dim=bool(r.get("thin")),
+                        )
+                    )
             if paired is not None:
                 p = paired[(paired["tier"] == tier) & (paired["army"] == army)]
                 if len(p):
                     x = p.iloc[0]
-                    cells.append(Cell(f"{points(x['change'])} [{points(x['change_lo'])}, "
-                                      f"{points(x['change_hi'])}] pairs={int(x['pairs']):,}",
-                                      strong=bool(x["moved"]), dim=bool(x["thin"])))
+                    cells.append(
+                        Cell(
+                            f"{points(x['change'])} [{points(x['change_lo'])}, "
+                            f"{points(x['change_hi'])}] pairs={int(x['pairs']):,}",
+                            strong=bool(x["moved"]),
+                            dim=bool(x["thin"]),
+                        )
+                    )
                 else:
                     cells.append(Cell("—", dim=True))
             rows.append(cells)
         cols = ["army", f"{a.name}: {va}", f"{b.name}: {vb}"]
         if paired is not None:
             cols.append("paired change (points)")
-        caption = ("win rate in decisive games (as the report's armies table), 95% interval clustered by deal; "
-                   + ("change: on the same deals (causal), bold where it moved (BH q < 0.05)"
-                      if paired is not None else
-                      "two results folders: different runs, so the columns are side by side "
-                      "only — no paired change (observational)"))
+        caption = (
+            "win rate in decisive games (as the report's armies table), 95% interval clustered by deal; "
+            + (
+                "change: on the same deals (causal), bold where it moved (BH q < 0.05)"
+                if paired is not None
+                else "two results folders: different runs, so the columns are side by side "
+                "only — no paired change (observational)"
+            )
+        )
         tables.append(from_rows(f"armies — bots {tier}", cols, rows, caption))
     return {"tables": tables, "paired": paired is not None}
 
 
-__all__ = ["balance_blocks", "build_report", "compare", "detail", "experiments",
-           "value_folder", "value_tables", "variants_of"]
+__all__ = [
+    "balance_blocks",
+    "build_report",
+    "compare",
+    "detail",
+    "experiments",
+    "value_folder",
+    "value_tables",
+    "variants_of",
+]

@@ -24,8 +24,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import (FileResponse, HTMLResponse, JSONResponse, RedirectResponse,
-                                 Response)
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -34,7 +33,7 @@ from lab.errors import LabError
 from lab.games import DEFAULT, GAMES, get
 from lab.serve import answers
 from lab.serve.jobs import Jobs
-from lab.serve.paths import (DECKS, MAX_UPLOAD, REPLAYS, SCENARIOS, Roots, decode, safe_name)
+from lab.serve.paths import DECKS, MAX_UPLOAD, REPLAYS, SCENARIOS, Roots, decode, safe_name
 from lab.serve.play import Matches, Setup, presets, rule_fields
 
 HERE = Path(__file__).parent
@@ -54,6 +53,7 @@ class Lab:
 
 # ------------------------------------------------------------------------------ guards
 
+
 class Guard:
     """ASGI middleware: refuse a body over MAX_BODY (413, before reading it), a Host this
     server is not (421), and a POST from another origin (403)."""
@@ -67,16 +67,22 @@ class Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "")
         if self.hosts and _hostname(host) not in self.hosts:
-            return await _plain(send, 421, f"this lab answers to {', '.join(self.hosts)}, not "
-                                           f"{host or 'no Host header'}")
+            return await _plain(
+                send,
+                421,
+                f"this lab answers to {', '.join(self.hosts)}, not {host or 'no Host header'}",
+            )
         if scope["method"] not in ("GET", "HEAD"):
             origin = headers.get("origin") or headers.get("referer")
             if origin and urlsplit(origin).netloc not in (host, ""):
                 return await _plain(send, 403, "a request from another site was refused")
         length = headers.get("content-length")
         if length and length.isdigit() and int(length) > MAX_BODY:
-            return await _plain(send, 413, f"the request is {int(length):,} bytes; uploads are "
-                                           f"at most {MAX_UPLOAD:,} bytes")
+            return await _plain(
+                send,
+                413,
+                f"the request is {int(length):,} bytes; uploads are at most {MAX_UPLOAD:,} bytes",
+            )
         seen = 0
 
         async def counted():
@@ -85,8 +91,10 @@ class Guard:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > MAX_BODY:
-                    raise LabError(f"the request is over {MAX_UPLOAD:,} bytes; uploads are at "
-                                   f"most {MAX_UPLOAD:,} bytes")
+                    raise LabError(
+                        f"the request is over {MAX_UPLOAD:,} bytes; uploads are at "
+                        f"most {MAX_UPLOAD:,} bytes"
+                    )
             return message
 
         started = time.perf_counter()
@@ -95,9 +103,13 @@ class Guard:
             # Server-Timing: the time this server spent on the request (benchmarks/serve.py)
             if message["type"] == "http.response.start":
                 took = (time.perf_counter() - started) * 1000
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  (b"server-timing", f"app;dur={took:.2f}"
-                                                   .encode())]}
+                message = {
+                    **message,
+                    "headers": [
+                        *message.get("headers", []),
+                        (b"server-timing", f"app;dur={took:.2f}".encode()),
+                    ],
+                }
             await send(message)
 
         return await self.app(scope, counted, timed)
@@ -105,15 +117,22 @@ class Guard:
 
 def _hostname(host: str) -> str:
     if host.startswith("["):
-        return host[:host.index("]") + 1] if "]" in host else host
+        return host[: host.index("]") + 1] if "]" in host else host
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
 async def _plain(send, status: int, text: str):
     body = f"error: {text}\n".encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -123,8 +142,14 @@ def one_line(e: BaseException) -> str:
 
 # ------------------------------------------------------------------------------ the app
 
-def create_app(results: str | Path = "results", configs=("configs",), *,
-               hosts: tuple[str, ...] = LOCAL_HOSTS, warm: bool = True) -> Starlette:
+
+def create_app(
+    results: str | Path = "results",
+    configs=("configs",),
+    *,
+    hosts: tuple[str, ...] = LOCAL_HOSTS,
+    warm: bool = True,
+) -> Starlette:
     """The app over ``results`` (read and written) and ``configs`` (read)."""
     roots = Roots.of(results, configs)
     roots.results.mkdir(parents=True, exist_ok=True)
@@ -132,16 +157,25 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     # a game's own parts of the play page (its form fields, board, result) are its entry's
     # templates, included as GAME/form.html, GAME/board.html, GAME/result.html
-    templates.env.loader = ChoiceLoader([templates.env.loader, PrefixLoader(
-        {name: FileSystemLoader(str(GAMES[name].PAGE_TEMPLATES)) for name in GAMES})])
-    templates.env.globals.update(games=[(name, GAMES.display(name)) for name in GAMES],
-                                 shown_game={name: GAMES.display(name) for name in GAMES},
-                                 max_upload=MAX_UPLOAD)
+    templates.env.loader = ChoiceLoader(
+        [
+            templates.env.loader,
+            PrefixLoader(
+                {name: FileSystemLoader(str(GAMES[name].PAGE_TEMPLATES)) for name in GAMES}
+            ),
+        ]
+    )
+    templates.env.globals.update(
+        games=[(name, GAMES.display(name)) for name in GAMES],
+        shown_game={name: GAMES.display(name) for name in GAMES},
+        max_upload=MAX_UPLOAD,
+    )
 
     def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("error", None)
-        return templates.TemplateResponse(request, template, {"lab": lab, **context},
-                                          status_code=status)
+        return templates.TemplateResponse(
+            request, template, {"lab": lab, **context}, status_code=status
+        )
 
     def fragment(request: Request) -> bool:
         return request.headers.get("x-fragment") == "1"
@@ -152,8 +186,12 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
 
     # -------------------------------------------------------------------- home
     def home(request: Request):
-        return page(request, "home.html", jobs=[lab.jobs.progress(j.id) for j in lab.jobs.all()],
-                    experiments=answers.experiments(roots.results)[:8])
+        return page(
+            request,
+            "home.html",
+            jobs=[lab.jobs.progress(j.id) for j in lab.jobs.all()],
+            experiments=answers.experiments(roots.results)[:8],
+        )
 
     # -------------------------------------------------------------------- 試験場
     def play_context(form: dict, match=None, error: str | None = None) -> dict:
@@ -172,9 +210,18 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         decks_dir = roots.results / DECKS
         uploaded = sorted(p.name for p in decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
         view = match.view() if match is not None else None
-        return {"form": form, "game": game, "preset": preset, "presets": names,
-                "toggles": toggles, "armies": armies, "decks": uploaded, "match": match,
-                "view": view, "error": error}
+        return {
+            "form": form,
+            "game": game,
+            "preset": preset,
+            "presets": names,
+            "toggles": toggles,
+            "armies": armies,
+            "decks": uploaded,
+            "match": match,
+            "view": view,
+            "error": error,
+        }
 
     def play_page(request: Request):
         form = dict(request.query_params)
@@ -183,8 +230,14 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
             try:
                 match, _ = lab.matches.get(form["m"])
             except KeyError:
-                return page(request, "play.html", status=404, **play_context(
-                    {}, error="that match is no longer held by this server; start another"))
+                return page(
+                    request,
+                    "play.html",
+                    status=404,
+                    **play_context(
+                        {}, error="that match is no longer held by this server; start another"
+                    ),
+                )
             form = {**match.setup.form, **{k: v for k, v in form.items() if k != "m"}}
         return page(request, "play.html", **play_context(form, match))
 
@@ -195,8 +248,7 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
             setup = Setup(form, roots.results / DECKS)
             match = lab.matches.new(setup)
         except LabError as e:
-            return page(request, "play.html", status=400,
-                        **play_context(form, error=one_line(e)))
+            return page(request, "play.html", status=400, **play_context(form, error=one_line(e)))
         return RedirectResponse(f"/play?m={match.id}", status_code=303)
 
     async def play_act(request: Request):
@@ -205,24 +257,34 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         try:
             match, lock = lab.matches.get(match_id)
         except KeyError:
-            return _error(request, "that match is no longer held by this server; start another",
-                          404)
+            return _error(
+                request, "that match is no longer held by this server; start another", 404
+            )
         error = None
         with lock:
             try:
                 step = int(form.get("step", -1))
                 if step != match.steps:
-                    raise LabError("that decision was already taken (the page was behind); "
-                                   "here is the game as it stands")
+                    raise LabError(
+                        "that decision was already taken (the page was behind); "
+                        "here is the game as it stands"
+                    )
                 match.act(int(form.get("i", -1)))
             except (LabError, ValueError) as e:
                 error = one_line(e)
         if fragment(request):  # the board only: the form beside it is unchanged
-            return page(request, "match.html", status=400 if error else 200, match=match,
-                        view=match.view(), error=error)
+            return page(
+                request,
+                "match.html",
+                status=400 if error else 200,
+                match=match,
+                view=match.view(),
+                error=error,
+            )
         if error:
-            return page(request, "play.html", status=400,
-                        **play_context(match.setup.form, match, error))
+            return page(
+                request, "play.html", status=400, **play_context(match.setup.form, match, error)
+            )
         return RedirectResponse(f"/play?m={match.id}", status_code=303)
 
     def play_json(request: Request):
@@ -243,8 +305,11 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         except LabError as e:
             return _error(request, one_line(e), 409)
         kind = "application/json" if name.endswith(".json") else "text/plain"
-        return Response(text, media_type=f"{kind}; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{name}"'})
+        return Response(
+            text,
+            media_type=f"{kind}; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="{name}"'},
+        )
 
     def play_scenario(request: Request):
         try:
@@ -255,8 +320,11 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
             return _error(request, "no such match", 404)
         except LabError as e:
             return _error(request, one_line(e), 409)
-        return Response(text, media_type="application/toml; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{name}"'})
+        return Response(
+            text,
+            media_type="application/toml; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="{name}"'},
+        )
 
     async def play_deck(request: Request):
         """Upload a deck file for play: saved to RESULTS/decks/ once it loads as a deck."""
@@ -282,8 +350,11 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
 
     # -------------------------------------------------------------------- experiments
     def experiments_context(**extra) -> dict:
-        return {"configs": [name for name, _ in roots.config_files()],
-                "jobs": [lab.jobs.progress(j.id) for j in lab.jobs.all()], **extra}
+        return {
+            "configs": [name for name, _ in roots.config_files()],
+            "jobs": [lab.jobs.progress(j.id) for j in lab.jobs.all()],
+            **extra,
+        }
 
     def experiments_page(request: Request):
         ref = request.query_params.get("config", "")
@@ -294,8 +365,12 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
                 text = path.read_text(encoding="utf-8")
             except (LabError, OSError) as e:
                 error = one_line(e)
-        return page(request, "experiments.html", status=400 if error else 200,
-                    **experiments_context(ref=ref, text=text, error=error, checked=None))
+        return page(
+            request,
+            "experiments.html",
+            status=400 if error else 200,
+            **experiments_context(ref=ref, text=text, error=error, checked=None),
+        )
 
     async def experiments_check(request: Request):
         """Check (and with save, keep) a config typed or uploaded in the page: the CLI's
@@ -316,10 +391,21 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
                 (roots.uploads / name).write_text(text, encoding="utf-8")
                 checked["saved"] = f"uploads/{name}"
         except LabError as e:
-            return page(request, "experiments.html", status=400, **experiments_context(
-                ref="", text=text, name=name, error=one_line(e), checked=None))
-        return page(request, "experiments.html", **experiments_context(
-            ref=checked.get("saved", ""), text=text, name=name, checked=checked))
+            return page(
+                request,
+                "experiments.html",
+                status=400,
+                **experiments_context(
+                    ref="", text=text, name=name, error=one_line(e), checked=None
+                ),
+            )
+        return page(
+            request,
+            "experiments.html",
+            **experiments_context(
+                ref=checked.get("saved", ""), text=text, name=name, checked=checked
+            ),
+        )
 
     def check_config(text: str, name: str) -> dict:
         """The experiment of ``text`` as the CLI would resolve it from uploads/NAME (one
@@ -333,9 +419,14 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         roots.check_references(data, path.parent, source)
         with as_named(path, source):
             exp = sim_config.from_dict(data, str(path))
-        return {"name": exp.name, "game": exp.game, "games": exp.total_games,
-                "variants": len(exp.variants), "tiers": len(exp.tiers),
-                "line": get(exp.game).describe(exp)}
+        return {
+            "name": exp.name,
+            "game": exp.game,
+            "games": exp.total_games,
+            "variants": len(exp.variants),
+            "tiers": len(exp.tiers),
+            "line": get(exp.game).describe(exp),
+        }
 
     async def experiments_start(request: Request):
         form = await form_of(request)
@@ -344,8 +435,12 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         try:
             job = start_job(kind, ref, form)
         except LabError as e:
-            return page(request, "experiments.html", status=400, **experiments_context(
-                ref=ref, text=_text_of(ref), error=one_line(e), checked=None))
+            return page(
+                request,
+                "experiments.html",
+                status=400,
+                **experiments_context(ref=ref, text=_text_of(ref), error=one_line(e), checked=None),
+            )
         return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
     def start_job(kind: str, ref: str, form: dict):
@@ -368,28 +463,34 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         elif kind == "value":
             from lab.design.value import default_out
 
-            out = roots.result(str(form.get("out") or "") or
-                               default_out(exp, games is not None).relative_to("results")
-                               .as_posix())
-            options.update(cards=str(form.get("cards") or ""), tier=str(form.get("tier") or ""),
-                           resume=bool(form.get("resume")))
+            out = roots.result(
+                str(form.get("out") or "")
+                or default_out(exp, games is not None).relative_to("results").as_posix()
+            )
+            options.update(
+                cards=str(form.get("cards") or ""),
+                tier=str(form.get("tier") or ""),
+                resume=bool(form.get("resume")),
+            )
         elif kind == "balance":
             from lab.design.balance import default_out
 
-            out = roots.result(str(form.get("out") or "") or
-                               default_out(exp).relative_to("results").as_posix())
-            options.update(band=_float(form.get("band"), "band", 0.03),
-                           max_edits=_int(form.get("max_edits"), "max_edits") or 6,
-                           minutes=_float(form.get("minutes"), "minutes", None),
-                           budget_games=_int(form.get("budget_games"), "budget_games"),
-                           confirm_games=_int(form.get("confirm_games"), "confirm_games")
-                           or 3000, strong_games=_int(form.get("strong_games"),
-                                                      "strong_games") or 320,
-                           cards=str(form.get("cards") or ""),
-                           tiers=str(form.get("tiers") or ""), resume=bool(form.get("resume")))
+            out = roots.result(
+                str(form.get("out") or "") or default_out(exp).relative_to("results").as_posix()
+            )
+            options.update(
+                band=_float(form.get("band"), "band", 0.03),
+                max_edits=_int(form.get("max_edits"), "max_edits") or 6,
+                minutes=_float(form.get("minutes"), "minutes", None),
+                budget_games=_int(form.get("budget_games"), "budget_games"),
+                confirm_games=_int(form.get("confirm_games"), "confirm_games") or 3000,
+                strong_games=_int(form.get("strong_games"), "strong_games") or 320,
+                cards=str(form.get("cards") or ""),
+                tiers=str(form.get("tiers") or ""),
+                resume=bool(form.get("resume")),
+            )
         else:
-            raise LabError(f"kind \"{kind}\" is not allowed; allowed values: run, value, "
-                           "balance")
+            raise LabError(f"kind \"{kind}\" is not allowed; allowed values: run, value, balance")
         return lab.jobs.start(kind, path, ref, out, **options)
 
     def job_page(request: Request):
@@ -418,8 +519,7 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
             if old.active:
                 raise LabError(f"job {old.id} is still running; stop it first")
             options = {**old.options, "resume": True, "fresh": False}
-            job = lab.jobs.start(old.kind, roots.config(old.config), old.config, old.out,
-                                 **options)
+            job = lab.jobs.start(old.kind, roots.config(old.config), old.config, old.out, **options)
         except LabError as e:
             return _error(request, one_line(e), 400)
         return RedirectResponse(f"/jobs/{job.id}", status_code=303)
@@ -427,9 +527,12 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
     # -------------------------------------------------------------------- answers
     def answers_page(request: Request):
         found = answers.experiments(roots.results)
-        return page(request, "answers.html", experiments=found,
-                    variants={e["name"]: answers.variants_of(roots.result(e["name"]))
-                              for e in found})
+        return page(
+            request,
+            "answers.html",
+            experiments=found,
+            variants={e["name"]: answers.variants_of(roots.result(e["name"])) for e in found},
+        )
 
     def folder_of(request: Request) -> Path:
         folder = roots.result(request.path_params["name"])
@@ -443,11 +546,14 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
             info = answers.detail(folder)
         except LabError as e:
             return _error(request, one_line(e), 404)
-        return page(request, "answer.html", info=info,
-                    configs=[n for n, _ in roots.config_files()],
-                    value=answers.value_tables(answers.value_folder(folder))
-                    if info["value"] else [],
-                    balance=answers.balance_blocks(folder) if info["balance"] else None)
+        return page(
+            request,
+            "answer.html",
+            info=info,
+            configs=[n for n, _ in roots.config_files()],
+            value=answers.value_tables(answers.value_folder(folder)) if info["value"] else [],
+            balance=answers.balance_blocks(folder) if info["balance"] else None,
+        )
 
     def report_get(request: Request):
         try:
@@ -475,13 +581,24 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         if q.get("a") and q.get("b"):
             try:
                 a, b = roots.result(q["a"]), roots.result(q["b"])
-                result = answers.compare(a, q.get("va") or (variants.get(q["a"]) or [""])[0],
-                                         b, q.get("vb") or (variants.get(q["b"]) or [""])[0])
+                result = answers.compare(
+                    a,
+                    q.get("va") or (variants.get(q["a"]) or [""])[0],
+                    b,
+                    q.get("vb") or (variants.get(q["b"]) or [""])[0],
+                )
             except LabError as e:
                 error = one_line(e)
-        return page(request, "compare.html", status=400 if error else 200,
-                    experiments=found, variants=variants, q=dict(q), result=result,
-                    error=error)
+        return page(
+            request,
+            "compare.html",
+            status=400 if error else 200,
+            experiments=found,
+            variants=variants,
+            q=dict(q),
+            result=result,
+            error=error,
+        )
 
     def _error(request: Request, line: str, status: int):
         if fragment(request) or "json" in request.headers.get("accept", ""):
@@ -553,6 +670,7 @@ def create_app(results: str | Path = "results", configs=("configs",), *,
         Route("/compare", compare_page),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         startup()

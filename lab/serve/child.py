@@ -37,9 +37,11 @@ def main(spec_path: str) -> int:
     status(state="starting", message="loading the config")
     kind, config, out = spec["kind"], spec["config"], spec["out"]
     # the manifest and the folder lock record the command that would do the same from a shell
-    sys.argv = ["lab", kind, config, "--out", out] + (["--resume"] if spec.get("resume") else
-                                                      []) + (["--fresh"] if spec.get("fresh")
-                                                             else [])
+    sys.argv = (
+        ["lab", kind, config, "--out", out]
+        + (["--resume"] if spec.get("resume") else [])
+        + (["--fresh"] if spec.get("fresh") else [])
+    )
     from lab.errors import LabError
     from lab.sim.runner import RunInterrupted
 
@@ -63,8 +65,11 @@ def main(spec_path: str) -> int:
         return 2
     except Exception as e:  # a bug: one line for the page, the traceback in the job's log
         traceback.print_exc()
-        status(state="failed", message=f"internal error: {type(e).__name__}: {_line(e)} (the "
-                                       "job's log has the traceback)")
+        status(
+            state="failed",
+            message=f"internal error: {type(e).__name__}: {_line(e)} (the "
+            "job's log has the traceback)",
+        )
         return 1
     return 0
 
@@ -78,21 +83,32 @@ def _run(spec: dict, status: Status) -> None:
 
     exp = sim_config.load_experiment(spec["config"], games=spec.get("games"))
     status(state="running", message="loading the compiled engine", total=exp.total_games)
-    result = runner.run(exp, spec["out"], jobs=spec.get("jobs"), resume=spec.get("resume",
-                                                                                 False),
-                        fresh=spec.get("fresh", False))
+    result = runner.run(
+        exp,
+        spec["out"],
+        jobs=spec.get("jobs"),
+        resume=spec.get("resume", False),
+        fresh=spec.get("fresh", False),
+    )
     if result.already_complete:
         message = "the folder already holds this experiment's complete records"
     elif result.chunks_played:
-        message = (f"played {result.played:,} games in {result.play_seconds:.1f} s "
-                   f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all")
+        message = (
+            f"played {result.played:,} games in {result.play_seconds:.1f} s "
+            f"({result.games_per_s:,.0f} games/s); {result.seconds:.1f} s in all"
+        )
     else:
         message = "every chunk was already written; nothing to play"
     if result.errors:
         message += f"; {result.errors} game(s) hit an engine limit"
-    status(state="done", message=message, played=result.played,
-           games_per_s=result.games_per_s, play_seconds=result.play_seconds,
-           seconds=result.seconds)
+    status(
+        state="done",
+        message=message,
+        played=result.played,
+        games_per_s=result.games_per_s,
+        play_seconds=result.play_seconds,
+        seconds=result.seconds,
+    )
 
 
 def _value(spec: dict, status: Status) -> None:
@@ -104,18 +120,22 @@ def _value(spec: dict, status: Status) -> None:
     if not games.get(exp.game).EDITS_CARDS:
         from lab.errors import LabError
 
-        raise LabError(f"lab value edits 大天下's cards; {exp.source} names game = "
-                       f"\"{exp.game}\"")
+        raise LabError(f"lab value edits 大天下's cards; {exp.source} names game = \"{exp.game}\"")
     cards = [c.strip() for c in str(spec.get("cards") or "").split(",") if c.strip()] or None
     tiers = [spec["tier"]] if spec.get("tier") else None
     plan = value.plan(exp, cards=cards, tiers=tiers)
-    status(state="running", message=f"{len(plan.arms)} arm(s) for {plan.rows} value row(s)",
-           total=plan.exp.total_games)
-    result = value.run(plan, spec["out"], jobs=spec.get("jobs"), resume=spec.get("resume",
-                                                                                 False))
+    status(
+        state="running",
+        message=f"{len(plan.arms)} arm(s) for {plan.rows} value row(s)",
+        total=plan.exp.total_games,
+    )
+    result = value.run(plan, spec["out"], jobs=spec.get("jobs"), resume=spec.get("resume", False))
     table = value.compute(plan, spec["out"])
-    status(state="done", message=f"{len(table)} value rows; played {result.played:,} games "
-                                 f"({result.games_per_s:,.0f} games/s)")
+    status(
+        state="done",
+        message=f"{len(table)} value rows; played {result.played:,} games "
+        f"({result.games_per_s:,.0f} games/s)",
+    )
 
 
 def _balance(spec: dict, status: Status) -> None:
@@ -127,17 +147,22 @@ def _balance(spec: dict, status: Status) -> None:
     if not games.get(exp.game).EDITS_CARDS:
         from lab.errors import LabError
 
-        raise LabError(f"lab balance edits 大天下's cards; {exp.source} names game = "
-                       f"\"{exp.game}\"")
+        raise LabError(
+            f"lab balance edits 大天下's cards; {exp.source} names game = \"{exp.game}\""
+        )
     minutes, games = spec.get("minutes"), spec.get("budget_games")
     if minutes is None and games is None:
         minutes = 30.0
     cards = [c.strip() for c in str(spec.get("cards") or "").split(",") if c.strip()] or None
-    p = balance.plan(exp, tiers=[spec["tiers"]] if spec.get("tiers") else None,
-                     band=spec.get("band", 0.03), max_edits=spec.get("max_edits", 6),
-                     cards=cards,
-                     confirm_games=spec.get("confirm_games", balance.DEFAULT_CONFIRM_GAMES),
-                     strong_games=spec.get("strong_games", balance.DEFAULT_STRONG_GAMES))
+    p = balance.plan(
+        exp,
+        tiers=[spec["tiers"]] if spec.get("tiers") else None,
+        band=spec.get("band", 0.03),
+        max_edits=spec.get("max_edits", 6),
+        cards=cards,
+        confirm_games=spec.get("confirm_games", balance.DEFAULT_CONFIRM_GAMES),
+        strong_games=spec.get("strong_games", balance.DEFAULT_STRONG_GAMES),
+    )
     balance.check_options(minutes, games)
 
     def progress(st) -> None:
@@ -145,15 +170,25 @@ def _balance(spec: dict, status: Status) -> None:
             done, total = st.games, games
         else:
             done, total = st.elapsed, 60 * minutes
-        status(state="running", message=f"round {st.round} ({st.phase}), {st.candidates:,} "
-                                        f"edit sets, {st.dropped:,} dropped",
-               fraction=min(1.0, done / total) if total else 0.0, games=st.games,
-               front=[list(map(float, row[:3])) + [bool(row[3])] for row in st.front])
+        status(
+            state="running",
+            message=f"round {st.round} ({st.phase}), {st.candidates:,} "
+            f"edit sets, {st.dropped:,} dropped",
+            fraction=min(1.0, done / total) if total else 0.0,
+            games=st.games,
+            front=[list(map(float, row[:3])) + [bool(row[3])] for row in st.front],
+        )
 
     status(state="running", message=f"{len(p.moves)} single edits ({p.value_note})")
-    result = balance.run(p, spec["out"], minutes=minutes, games=games,
-                         resume=spec.get("resume", False), jobs=spec.get("jobs"),
-                         progress=progress)
+    result = balance.run(
+        p,
+        spec["out"],
+        minutes=minutes,
+        games=games,
+        resume=spec.get("resume", False),
+        jobs=spec.get("jobs"),
+        progress=progress,
+    )
     from lab.report.balance import headline
 
     status(state="done", message=headline(result), fraction=1.0)

@@ -64,9 +64,12 @@ class Job:
             data = {"state": "starting", "message": "starting"}
         if not self.alive and data.get("state") in ("starting", "running"):
             code = self.proc.returncode
-            data = {**data, "state": "failed",
-                    "message": f"the job's process ended (exit code {code}) before it finished; "
-                               f"its log: {self.log_path.name}"}
+            data = {
+                **data,
+                "state": "failed",
+                "message": f"the job's process ended (exit code {code}) before it finished; "
+                f"its log: {self.log_path.name}",
+            }
         return data
 
 
@@ -104,16 +107,23 @@ class Jobs:
         from lab.sim import lock
 
         if kind not in KINDS:
-            raise LabError(f"job kind \"{kind}\" is not allowed; allowed values: "
-                           f"{', '.join(KINDS)}")
+            raise LabError(
+                f"job kind \"{kind}\" is not allowed; allowed values: {', '.join(KINDS)}"
+            )
         records = out / "records" if kind == "value" else out
         with self._lock:
             for job in self._jobs.values():
-                if job.active and (job.out == out or job.records == records
-                                  or out in job.out.parents or job.out in out.parents):
-                    raise LabError(f"{_rel(out, self.results)} is being written by the page's "
-                                   f"{job.kind} of {job.config} (job {job.id}); stop it first "
-                                   "or wait for it")
+                if job.active and (
+                    job.out == out
+                    or job.records == records
+                    or out in job.out.parents
+                    or job.out in out.parents
+                ):
+                    raise LabError(
+                        f"{_rel(out, self.results)} is being written by the page's "
+                        f"{job.kind} of {job.config} (job {job.id}); stop it first "
+                        "or wait for it"
+                    )
             for folder in {out, records}:
                 lock.refuse_if_busy(folder)  # a `lab run` from a shell, say
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -121,17 +131,36 @@ class Jobs:
             spec_path = self.folder / f"{job_id}.json"
             status_path = self.folder / f"{job_id}.status.json"
             log_path = self.folder / f"{job_id}.log"
-            spec = {"kind": kind, "config": str(config), "out": str(out),
-                    "status": str(status_path), **options}
+            spec = {
+                "kind": kind,
+                "config": str(config),
+                "out": str(out),
+                "status": str(status_path),
+                **options,
+            }
             spec_path.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
             with open(log_path, "wb") as log:
                 # its own session: the server's terminal Ctrl-C reaches it only through stop()
-                proc = subprocess.Popen([sys.executable, "-m", "lab.serve.child",
-                                         str(spec_path)], stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, start_new_session=True,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-            job = Job(job_id, kind, config_name, out, records, proc, status_path, log_path,
-                      options=options, config_path=str(config))
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "lab.serve.child", str(spec_path)],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                    start_new_session=True,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                )
+            job = Job(
+                job_id,
+                kind,
+                config_name,
+                out,
+                records,
+                proc,
+                status_path,
+                log_path,
+                options=options,
+                config_path=str(config),
+            )
             self._jobs[job_id] = job
         return job
 
@@ -171,12 +200,22 @@ class Jobs:
         per second, seconds left."""
         job = self.get(job_id)
         st = job.status()
-        out = {"id": job.id, "kind": job.kind, "config": job.config,
-               "out": _rel(job.out, self.results), "state": st.get("state", "starting"),
-               "message": self._named(job, st.get("message", "")), "alive": job.alive,
-               "elapsed": time.time() - job.started, "done": None, "total": st.get("total"),
-               "fraction": st.get("fraction"), "rate": None, "eta": None,
-               "front": st.get("front")}
+        out = {
+            "id": job.id,
+            "kind": job.kind,
+            "config": job.config,
+            "out": _rel(job.out, self.results),
+            "state": st.get("state", "starting"),
+            "message": self._named(job, st.get("message", "")),
+            "alive": job.alive,
+            "elapsed": time.time() - job.started,
+            "done": None,
+            "total": st.get("total"),
+            "fraction": st.get("fraction"),
+            "rate": None,
+            "eta": None,
+            "front": st.get("front"),
+        }
         if job.kind in ("run", "value"):
             got = folder_progress(job.records)
             if got is not None:
@@ -193,7 +232,6 @@ class Jobs:
         if out["state"] == "done" and st.get("games_per_s"):
             out["rate"] = st["games_per_s"]
         return out
-
 
     def _named(self, job: Job, message: str) -> str:
         """A message names the config and the folders as the page does (configs/…,

@@ -61,8 +61,10 @@ class Roots:
                 raise LabError(f"config \"{ref}\": no such configs folder")
             path = inside(self.configs[k], rel, "the configs folder")
         else:
-            raise LabError(f"config \"{ref}\" is not in a configs folder of this server (give "
-                           "configs/NAME.toml or uploads/NAME.toml)")
+            raise LabError(
+                f"config \"{ref}\" is not in a configs folder of this server (give "
+                "configs/NAME.toml or uploads/NAME.toml)"
+            )
         if path.suffix != ".toml":
             raise LabError(f"config \"{ref}\" is not a .toml file")
         return path
@@ -107,9 +109,12 @@ class Roots:
                 continue  # an army key (oda) or printed name (織田)
             target = (base / value) if not Path(value).is_absolute() else Path(value)
             if not self.within(target):
-                raise LabError(f"{key} names \"{value}\", outside the results and configs "
-                               "folders this server may read; copy the file into a configs "
-                               "folder", source=source)
+                raise LabError(
+                    f"{key} names \"{value}\", outside the results and configs "
+                    "folders this server may read; copy the file into a configs "
+                    "folder",
+                    source=source,
+                )
 
 
 def inside(root: Path, rel: str, what: str) -> Path:
@@ -119,8 +124,9 @@ def inside(root: Path, rel: str, what: str) -> Path:
         raise LabError(f"\"{rel}\" is not a path inside {what}")
     pure = PurePosixPath(rel)
     if pure.is_absolute() or any(part == ".." for part in pure.parts):
-        raise LabError(f"\"{rel}\" is outside {what}; paths are relative to it and never "
-                       "contain ..")
+        raise LabError(
+            f"\"{rel}\" is outside {what}; paths are relative to it and never contain .."
+        )
     path = (root / pure).resolve()
     if not (path == root.resolve() or path.is_relative_to(root.resolve())):
         raise LabError(f"\"{rel}\" leads outside {what}")
@@ -133,10 +139,12 @@ def safe_name(name: str, suffix: str = ".toml") -> str:
     if "/" in stem or "\\" in stem:  # a browser sends the bare name; a path is someone trying
         raise LabError(f"file name \"{name}\" is not allowed; give a name, not a path")
     if stem.endswith(suffix):
-        stem = stem[:-len(suffix)]
+        stem = stem[: -len(suffix)]
     if not _NAME.match(stem) or stem.startswith("."):
-        raise LabError(f"file name \"{name}\" is not allowed; use letters, digits, _ - and . "
-                       f"(at most 80), ending in {suffix}")
+        raise LabError(
+            f"file name \"{name}\" is not allowed; use letters, digits, _ - and . "
+            f"(at most 80), ending in {suffix}"
+        )
     return stem + suffix
 
 
@@ -163,6 +171,7 @@ def _is_file_name(value: str) -> bool:
 
 def _references(data: dict):
     """(key, value) of every string an experiment config may use as a file path."""
+
     def flat(x):
         if isinstance(x, (list, tuple)):
             for y in x:

@@ -25,6 +25,7 @@ MAX_MATCHES = 64  # matches a server keeps; the oldest is dropped first
 
 # ------------------------------------------------------------------------------ rule toggles
 
+
 def rule_fields(game: str, preset: str, overrides: dict | None = None) -> list[dict]:
     """Every toggle of ``game`` under ``preset`` + ``overrides``: key, shown value, the
     preset's value, allowed values (a list, or (lowest, highest)), input kind, meaning."""
@@ -46,13 +47,16 @@ def overrides_from_form(game: str, preset: str, form: dict) -> dict[str, str]:
         value = str(form.get(f"rule_{key}", was)).strip()
         if value and value != was:
             if key == "map":
-                raise LabError("map: the page plays the default map; name another map in a "
-                               "config file under configs/")
+                raise LabError(
+                    "map: the page plays the default map; name another map in a "
+                    "config file under configs/"
+                )
             out[key] = value
     return out
 
 
 # ------------------------------------------------------------------------------ the setup
+
 
 class Setup:
     """What the page's form chose, checked: ``settings`` is the game's own settings object
@@ -75,11 +79,17 @@ class Setup:
         self.seed = parse_seed(seed_text) if seed_text else None
         self.bot = str(form.get("bot") or "heuristic").strip()
         self.seat, self.settings = entry.page_settings(
-            self.form, preset, self.overrides, self.bot, self.seed,
-            lambda name: inside(decks_dir, name, "the uploaded decks"))
+            self.form,
+            preset,
+            self.overrides,
+            self.bot,
+            self.seed,
+            lambda name: inside(decks_dir, name, "the uploaded decks"),
+        )
 
 
 # ------------------------------------------------------------------------------ matches
+
 
 class Matches:
     """The matches a server holds, by id; each has its own lock (one click at a time)."""

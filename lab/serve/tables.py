@@ -54,11 +54,19 @@ def from_rich(table) -> PageTable:
     from rich.text import Text
 
     if not isinstance(table, Table):
-        return PageTable("", [""], [False], [[Cell(_plain(table) if isinstance(table, (str, Text))
-                                                   else str(table))]])
+        return PageTable(
+            "",
+            [""],
+            [False],
+            [[Cell(_plain(table) if isinstance(table, (str, Text)) else str(table))]],
+        )
     cols = table.columns
-    out = PageTable(_plain(table.title), [_plain(c.header) for c in cols],
-                    [c.justify == "right" for c in cols], caption=_plain(table.caption))
+    out = PageTable(
+        _plain(table.title),
+        [_plain(c.header) for c in cols],
+        [c.justify == "right" for c in cols],
+        caption=_plain(table.caption),
+    )
     cells = [list(c.cells) for c in cols]
     for i, row in enumerate(table.rows):
         row_strong, row_dim = _styles(row.style)
@@ -71,12 +79,17 @@ def from_rich(table) -> PageTable:
     return out
 
 
-def from_rows(title: str, columns: list[str], rows: list[list], caption: str = "",
-              right_from: int = 1) -> PageTable:
+def from_rows(
+    title: str, columns: list[str], rows: list[list], caption: str = "", right_from: int = 1
+) -> PageTable:
     """A table of text cells (``lab.report.balance.section``'s blocks, the compare page)."""
-    return PageTable(title, list(columns), [k >= right_from for k in range(len(columns))],
-                     [[c if isinstance(c, Cell) else Cell(str(c)) for c in r] for r in rows],
-                     caption)
+    return PageTable(
+        title,
+        list(columns),
+        [k >= right_from for k in range(len(columns))],
+        [[c if isinstance(c, Cell) else Cell(str(c)) for c in r] for r in rows],
+        caption,
+    )
 
 
 __all__ = ["Cell", "PageTable", "from_rich", "from_rows"]

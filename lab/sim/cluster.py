@@ -53,6 +53,7 @@ class ClusterLost(Exception):
 
 # ------------------------------------------------------------------------------- connecting
 
+
 @contextlib.contextmanager
 def connect(scheduler: str | None, n_jobs: int, console: Console | None, verbose: bool = False):
     """A Dask client, of the cluster at ``scheduler`` or of a local cluster of ``n_jobs``
@@ -73,13 +74,19 @@ def connect(scheduler: str | None, n_jobs: int, console: Console | None, verbose
         stack.callback(_close, client)
         threads = sum(client.nthreads().values())
         if threads == 0:
-            raise LabError(f"--scheduler {address}: the Dask cluster has no worker; start "
-                           f"some with `dask worker {address} --nthreads 1` on each machine")
+            raise LabError(
+                f"--scheduler {address}: the Dask cluster has no worker; start "
+                f"some with `dask worker {address} --nthreads 1` on each machine"
+            )
         if threads == 1 and console is not None:
-            console.print(Text("warning: ", style="bold yellow") + Text(
-                f"the Dask cluster at {address} has one worker thread, so the run uses one "
-                f"core; start more workers (`dask worker {address} --nworkers N --nthreads 1`)"),
-                soft_wrap=True)
+            console.print(
+                Text("warning: ", style="bold yellow")
+                + Text(
+                    f"the Dask cluster at {address} has one worker thread, so the run uses one "
+                    f"core; start more workers (`dask worker {address} --nworkers N --nthreads 1`)"
+                ),
+                soft_wrap=True,
+            )
         yield client
 
 
@@ -89,15 +96,22 @@ def local_cluster(n_workers: int, verbose: bool = False):
     held by another cluster, and Dask then warns about it."""
     from distributed import LocalCluster
 
-    return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                        host="127.0.0.1", dashboard_address=None,
-                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                        silence_logs=logging.WARNING if verbose else logging.CRITICAL)
+    return LocalCluster(
+        n_workers=n_workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.WARNING if verbose else logging.CRITICAL,
+    )
 
 
 def _unreachable(address: str, reason: str) -> LabError:
-    return LabError(f"--scheduler {address}: cannot reach a Dask scheduler ({reason}); start "
-                    "one with `dask scheduler` and give its tcp://HOST:PORT")
+    return LabError(
+        f"--scheduler {address}: cannot reach a Dask scheduler ({reason}); start "
+        "one with `dask scheduler` and give its tcp://HOST:PORT"
+    )
 
 
 def _probe(address: str) -> None:
@@ -124,14 +138,16 @@ def _probe(address: str) -> None:
     answer: dict = {}
     # in a thread of its own: asyncio.run needs a thread without a running loop (a notebook's
     # has one), and the thread is given up on, not waited for, if it hangs past the deadline
-    probe = threading.Thread(target=_identity, args=(address, answer), daemon=True,
-                             name="lab-dask-probe")
+    probe = threading.Thread(
+        target=_identity, args=(address, answer), daemon=True, name="lab-dask-probe"
+    )
     probe.start()
     probe.join(CONNECT_S + 1)
     if "identity" in answer and answer["identity"].get("type") == "Scheduler":
         return
-    if "identity" in answer or ("error" in answer
-                                and not isinstance(answer["error"], (OSError, TimeoutError))):
+    if "identity" in answer or (
+        "error" in answer and not isinstance(answer["error"], (OSError, TimeoutError))
+    ):
         raise _unreachable(address, "something answers there, but not a Dask scheduler")
     raise _unreachable(address, f"no Dask scheduler answered within {CONNECT_S:.0f} s")
 
@@ -179,8 +195,7 @@ def quiet_dask(verbose: bool = False):
         yield
         return
     saved = []
-    for name in [n for n in logging.root.manager.loggerDict
-                 if n.split(".")[0] in DASK_LOGGERS]:
+    for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] in DASK_LOGGERS]:
         logger = logging.getLogger(name)
         if logger.handlers or name in DASK_LOGGERS:
             saved.append((logger, logger.handlers[:], logger.propagate))
@@ -199,6 +214,7 @@ def quiet_dask(verbose: bool = False):
 
 # ------------------------------------------------------------------------------- the workers
 
+
 def warm(client, job: Job, console: Console | None, warm_one) -> None:
     """Compile (or load) the engine on every Dask worker before the games start, with the
     workers' state in the status line: a cold worker compiles for minutes, which a progress bar
@@ -206,8 +222,17 @@ def warm(client, job: Job, console: Console | None, warm_one) -> None:
     from distributed import wait
 
     workers = list(client.nthreads())
-    pending = {client.submit(warm_one, job, workers=[w], allow_other_workers=False, pure=False,
-                             key=f"lab-warm-{secrets.token_hex(4)}"): w for w in workers}
+    pending = {
+        client.submit(
+            warm_one,
+            job,
+            workers=[w],
+            allow_other_workers=False,
+            pure=False,
+            key=f"lab-warm-{secrets.token_hex(4)}",
+        ): w
+        for w in workers
+    }
     watch = Watch(client)
     what = engine_message().split(":")[0]
     ready = 0
@@ -242,15 +267,24 @@ def play(client, todo: list[Job], out: Path, play_one, note=None):
             while waiting and len(running) < 4 * max(watch.threads, 1):
                 job = waiting[0]
                 with watch.lost_if_gone():
-                    running[client.submit(play_one, job, target, pure=False,
-                                          key=f"lab-chunk-{job.id}-{secrets.token_hex(4)}")] = job
+                    running[
+                        client.submit(
+                            play_one,
+                            job,
+                            target,
+                            pure=False,
+                            key=f"lab-chunk-{job.id}-{secrets.token_hex(4)}",
+                        )
+                    ] = job
                 waiting.popleft()
             for f in _wait(wait, list(running), watch):
                 with watch.lost_if_gone():
                     if f.status == "error" and isinstance(f.exception(), KilledWorker):
                         raise ClusterLost(
                             f"chunk {running[f].id} was lost: every Dask worker that played it "
-                            "died (a memory limit?)", "check the workers' logs, then")
+                            "died (a memory limit?)",
+                            "check the workers' logs, then",
+                        )
                     try:
                         receipt = f.result(timeout=CONNECT_S)
                     except TimeoutError:
@@ -321,18 +355,26 @@ class Watch:
     def lost(self) -> ClusterLost:
         """Why a chunk was cancelled under us: the scheduler's connection, or the cluster."""
         if self.client.status != "running":
-            return ClusterLost(f"lost the connection to the Dask scheduler at {self.address}",
-                               "once the scheduler and its workers are back,")
-        return ClusterLost(f"the Dask cluster at {self.address} cancelled a chunk (restarted "
-                           "or shut down by someone else?)", "once the cluster is free,")
+            return ClusterLost(
+                f"lost the connection to the Dask scheduler at {self.address}",
+                "once the scheduler and its workers are back,",
+            )
+        return ClusterLost(
+            f"the Dask cluster at {self.address} cancelled a chunk (restarted "
+            "or shut down by someone else?)",
+            "once the cluster is free,",
+        )
 
     def check(self, mine: set) -> set:
         """Say what happened since the last check; raise ClusterLost when the run cannot go
         on. Returns the workers present."""
         while not self.events.empty():
             msg = self.events.get()
-            replayed = {k for k in (*msg.get("processing-tasks", ()),
-                                    *msg.get("lost-computed-tasks", ())) if k in mine}
+            replayed = {
+                k
+                for k in (*msg.get("processing-tasks", ()), *msg.get("lost-computed-tasks", ()))
+                if k in mine
+            }
             self._say(msg.get("worker", "?"), len(replayed))
         if self.client.status != "running":
             raise self.lost()
@@ -349,9 +391,9 @@ class Watch:
                 self.none_since = self.polled
             elif self.polled - self.none_since >= NO_WORKER_S:
                 raise ClusterLost(
-                    f"the Dask cluster at {self.address} has had no worker for "
-                    f"{NO_WORKER_S:.0f} s", f"start workers (`dask worker {self.address} "
-                                            "--nthreads 1`), then")
+                    f"the Dask cluster at {self.address} has had no worker for {NO_WORKER_S:.0f} s",
+                    f"start workers (`dask worker {self.address} --nthreads 1`), then",
+                )
         return self.workers
 
     def _say(self, worker: str, replayed: int) -> None:
@@ -360,11 +402,17 @@ class Watch:
             return
         chunks = "its chunk" if replayed == 1 else f"its {replayed} chunks"
         if self.workers:
-            what = (f"{chunks} {'is' if replayed == 1 else 'are'} being replayed — the records "
-                    "stay the same" if replayed else "it held no chunk of this run")
+            what = (
+                f"{chunks} {'is' if replayed == 1 else 'are'} being replayed — the records "
+                "stay the same"
+                if replayed
+                else "it held no chunk of this run"
+            )
         else:
-            what = (f"no worker is left{f' to replay {chunks}' if replayed else ''}: the run "
-                    f"stops unless one joins within {NO_WORKER_S:.0f} s")
+            what = (
+                f"no worker is left{f' to replay {chunks}' if replayed else ''}: the run "
+                f"stops unless one joins within {NO_WORKER_S:.0f} s"
+            )
         self.note(f"a Dask worker was lost ({worker}); {what}")
 
     def close(self) -> None:

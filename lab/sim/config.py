@@ -27,8 +27,16 @@ from functools import lru_cache
 
 from lab.bots.match import BotSpec, parse_bot
 from lab.cards.patch import BASE, Patch, parse_patch
-from lab.cards.pool import (ARMIES, CardPool, CardSource, Deck, deck_from, load_army,
-                            pool_from, read_card_files)
+from lab.cards.pool import (
+    ARMIES,
+    CardPool,
+    CardSource,
+    Deck,
+    deck_from,
+    load_army,
+    pool_from,
+    read_card_files,
+)
 from lab.errors import LabError, closest, parse_toml, read_text, read_toml
 from lab.rules import PRESETS, RuleSet
 from lab.schema.base import check
@@ -72,8 +80,9 @@ def _army_deck(army: Army) -> Deck:
 
 def deck_digest(deck: Deck) -> str:
     """A hash of a deck's card list, in order."""
-    return hashlib.sha256("|".join(f"{c.id}×{n}" for c, n in deck.entries).encode()
-                          ).hexdigest()[:16]
+    return hashlib.sha256("|".join(f"{c.id}×{n}" for c, n in deck.entries).encode()).hexdigest()[
+        :16
+    ]
 
 
 def variant_id(rules: RuleSet, patch: Patch) -> str:
@@ -127,8 +136,11 @@ class Experiment:
     def plays(self, patch: Patch, matchup: tuple[str, str]) -> bool:
         """Whether the cells of ``patch`` hold ``matchup`` at all ("affected" mode drops the
         matchups a patch leaves unchanged)."""
-        return (patch.is_base or self.patched_matchups == "all"
-                or bool(self.affected(patch) & set(matchup)))
+        return (
+            patch.is_base
+            or self.patched_matchups == "all"
+            or bool(self.affected(patch) & set(matchup))
+        )
 
     @property
     def orders(self) -> int:
@@ -154,19 +166,35 @@ class Experiment:
             "seat_swap": self.seat_swap,
             "chunk_size": self.chunk_size,
             "variants": [{"id": v.id, "rules": v.as_dict()} for v in self.variants],
-            "armies": [{"key": a.key, "name": a.name, "path": None if a.builtin else a.path,
-                        "digest": a.digest} for a in self.armies],
+            "armies": [
+                {
+                    "key": a.key,
+                    "name": a.name,
+                    "path": None if a.builtin else a.path,
+                    "digest": a.digest,
+                }
+                for a in self.armies
+            ],
             "matchups": [list(m) for m in self.matchups],
             # the pool's identity, and the extra files themselves so a replay can rebuild it
-            "cards": {"digest": self.pool().digest,
-                      "extra": [{"file": f, "toml": text} for f, text in self.cards]},
-            "tiers": [{"label": t.label, "a": bot_dict(t.a), "b": bot_dict(t.b)}
-                      for t in self.tiers],
+            "cards": {
+                "digest": self.pool().digest,
+                "extra": [{"file": f, "toml": text} for f, text in self.cards],
+            },
+            "tiers": [
+                {"label": t.label, "a": bot_dict(t.a), "b": bot_dict(t.b)} for t in self.tiers
+            ],
             # only when patched, so an unpatched experiment keeps its fingerprint
-            **({"patches": [p.as_dict() for p in self.patches]}
-               if self.patches != (BASE_PATCH,) else {}),
-            **({"patched_matchups": self.patched_matchups}
-               if self.patched_matchups != "all" else {}),
+            **(
+                {"patches": [p.as_dict() for p in self.patches]}
+                if self.patches != (BASE_PATCH,)
+                else {}
+            ),
+            **(
+                {"patched_matchups": self.patched_matchups}
+                if self.patched_matchups != "all"
+                else {}
+            ),
         }
 
     def fingerprint(self) -> str:
@@ -175,8 +203,9 @@ class Experiment:
         for a in data["armies"]:
             a.pop("path")
         data["cards"] = data["cards"]["digest"]  # the cards' data, wherever the files lie
-        return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False)
-                              .encode()).hexdigest()[:16]
+        return hashlib.sha256(
+            json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
+        ).hexdigest()[:16]
 
 
 def bot_dict(spec: BotSpec) -> dict:
@@ -188,8 +217,9 @@ def _affected(patch: Patch, armies: tuple[Army, ...]) -> frozenset[str]:
     return frozenset(patch.affected({a.key: a.deck() for a in armies}, armies[0].pool()))
 
 
-def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = None,
-                 source: str | None = None) -> Experiment:
+def with_patches(
+    exp: Experiment, patches, *, patched_matchups: str | None = None, source: str | None = None
+) -> Experiment:
     """``exp`` playing ``patches`` (Patch objects; the base patch is ``BASE_PATCH``), each
     checked against the experiment's armies — the Python entry point for code that builds
     patches (lab value, lab swap, a search over card edits)."""
@@ -199,22 +229,26 @@ def with_patches(exp: Experiment, patches, *, patched_matchups: str | None = Non
         raise LabError("give at least one patch (BASE_PATCH for the unpatched cards)")
     for n in names:
         if names.count(n) > 1:
-            raise LabError(f"the patch name \"{n}\" is used twice; names must be unique",
-                           source=source)
+            raise LabError(
+                f"the patch name \"{n}\" is used twice; names must be unique", source=source
+            )
     decks = {a.key: a.deck() for a in exp.armies}
     for p in patches:
         p.check(decks, source, exp.pool())
     mode = exp.patched_matchups if patched_matchups is None else patched_matchups
     if mode not in PATCHED_MATCHUPS:
-        raise LabError(f"patched_matchups = {mode!r}; allowed values: "
-                       f"{', '.join(PATCHED_MATCHUPS)}")
+        raise LabError(
+            f"patched_matchups = {mode!r}; allowed values: {', '.join(PATCHED_MATCHUPS)}"
+        )
     return replace(exp, patches=patches, patched_matchups=mode)
 
 
 # ------------------------------------------------------------------------------------ loading
 
-def load_experiment(path: str | Path, games: int | None = None,
-                    cards: tuple[str | Path, ...] = ()) -> Experiment:
+
+def load_experiment(
+    path: str | Path, games: int | None = None, cards: tuple[str | Path, ...] = ()
+) -> Experiment:
     """Read and validate an experiment file; ``games`` (``--games``) overrides its ``games``,
     ``cards`` (``--cards``) are extra card files loaded after the file's ``extra_cards``."""
     src = str(path)
@@ -222,8 +256,7 @@ def load_experiment(path: str | Path, games: int | None = None,
     return from_dict(data, src, games=games, cards=cards)
 
 
-def from_dict(data: dict, src: str, games: int | None = None,
-              cards: tuple[str | Path, ...] = ()):
+def from_dict(data: dict, src: str, games: int | None = None, cards: tuple[str | Path, ...] = ()):
     """The experiment of the game the file names (``game = "…"``; default 大天下)."""
     from lab import games as registry
 
@@ -234,12 +267,14 @@ def from_dict(data: dict, src: str, games: int | None = None,
 def check_games_option(games) -> None:
     """``--games N``: a whole number 1–MAX_GAMES, whatever the game."""
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise LabError(f"--games = {games!r} is not allowed; allowed values: whole numbers "
-                       f"1–{MAX_GAMES:,}")
+        raise LabError(
+            f"--games = {games!r} is not allowed; allowed values: whole numbers 1–{MAX_GAMES:,}"
+        )
 
 
-def from_daitenka_dict(data: dict, src: str, games: int | None = None,
-                       cards: tuple[str | Path, ...] = ()) -> Experiment:
+def from_daitenka_dict(
+    data: dict, src: str, games: int | None = None, cards: tuple[str | Path, ...] = ()
+) -> Experiment:
     f = check(ExperimentFile, data, src)  # keys and value types (lab.schema.experiment)
     n_games = f.games
     if games is not None:
@@ -250,22 +285,35 @@ def from_daitenka_dict(data: dict, src: str, games: int | None = None,
     armies, matchups = _armies(f.armies, f.seat_swap, src, extra)
     grid = dict(f.grid)
     patch_names = grid.pop("patch", None)
-    exp = Experiment(name=f.name or Path(src).stem, source=src, seed=f.seed, games=n_games,
-                     seat_swap=f.seat_swap, chunk_size=f.chunk_size,
-                     variants=_variants(f, grid, src), armies=armies, matchups=matchups,
-                     tiers=_tiers(f, src), cards=extra)
+    exp = Experiment(
+        name=f.name or Path(src).stem,
+        source=src,
+        seed=f.seed,
+        games=n_games,
+        seat_swap=f.seat_swap,
+        chunk_size=f.chunk_size,
+        variants=_variants(f, grid, src),
+        armies=armies,
+        matchups=matchups,
+        tiers=_tiers(f, src),
+        cards=extra,
+    )
     patches = _patches(f.patch, patch_names, src, pool)
     return exp if patches == (BASE_PATCH,) else with_patches(exp, patches, source=src)
 
 
 # ----------------------------------------------------------------------------------- variants
 
+
 def _variants(f: ExperimentFile, grid: dict, src: str) -> tuple[RuleSet, ...]:
     presets = f.rules
     overrides = f.overrides
     if "patch" in overrides:
-        raise LabError("patch goes in [grid] (patch = [\"base\", \"<patch name>\"]), not in "
-                       "[overrides]; a one-patch grid plays that patch alone", source=src)
+        raise LabError(
+            "patch goes in [grid] (patch = [\"base\", \"<patch name>\"]), not in "
+            "[overrides]; a one-patch grid plays that patch alone",
+            source=src,
+        )
     check_grid(grid, overrides, TOGGLES, src, _example)
     return expand_grid(PRESETS, presets, overrides, grid, src)
 
@@ -291,32 +339,38 @@ def _patches(tables, names, src: str, pool: CardPool) -> tuple[Patch, ...]:
     if names is None:
         return (BASE_PATCH,) + defined
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        raise LabError(f"[grid] patch = {names!r}: a list of patch names, e.g. patch = "
-                       f"[\"base\", \"{defined[0].name if defined else 'akazonae8'}\"]",
-                       source=src)
+        raise LabError(
+            f"[grid] patch = {names!r}: a list of patch names, e.g. patch = "
+            f"[\"base\", \"{defined[0].name if defined else 'akazonae8'}\"]",
+            source=src,
+        )
     for n in names:
         if n not in by_name:
             hint = closest(n, by_name)
             did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"[grid] patch: unknown patch \"{n}\"; {did}defined: "
-                           f"{', '.join(by_name)} (a patch is a [[patch]] table with name = "
-                           "\"…\"; base is the unpatched cards)", source=src)
+            raise LabError(
+                f"[grid] patch: unknown patch \"{n}\"; {did}defined: "
+                f"{', '.join(by_name)} (a patch is a [[patch]] table with name = "
+                "\"…\"; base is the unpatched cards)",
+                source=src,
+            )
         if names.count(n) > 1:
             raise LabError(f"[grid] patch: \"{n}\" is listed twice", source=src)
     return tuple(by_name[n] for n in names)
 
 
 def _example(key: str) -> str:
-    return {"walls": "6, 7, 10", "logistics": "false, true", "hand_cap": "0, 7"}.get(
-        key, "…")
+    return {"walls": "6, 7, 10", "logistics": "false, true", "hand_cap": "0, 7"}.get(key, "…")
 
 
 # ------------------------------------------------------------------------------------- armies
 
-def _armies(spec, seat_swap: bool, src: str,
-            cards: CardSource) -> tuple[tuple[Army, ...], tuple]:
-    allowed = ("allowed values: \"all\", a list of armies (e.g. [\"oda\", \"takeda\"]) or a list "
-               "of [seat A, seat B] pairs (e.g. [[\"tougun\", \"seigun\"]])")
+
+def _armies(spec, seat_swap: bool, src: str, cards: CardSource) -> tuple[tuple[Army, ...], tuple]:
+    allowed = (
+        "allowed values: \"all\", a list of armies (e.g. [\"oda\", \"takeda\"]) or a list "
+        "of [seat A, seat B] pairs (e.g. [[\"tougun\", \"seigun\"]])"
+    )
     if spec == "all":
         spec = list(ARMIES)
     if not isinstance(spec, list) or not spec:
@@ -335,11 +389,21 @@ def _armies(spec, seat_swap: bool, src: str,
         except LabError as e:
             raise LabError(f"{where}: {e}", source=src) from None
         builtin = deck.key in ARMIES and not entry.endswith(".toml")
-        a = Army(deck.key, deck.name, deck.path, builtin, deck_digest(deck), cards,
-                 "" if builtin else read_text(deck.path))
+        a = Army(
+            deck.key,
+            deck.name,
+            deck.path,
+            builtin,
+            deck_digest(deck),
+            cards,
+            "" if builtin else read_text(deck.path),
+        )
         if a.key in loaded and loaded[a.key] != a:
-            raise LabError(f"{where}: two different decks are named \"{a.key}\" "
-                           f"({loaded[a.key].path} and {a.path}); rename one file", source=src)
+            raise LabError(
+                f"{where}: two different decks are named \"{a.key}\" "
+                f"({loaded[a.key].path} and {a.path}); rename one file",
+                source=src,
+            )
         loaded[a.key] = a
         return a.key
 
@@ -347,16 +411,19 @@ def _armies(spec, seat_swap: bool, src: str,
         matchups = []
         for i, pair in enumerate(spec):
             if len(pair) != 2:
-                raise LabError(f"armies[{i}] = {pair!r}: a matchup is [seat A, seat B]",
-                               source=src)
+                raise LabError(f"armies[{i}] = {pair!r}: a matchup is [seat A, seat B]", source=src)
             m = (army(pair[0], f"armies[{i}][0]"), army(pair[1], f"armies[{i}][1]"))
             if m in matchups:
-                raise LabError(f"armies[{i}]: the matchup {m[0]} vs {m[1]} is listed twice",
-                               source=src)
+                raise LabError(
+                    f"armies[{i}]: the matchup {m[0]} vs {m[1]} is listed twice", source=src
+                )
             if seat_swap and m[::-1] in matchups and m[0] != m[1]:
-                raise LabError(f"armies[{i}]: {m[0]} vs {m[1]} is the seat swap of "
-                               f"{m[1]} vs {m[0]}, which seat_swap = true already plays; "
-                               "list one of them", source=src)
+                raise LabError(
+                    f"armies[{i}]: {m[0]} vs {m[1]} is the seat swap of "
+                    f"{m[1]} vs {m[0]}, which seat_swap = true already plays; "
+                    "list one of them",
+                    source=src,
+                )
             matchups.append(m)
     else:
         keys = [army(e, f"armies[{i}]") for i, e in enumerate(spec)]
@@ -365,21 +432,28 @@ def _armies(spec, seat_swap: bool, src: str,
             raise LabError(f"armies: \"{dup}\" is listed twice", source=src)
         # ordered pairs, mirrors included; with seat_swap each unordered pair once (its seat
         # swap is the other order, played on the same deals)
-        matchups = [(a, b) for i, a in enumerate(keys) for j, b in enumerate(keys)
-                    if not seat_swap or i <= j]
+        matchups = [
+            (a, b)
+            for i, a in enumerate(keys)
+            for j, b in enumerate(keys)
+            if not seat_swap or i <= j
+        ]
     return tuple(loaded.values()), tuple(matchups)
 
 
 # --------------------------------------------------------------------------------------- bots
 
+
 def _tiers(f: ExperimentFile, src: str) -> tuple[Tier, ...]:
     if f.tiers is not None:
         entries = f.tiers
         if not isinstance(entries, list) or not entries:
-            raise LabError(f"tiers = {entries!r} is not allowed; allowed values: a list of "
-                           "tiers, each a bot for both seats or [seat A bot, seat B bot], e.g. "
-                           "tiers = [[\"random\", \"random\"], [\"heuristic\", \"heuristic\"]]",
-                           source=src)
+            raise LabError(
+                f"tiers = {entries!r} is not allowed; allowed values: a list of "
+                "tiers, each a bot for both seats or [seat A bot, seat B bot], e.g. "
+                "tiers = [[\"random\", \"random\"], [\"heuristic\", \"heuristic\"]]",
+                source=src,
+            )
         tiers = [_tier(e, f"tiers[{i}]", src) for i, e in enumerate(entries)]
     else:
         tiers = [_tier(DEFAULT_BOTS if f.bots is None else f.bots, "bots", src)]
@@ -393,9 +467,12 @@ def _tiers(f: ExperimentFile, src: str) -> tuple[Tier, ...]:
 def _tier(entry, where: str, src: str) -> Tier:
     if isinstance(entry, list):
         if len(entry) not in (1, 2):
-            raise LabError(f"{where} = {entry!r}: name one bot for both seats or two "
-                           "[seat A, seat B]; for several pairings use "
-                           "tiers = [[a, b], [c, d]]", source=src)
+            raise LabError(
+                f"{where} = {entry!r}: name one bot for both seats or two "
+                "[seat A, seat B]; for several pairings use "
+                "tiers = [[a, b], [c, d]]",
+                source=src,
+            )
         a = parse_bot(entry[0], source=f"{src} {where}[0]")
         b = parse_bot(entry[-1], source=f"{src} {where}[{len(entry) - 1}]")
         return Tier(a, b)

@@ -21,8 +21,15 @@ from lab.sim.plan import Job
 from lab.sim.worker import play_chunk
 
 
-def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str, play_one=play_chunk,
-           client=None, note=None):
+def chunks(
+    todo: list[Job],
+    out: Path,
+    n_jobs: int,
+    backend: str,
+    play_one=play_chunk,
+    client=None,
+    note=None,
+):
     """Receipts of the chunks as they finish (in any order); ``play_one(job, out)`` plays and
     writes a chunk (the game's ``play_chunk``, a module-level function the workers import). On
     Dask, ``client`` is the cluster's client and ``note`` hears of lost workers; a lost
@@ -39,9 +46,14 @@ def chunks(todo: list[Job], out: Path, n_jobs: int, backend: str, play_one=play_
     options = {"return_as": "generator_unordered", "batch_size": 1}
     _quiet_resource_tracker()
     with _quiet_abort():
-        yield from Parallel(n_jobs=n_jobs, backend="loky", pre_dispatch="4 * n_jobs",
-                            initializer=worker_setup, initargs=(os.getpid(),),
-                            **options)(tasks)
+        yield from Parallel(
+            n_jobs=n_jobs,
+            backend="loky",
+            pre_dispatch="4 * n_jobs",
+            initializer=worker_setup,
+            initargs=(os.getpid(),),
+            **options,
+        )(tasks)
 
 
 QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
@@ -63,8 +75,9 @@ def worker_setup(parent: int) -> None:
     And a worker leaves as soon as its parent is gone (SIGKILL, OOM killer), instead of idling
     for loky's five-minute timeout."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(parent,), name="lab-watch-parent",
-                     daemon=True).start()
+    threading.Thread(
+        target=_watch_parent, args=(parent,), name="lab-watch-parent", daemon=True
+    ).start()
 
 
 def _watch_parent(parent: int) -> None:
@@ -103,6 +116,7 @@ def _quiet_abort():
     _STOPPING.clear()
     previous = None
     if threading.current_thread() is threading.main_thread():
+
         def on_sigint(signum, frame):
             _STOPPING.set()
             raise KeyboardInterrupt

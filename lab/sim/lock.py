@@ -49,8 +49,10 @@ def read_owner(out: Path) -> dict | None:
 def describe(owner: dict | None) -> str:
     if not owner:
         return "host and pid unknown"
-    return (f"host {owner.get('host', '?')}, pid {owner.get('pid', '?')}, started "
-            f"{owner.get('started', '?')}")
+    return (
+        f"host {owner.get('host', '?')}, pid {owner.get('pid', '?')}, started "
+        f"{owner.get('started', '?')}"
+    )
 
 
 def refuse_if_busy(out: Path) -> None:
@@ -70,9 +72,11 @@ def refuse_if_busy(out: Path) -> None:
 
 
 def _busy(out: Path) -> LabError:
-    return LabError(f"--out {out} is being written by another run "
-                    f"({describe(read_owner(out))}); wait for it to finish, or choose another "
-                    "--out")
+    return LabError(
+        f"--out {out} is being written by another run "
+        f"({describe(read_owner(out))}); wait for it to finish, or choose another "
+        "--out"
+    )
 
 
 @contextlib.contextmanager
@@ -103,8 +107,10 @@ def _take_over(out: Path, owner: dict | None, note) -> None:
         return
     host, pid = owner.get("host"), owner.get("pid")
     if host != platform.node():
-        raise LabError(f"--out {out} is locked by a run on another host ({describe(owner)}); "
-                       f"if that run has ended, delete {out / OWNER} and run again")
+        raise LabError(
+            f"--out {out} is locked by a run on another host ({describe(owner)}); "
+            f"if that run has ended, delete {out / OWNER} and run again"
+        )
     if isinstance(pid, int) and pid != os.getpid() and note is not None:
         # we hold the kernel's lock, so that process does not: it died without releasing it
         # (or its pid now belongs to another process)
@@ -113,9 +119,12 @@ def _take_over(out: Path, owner: dict | None, note) -> None:
 
 
 def _write_owner(out: Path) -> None:
-    owner = {"host": platform.node(), "pid": os.getpid(),
-             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-             "command": " ".join([Path(sys.argv[0]).name] + sys.argv[1:])}
+    owner = {
+        "host": platform.node(),
+        "pid": os.getpid(),
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join([Path(sys.argv[0]).name] + sys.argv[1:]),
+    }
     tmp = out / f".{OWNER}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(owner) + "\n", encoding="utf-8")
     os.replace(tmp, out / OWNER)

@@ -19,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from lab.errors import LabError
+
 # the file itself is lab.records' (below stats and sim); the runner calls manifest.read/write
 from lab.records import MANIFEST as NAME
 from lab.records import read_manifest as read
@@ -29,8 +30,17 @@ from lab.sim.config import Experiment
 
 SCHEMA = 1
 _LAB = Path(__file__).resolve().parent.parent
-PACKAGES = ("daitenka-lab", "numpy", "numba", "pandas", "pyarrow", "joblib", "rich", "dask",
-            "distributed")
+PACKAGES = (
+    "daitenka-lab",
+    "numpy",
+    "numba",
+    "pandas",
+    "pyarrow",
+    "joblib",
+    "rich",
+    "dask",
+    "distributed",
+)
 
 
 def versions() -> dict:
@@ -46,12 +56,20 @@ def versions() -> dict:
 def git_commit() -> dict | None:
     """The checkout's commit and whether it had uncommitted changes (None outside git)."""
     try:
-        head = subprocess.run(["git", "-C", str(_LAB), "rev-parse", "HEAD"],
-                              capture_output=True, text=True, timeout=10)
+        head = subprocess.run(
+            ["git", "-C", str(_LAB), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         if head.returncode != 0:
             return None
-        dirty = subprocess.run(["git", "-C", str(_LAB), "status", "--porcelain", "--", "."],
-                               capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(
+            ["git", "-C", str(_LAB), "status", "--porcelain", "--", "."],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return {"commit": head.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
     except (OSError, subprocess.SubprocessError):
         return None
@@ -60,9 +78,14 @@ def git_commit() -> dict | None:
 def code_digest() -> str:
     """A hash of every source and data file that decides what a game does (engine, bots, rules,
     card pool and armies): records made by different code never mix in one folder."""
-    files = (sorted(_LAB.glob("engine/*.py")) + sorted(_LAB.glob("bots/*.py"))
-             + [_LAB / "rules.py"] + sorted(_LAB.glob("cards/*.py"))
-             + sorted(_LAB.glob("cards/*.toml")) + sorted(_LAB.glob("cards/decks/*.toml")))
+    files = (
+        sorted(_LAB.glob("engine/*.py"))
+        + sorted(_LAB.glob("bots/*.py"))
+        + [_LAB / "rules.py"]
+        + sorted(_LAB.glob("cards/*.py"))
+        + sorted(_LAB.glob("cards/*.toml"))
+        + sorted(_LAB.glob("cards/decks/*.toml"))
+    )
     h = hashlib.sha256()
     for p in files:
         h.update(p.relative_to(_LAB).as_posix().encode())
@@ -113,32 +136,42 @@ def check_folder(out: Path, exp: Experiment, resume: bool, fresh: bool = False) 
     old = read(out)
     if old is None:
         # value/: `lab value` keeps its tables inside the experiment's folder
-        if out.is_dir() and any(p for p in out.iterdir() if p.name not in ("games", "cards",
-                                                                           "value")
-                                and not p.name.startswith(lock.PREFIX)
-                                and not p.name.startswith(f".{NAME}.")):
-            raise LabError(f"--out {out} is not empty and holds no {NAME}; choose a new or "
-                           "empty folder")
+        if out.is_dir() and any(
+            p
+            for p in out.iterdir()
+            if p.name not in ("games", "cards", "value")
+            and not p.name.startswith(lock.PREFIX)
+            and not p.name.startswith(f".{NAME}.")
+        ):
+            raise LabError(
+                f"--out {out} is not empty and holds no {NAME}; choose a new or empty folder"
+            )
         return Folder(None)
     if fresh:
         return Folder(None)  # its records are deleted once the run holds the folder's lock
     if old.get("fingerprint") != exp.fingerprint():
         diff = _differences(old.get("config", {}), exp.resolved())
-        raise LabError(f"--out {out} holds the records of another experiment "
-                       f"(\"{old.get('config', {}).get('name', '?')}\"; differs in: "
-                       f"{', '.join(diff) or 'its fingerprint'}); choose another --out, or add "
-                       "--fresh to replace them")
+        raise LabError(
+            f"--out {out} holds the records of another experiment "
+            f"(\"{old.get('config', {}).get('name', '?')}\"; differs in: "
+            f"{', '.join(diff) or 'its fingerprint'}); choose another --out, or add "
+            "--fresh to replace them"
+        )
     if old.get("code_digest") != code_digest():
-        raise LabError(f"--out {out} was written by other engine, bot or card code (digest "
-                       f"{old.get('code_digest')}, now {code_digest()}); resuming would mix "
-                       "records of two versions — choose another --out, or add --fresh to "
-                       "replace them")
+        raise LabError(
+            f"--out {out} was written by other engine, bot or card code (digest "
+            f"{old.get('code_digest')}, now {code_digest()}); resuming would mix "
+            "records of two versions — choose another --out, or add --fresh to "
+            "replace them"
+        )
     written, total = len(written_chunks(out)), len(old.get("chunks", []))
     if written == 0:
         return Folder(None, 0, total)
     if written < total and not resume:
-        raise LabError(f"--out {out} holds {written} of {total} chunks of this experiment (an "
-                       "interrupted run); add --resume to finish it, or --fresh to start over")
+        raise LabError(
+            f"--out {out} holds {written} of {total} chunks of this experiment (an "
+            "interrupted run); add --resume to finish it, or --fresh to start over"
+        )
     return Folder(old, written, total)
 
 

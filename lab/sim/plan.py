@@ -74,8 +74,9 @@ class Job:
     def outputs(self) -> list["Job"]:
         """This chunk and each of its copies, as jobs (a copy's records differ only in their
         game ids, cell, variant and patch)."""
-        return [self] + [replace(self, id=c.id, cell=c.cell, patch=c.patch, copies=())
-                         for c in self.copies]
+        return [self] + [
+            replace(self, id=c.id, cell=c.cell, patch=c.patch, copies=()) for c in self.copies
+        ]
 
     def game_id(self, deal):
         return game_id(self.cell, deal, self.swapped, self.games, self.orders)
@@ -109,10 +110,25 @@ def chunks(exp: Experiment) -> list[Job]:
         for swapped in range(exp.orders):
             seat_a, seat_b = (b, a) if swapped else (a, b)
             for lo in range(0, exp.games, exp.chunk_size):
-                out.append(Job(len(out), c.index, c.variant, c.tier, exp.army(seat_a),
-                               exp.army(seat_b), pair, slot_a ^ swapped, bool(swapped), lo,
-                               min(lo + exp.chunk_size, exp.games), exp.seed, exp.games,
-                               exp.orders, c.patch))
+                out.append(
+                    Job(
+                        len(out),
+                        c.index,
+                        c.variant,
+                        c.tier,
+                        exp.army(seat_a),
+                        exp.army(seat_b),
+                        pair,
+                        slot_a ^ swapped,
+                        bool(swapped),
+                        lo,
+                        min(lo + exp.chunk_size, exp.games),
+                        exp.seed,
+                        exp.games,
+                        exp.orders,
+                        c.patch,
+                    )
+                )
     return out
 
 

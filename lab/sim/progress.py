@@ -16,9 +16,17 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                           SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn,
-                           TimeRemainingColumn)
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Column
 from rich.text import Text
 
@@ -35,8 +43,10 @@ def engine_message() -> str:
     cache = Path(jit.numba.config.CACHE_DIR)
     if os.environ.get("NUMBA_DISABLE_JIT") == "1" or next(cache.rglob("*.nbi"), None):
         return "loading the compiled engine"
-    return ("compiling the engine: the first run after an install or an engine change "
-            "compiles it once (a few minutes on 2 cores), later runs load it")
+    return (
+        "compiling the engine: the first run after an install or an engine change "
+        "compiles it once (a few minutes on 2 cores), later runs load it"
+    )
 
 
 def note(console: Console | None, message: str) -> None:
@@ -121,8 +131,9 @@ def live_status(console: Console | None, message: str):
             yield lambda m: shown.__setitem__(0, m)
         return
     # elapsed first, the message last and cut to the width: the counter always shows
-    with Progress(TimeElapsedColumn(), SpinnerColumn(), _Fitted(console),
-                  console=console, transient=True) as bar:
+    with Progress(
+        TimeElapsedColumn(), SpinnerColumn(), _Fitted(console), console=console, transient=True
+    ) as bar:
         task = bar.add_task(message, total=None)
         yield lambda m: bar.update(task, description=m)
 
@@ -144,9 +155,18 @@ def games_bar(console: Console | None, total: int, already: int):
         with _plain_games(console, total, already) as advance:
             yield advance
         return
-    bar = Progress(TextColumn("[bold]games"), BarColumn(bar_width=24), MofNCompleteColumn(),
-                   TaskProgressColumn(), RateColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                   TimeElapsedColumn(), console=console, speed_estimate_period=30)
+    bar = Progress(
+        TextColumn("[bold]games"),
+        BarColumn(bar_width=24),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        RateColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        speed_estimate_period=30,
+    )
     with bar:
         task = bar.add_task("games", total=total, completed=already)
         yield lambda n: bar.advance(task, n)
@@ -160,8 +180,11 @@ def _plain_games(console: Console, total: int, already: int):
 
     def line(elapsed: float) -> str:
         played = done[0] - already
-        text = f"[{clock(elapsed)}] games {done[0]:,}/{total:,} ({done[0] / total:.0%})" \
-            if total else f"[{clock(elapsed)}] games {done[0]:,}"
+        text = (
+            f"[{clock(elapsed)}] games {done[0]:,}/{total:,} ({done[0] / total:.0%})"
+            if total
+            else f"[{clock(elapsed)}] games {done[0]:,}"
+        )
         if played and elapsed > 0:
             rate = played / elapsed
             text += f", {rate:,.0f} games/s"

@@ -15,9 +15,21 @@ import pyarrow.compute as pc
 
 from lab.cards.pool import CardPool, Deck
 from lab.engine import layout, nb_play
-from lab.engine.layout import (C_GTYPE, C_NLOC, C_ORIGIN, END_NAMES, ST_DIED, ST_DRAWN,
-                               ST_FIRST_DRAW, ST_GAINED, ST_OPENING, ST_PLAYED, ST_STOLEN,
-                               ST_TRIG, ST_WON)
+from lab.engine.layout import (
+    C_GTYPE,
+    C_NLOC,
+    C_ORIGIN,
+    END_NAMES,
+    ST_DIED,
+    ST_DRAWN,
+    ST_FIRST_DRAW,
+    ST_GAINED,
+    ST_OPENING,
+    ST_PLAYED,
+    ST_STOLEN,
+    ST_TRIG,
+    ST_WON,
+)
 from lab.engine.triggers import ability_rows
 from lab.records import CARDS, GAMES  # noqa: F401  (the table names its schemas are for)
 from lab.rules import RuleSet
@@ -26,37 +38,72 @@ SEATS = ("A", "B")
 WINNERS = ("A", "B", "draw")
 
 # behaviour counters per seat (lab.engine.layout CNT_*): column stem → counter index
-COUNTERS = {name[4:].lower(): getattr(layout, name) for name in dir(layout)
-            if name.startswith("CNT_")}
+COUNTERS = {
+    name[4:].lower(): getattr(layout, name) for name in dir(layout) if name.startswith("CNT_")
+}
 _ARROW_TYPES = {int: pa.int32(), bool: pa.bool_(), str: pa.string()}
 TOGGLE_TYPES = {f.name: _ARROW_TYPES[type(getattr(RuleSet(), f.name))] for f in fields(RuleSet)}
 
 GAMES_SCHEMA = pa.schema(
-    [("game_id", pa.int64()), ("cell", pa.int32()), ("variant", pa.string()),
-     ("patch", pa.string())]
+    [
+        ("game_id", pa.int64()),
+        ("cell", pa.int32()),
+        ("variant", pa.string()),
+        ("patch", pa.string()),
+    ]
     + list(TOGGLE_TYPES.items())
-    + [(k, pa.string()) for k in ("army_a", "army_b", "army_a_name", "army_b_name", "bot_a",
-                                  "bot_b", "tier")]
+    + [
+        (k, pa.string())
+        for k in ("army_a", "army_b", "army_a_name", "army_b_name", "bot_a", "bot_b", "tier")
+    ]
     + [("deal", pa.int64()), ("swapped", pa.bool_())]
     + [(k, pa.string()) for k in ("first", "winner", "winner_army", "end_reason")]
-    + [(k, pa.int32()) for k in ("leader_turns", "battles", "decisions", "walls_a", "walls_b",
-                                 "deck_a", "deck_b", "max_deficit_a", "max_deficit_b")]
+    + [
+        (k, pa.int32())
+        for k in (
+            "leader_turns",
+            "battles",
+            "decisions",
+            "walls_a",
+            "walls_b",
+            "deck_a",
+            "deck_b",
+            "max_deficit_a",
+            "max_deficit_b",
+        )
+    ]
     + [("seed_words", pa.list_(pa.int64())), ("error", pa.bool_())]
-    + [(f"{k}_{seat}", pa.int32()) for k in sorted(COUNTERS, key=COUNTERS.get)
-       for seat in "ab"])
+    + [(f"{k}_{seat}", pa.int32()) for k in sorted(COUNTERS, key=COUNTERS.get) for seat in "ab"]
+)
 
 CARDS_SCHEMA = pa.schema(
-    [("game_id", pa.int64()), ("player", pa.string()), ("army", pa.string()),
-     ("card", pa.string()), ("card_id", pa.string()), ("copies", pa.int16())]
-    + [("opening", pa.int16()), ("drawn", pa.int16()), ("first_draw_turn", pa.int32()),
-       ("gained", pa.int16()), ("played", pa.int16()), ("won", pa.int16()),
-       ("triggers", pa.int16()), ("triggers_by_ability", pa.string()), ("died", pa.int16()),
-       ("stolen", pa.int16())])
+    [
+        ("game_id", pa.int64()),
+        ("player", pa.string()),
+        ("army", pa.string()),
+        ("card", pa.string()),
+        ("card_id", pa.string()),
+        ("copies", pa.int16()),
+    ]
+    + [
+        ("opening", pa.int16()),
+        ("drawn", pa.int16()),
+        ("first_draw_turn", pa.int32()),
+        ("gained", pa.int16()),
+        ("played", pa.int16()),
+        ("won", pa.int16()),
+        ("triggers", pa.int16()),
+        ("triggers_by_ability", pa.string()),
+        ("died", pa.int16()),
+        ("stolen", pa.int16()),
+    ]
+)
 
 _R = nb_play
 
 
 # ------------------------------------------------------------------------------ building tables
+
 
 def games_table(job, seeds: np.ndarray, results: np.ndarray) -> pa.Table:
     """One row per game of a chunk (``job``: a ``lab.sim.plan.Job``)."""
@@ -103,9 +150,9 @@ def games_table(job, seeds: np.ndarray, results: np.ndarray) -> pa.Table:
         "deck_b": i32(_R.RES_DECK_B),
         "max_deficit_a": i32(_R.RES_DEFICIT_A),
         "max_deficit_b": i32(_R.RES_DEFICIT_B),
-        "seed_words": pa.FixedSizeListArray.from_arrays(pa.array(seeds.reshape(-1)),
-                                                        seeds.shape[1]).cast(
-            pa.list_(pa.int64())),
+        "seed_words": pa.FixedSizeListArray.from_arrays(
+            pa.array(seeds.reshape(-1)), seeds.shape[1]
+        ).cast(pa.list_(pa.int64())),
         "error": pa.array(results[:, _R.RES_ERROR] != 0),
     }
     for k, i in COUNTERS.items():
@@ -114,14 +161,15 @@ def games_table(job, seeds: np.ndarray, results: np.ndarray) -> pa.Table:
     return pa.Table.from_pydict(cols, schema=GAMES_SCHEMA)
 
 
-def cards_table(job, pool: CardPool, ctx: np.ndarray, decks: tuple[Deck, Deck],
-                stats: np.ndarray) -> pa.Table:
+def cards_table(
+    job, pool: CardPool, ctx: np.ndarray, decks: tuple[Deck, Deck], stats: np.ndarray
+) -> pa.Table:
     """One row per game × player × card type in that player's deck (statistics per local id:
     a local id's seat and card type come from the matchup context)."""
     n = len(stats)
     nloc = int(ctx[C_NLOC])
-    gtype = ctx[C_GTYPE:C_GTYPE + nloc]
-    origin = ctx[C_ORIGIN:C_ORIGIN + nloc]
+    gtype = ctx[C_GTYPE : C_GTYPE + nloc]
+    origin = ctx[C_ORIGIN : C_ORIGIN + nloc]
     cards = [pool.cards[int(g)] for g in gtype]
     counts = [np.bincount(d.card_indices(), minlength=len(pool.cards)) for d in decks]
     copies = np.array([counts[o][g] for g, o in zip(gtype, origin)], dtype=np.int16)
@@ -134,7 +182,7 @@ def cards_table(job, pool: CardPool, ctx: np.ndarray, decks: tuple[Deck, Deck],
     def count(row, type_=np.int16):
         return pa.array(st[:, row, :].reshape(-1).astype(type_))
 
-    trig_rows = st[:, ST_TRIG:ST_TRIG + 4, :]  # [game, effect row, local id]
+    trig_rows = st[:, ST_TRIG : ST_TRIG + 4, :]  # [game, effect row, local id]
     cols = {
         "game_id": pa.array(np.repeat(job.game_id(np.arange(job.lo, job.hi)), nloc)),
         "player": per_local([SEATS[o] for o in origin]),
@@ -169,11 +217,11 @@ def _by_ability(cards, trig_rows: np.ndarray, n: int, nloc: int) -> pa.Array:
         for k, a in enumerate(card.abilities):
             mine = [r for r, aid in enumerate(rows) if aid == a.id]
             total = trig_rows[:, mine, i].sum(axis=1)
-            parts += [("{" if k == 0 else ", ") + json.dumps(a.id) + ": ",
-                      pc.cast(pa.array(total), pa.string())]
+            parts += [
+                ("{" if k == 0 else ", ") + json.dumps(a.id) + ": ",
+                pc.cast(pa.array(total), pa.string()),
+            ]
         pieces.append(pc.binary_join_element_wise(*parts, "}", ""))
         index[:, i] = offset + np.arange(n)
         offset += n
     return pc.take(pa.concat_arrays(pieces), pa.array(index.reshape(-1)))
-
-

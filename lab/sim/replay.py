@@ -42,13 +42,17 @@ def load_record(out, game_id: int) -> tuple[dict, dict]:
     """(manifest, games row) of one recorded game, with one-line errors."""
     man = manifest.read(out)
     if man is None:
-        raise LabError(f"{out} holds no {manifest.NAME}; give a results folder that `lab run` "
-                       "wrote")
+        raise LabError(
+            f"{out} holds no {manifest.NAME}; give a results folder that `lab run` wrote"
+        )
     table = records.read_table(out, records.GAMES, filter=pc.field("game_id") == game_id)
     if table.num_rows == 0:
         ids = records.read_table(out, records.GAMES, columns=["game_id"])["game_id"]
-        span = (f"its recorded game ids run {pc.min(ids).as_py()}–{pc.max(ids).as_py()}"
-                if len(ids) else "it holds no recorded game yet")
+        span = (
+            f"its recorded game ids run {pc.min(ids).as_py()}–{pc.max(ids).as_py()}"
+            if len(ids)
+            else "it holds no recorded game yet"
+        )
         raise LabError(f"no game {game_id} in {out}; {span}")
     return man, table.slice(0, 1).to_pylist()[0]
 
@@ -57,13 +61,15 @@ def replay(out, game_id: int) -> Replay:
     man, row = load_record(out, game_id)
     rules = RuleSet(**{k: row[k] for k in TOGGLE_TYPES})
     # the experiment's pool: the package's cards and its extra card files, kept in the manifest
-    pool = pool_from(tuple((f["file"], f["toml"])
-                           for f in man["config"].get("cards", {}).get("extra", [])))
+    pool = pool_from(
+        tuple((f["file"], f["toml"]) for f in man["config"].get("cards", {}).get("extra", []))
+    )
     patch = _patch(man, row.get("patch") or BASE, pool)
     warnings = []
     if variant_id(rules, patch) != row["variant"]:
-        warnings.append(f"the toggles now give variant {variant_id(rules, patch)}, recorded "
-                        f"{row['variant']}")
+        warnings.append(
+            f"the toggles now give variant {variant_id(rules, patch)}, recorded {row['variant']}"
+        )
     armies = {a["key"]: a for a in man["config"]["armies"]}
     decks = []
     for key in (row["army_a"], row["army_b"]):
@@ -71,17 +77,25 @@ def replay(out, game_id: int) -> Replay:
         decks.append(load_deck(info["path"], pool) if info["path"] else load_army(key, pool))
     pool, *decks = patch.apply(((row["army_a"], decks[0]), (row["army_b"], decks[1])), pool)
     tier = next(t for t in man["config"]["tiers"] if t["label"] == row["tier"])
-    game = Game(rules, decks[0], decks[1], seed=np.asarray(row["seed_words"], np.int64),
-                log=True, pool=pool)
+    game = Game(
+        rules, decks[0], decks[1], seed=np.asarray(row["seed_words"], np.int64), log=True, pool=pool
+    )
     finish(game, parse_bot(tier["a"]), parse_bot(tier["b"]))
-    replayed = {"winner": game.winner, "end_reason": game.end_reason,
-                "leader_turns": game.view.turns, "battles": game.view.battles,
-                "decisions": game.decisions}
-    mismatches = [f"{k}: recorded {row[k]}, replayed {replayed[k]}" for k in CHECKED
-                  if row[k] != replayed[k]]
+    replayed = {
+        "winner": game.winner,
+        "end_reason": game.end_reason,
+        "leader_turns": game.view.turns,
+        "battles": game.view.battles,
+        "decisions": game.decisions,
+    }
+    mismatches = [
+        f"{k}: recorded {row[k]}, replayed {replayed[k]}" for k in CHECKED if row[k] != replayed[k]
+    ]
     if mismatches and man.get("code_digest") != manifest.code_digest():
-        warnings.append("the engine, bot or card code changed since this run (digest "
-                        f"{man.get('code_digest')}, now {manifest.code_digest()})")
+        warnings.append(
+            "the engine, bot or card code changed since this run (digest "
+            f"{man.get('code_digest')}, now {manifest.code_digest()})"
+        )
     return Replay(game, row, mismatches, warnings)
 
 
@@ -91,6 +105,8 @@ def _patch(man: dict, name: str, pool) -> Patch:
         return Patch(BASE)
     found = [p for p in man["config"].get("patches", []) if p.get("name") == name]
     if not found:
-        raise LabError(f"the manifest lists no patch \"{name}\"; this folder's records and "
-                       "manifest do not belong together")
+        raise LabError(
+            f"the manifest lists no patch \"{name}\"; this folder's records and "
+            "manifest do not belong together"
+        )
     return parse_patch(found[0], where=f"manifest patch \"{name}\"", pool=pool)

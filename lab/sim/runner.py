@@ -33,8 +33,14 @@ from lab.sim.worker import Receipt
 BACKENDS = ("loky", "dask")
 MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since
 STALE = "stale"  # where --fresh moves what was made from the records it deletes:
-DERIVED = ("report.html", "report.md", "report_files",  # lab report's pages (md: its figures)
-           "value", "value.parquet", "balance")  # lab value's and lab balance's results
+DERIVED = (
+    "report.html",
+    "report.md",
+    "report_files",  # lab report's pages (md: its figures)
+    "value",
+    "value.parquet",
+    "balance",
+)  # lab value's and lab balance's results
 
 
 class RunInterrupted(LabError):
@@ -64,10 +70,20 @@ def default_out(exp: Experiment, games_option: bool = False) -> Path:
     return Path("results") / (f"{exp.name}-games{exp.games}" if games_option else exp.name)
 
 
-def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = None,
-        resume: bool = False, fresh: bool = False, backend: str = "loky",
-        scheduler: str | None = None, console: Console | None = None,
-        announce=None, verbose: bool = False, resume_command: str | None = None) -> RunResult:
+def run(
+    exp: Experiment,
+    out: str | Path | None = None,
+    *,
+    jobs: int | None = None,
+    resume: bool = False,
+    fresh: bool = False,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    console: Console | None = None,
+    announce=None,
+    verbose: bool = False,
+    resume_command: str | None = None,
+) -> RunResult:
     """Play every chunk of ``exp`` not yet in ``out``; ``console`` shows progress and notes.
 
     Every option and the folder are checked before anything is written, so a refused start
@@ -85,20 +101,41 @@ def run(exp: Experiment, out: str | Path | None = None, *, jobs: int | None = No
         bad = records.damaged_chunks(out, folder.manifest)
         if not bad:
             announce()
-            return RunResult(out, exp.total_games, 0, 0, time.perf_counter() - started, 0.0, 0,
-                             already_complete=True)
+            return RunResult(
+                out,
+                exp.total_games,
+                0,
+                0,
+                time.perf_counter() - started,
+                0.0,
+                0,
+                already_complete=True,
+            )
         if not resume:
             chunk_id, problem = next(iter(bad.items()))
-            raise LabError(f"--out {out}: {problem}; add --resume to replay "
-                           f"{'it' if len(bad) == 1 else f'the {len(bad)} damaged chunks'}")
+            raise LabError(
+                f"--out {out}: {problem}; add --resume to replay "
+                f"{'it' if len(bad) == 1 else f'the {len(bad)} damaged chunks'}"
+            )
     with _cluster(backend, scheduler, n_jobs, console, verbose) as client:
         _make_folder(out)
         with lock.hold(out, note=lambda m: progress.note(console, m)):
             # again under the lock: another run may have written the folder meanwhile
             folder = manifest.check_folder(out, exp, resume, fresh)
             announce()
-            return _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client,
-                               console, started, resume_command)
+            return _run_locked(
+                exp,
+                out,
+                folder,
+                fresh,
+                n_jobs,
+                backend,
+                scheduler,
+                client,
+                console,
+                started,
+                resume_command,
+            )
 
 
 def _cluster(backend, scheduler, n_jobs, console, verbose):
@@ -108,8 +145,19 @@ def _cluster(backend, scheduler, n_jobs, console, verbose):
     return cluster.connect(scheduler, n_jobs, console, verbose)
 
 
-def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, console,
-                started, resume_command=None) -> RunResult:
+def _run_locked(
+    exp,
+    out,
+    folder,
+    fresh,
+    n_jobs,
+    backend,
+    scheduler,
+    client,
+    console,
+    started,
+    resume_command=None,
+) -> RunResult:
     from lab.games import get
 
     game = get(exp.game)  # the registered game: its plan, warm-up, chunk player and tables
@@ -122,15 +170,24 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
             (out / kind).mkdir(exist_ok=True)
         records.remove_temp_files(out)
         man = folder.manifest or manifest.new(
-            exp, [{"id": o.id, "cell": o.cell, "swapped": o.swapped, "deals": [o.lo, o.hi]}
-                  for o in sorted((o for j in plan for o in j.outputs()), key=lambda o: o.id)])
+            exp,
+            [
+                {"id": o.id, "cell": o.cell, "swapped": o.swapped, "deals": [o.lo, o.hi]}
+                for o in sorted((o for j in plan for o in j.outputs()), key=lambda o: o.id)
+            ],
+        )
         _check_written(out, man, console)
         done = records.written_chunks(out)
         todo = [j for j in plan if not done.issuperset(j.chunk_ids)]  # copies are written with it
-        session = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                   "host": platform.node(), "backend": backend, "jobs": n_jobs,
-                   "scheduler": scheduler, "chunks": len(todo),
-                   "games": sum(j.size * len(j.chunk_ids) for j in todo)}
+        session = {
+            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "host": platform.node(),
+            "backend": backend,
+            "jobs": n_jobs,
+            "scheduler": scheduler,
+            "chunks": len(todo),
+            "games": sum(j.size * len(j.chunk_ids) for j in todo),
+        }
         man["sessions"].append(session)
         man["status"] = "running"
         manifest.write(out, man)
@@ -149,10 +206,12 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
                 cluster.warm(client, todo[0], console, game.warm)
             t = time.perf_counter()
             saved = time.monotonic()
-            with progress.games_bar(console, exp.total_games,
-                                    exp.total_games - session["games"]) as adv:
-                for r in dispatch.chunks(todo, out, n_jobs, backend, game.play_chunk, client,
-                                         cluster.note_to(console)):
+            with progress.games_bar(
+                console, exp.total_games, exp.total_games - session["games"]
+            ) as adv:
+                for r in dispatch.chunks(
+                    todo, out, n_jobs, backend, game.play_chunk, client, cluster.note_to(console)
+                ):
                     receipts.append(r)
                     for chunk_id, written in r.files.items():
                         man["chunks"][chunk_id]["files"] = written
@@ -164,17 +223,24 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
     except KeyboardInterrupt:
         _close(man, out, session, receipts, times, started, "interrupted")
         written = len(records.written_chunks(out))
-        raise RunInterrupted(f"interrupted: {written} of {len(man['chunks'])} chunks are "
-                             f"written in {out}; run the same command with --resume to "
-                             "finish") from None
+        raise RunInterrupted(
+            f"interrupted: {written} of {len(man['chunks'])} chunks are "
+            f"written in {out}; run the same command with --resume to "
+            "finish"
+        ) from None
     except cluster.ClusterLost as e:
         with contextlib.suppress(OSError):
             _close(man, out, session, receipts, times, started, "interrupted")
         written = len(records.written_chunks(out))
-        finish = (f"finish the run with: {resume_command}" if resume_command else
-                  "run the same command with --resume to finish")
-        raise LabError(f"{e.what}; {written} of {len(man['chunks'])} chunks are written in "
-                       f"{out} and kept — {f'{e.fix} ' if e.fix else ''}{finish}") from None
+        finish = (
+            f"finish the run with: {resume_command}"
+            if resume_command
+            else "run the same command with --resume to finish"
+        )
+        raise LabError(
+            f"{e.what}; {written} of {len(man['chunks'])} chunks are written in "
+            f"{out} and kept — {f'{e.fix} ' if e.fix else ''}{finish}"
+        ) from None
     except OSError as e:
         with contextlib.suppress(OSError):
             _close(man, out, session, receipts, times, started, "failed")
@@ -183,16 +249,22 @@ def _run_locked(exp, out, folder, fresh, n_jobs, backend, scheduler, client, con
         _close(man, out, session, receipts, times, started, "complete")
     except OSError as e:
         raise _write_failed(out, e) from None
-    return RunResult(out, exp.total_games, sum(r.games for r in receipts), len(receipts),
-                     time.perf_counter() - started, times["play_s"],
-                     sum(r.errors for r in receipts))
+    return RunResult(
+        out,
+        exp.total_games,
+        sum(r.games for r in receipts),
+        len(receipts),
+        time.perf_counter() - started,
+        times["play_s"],
+        sum(r.errors for r in receipts),
+    )
 
 
-def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume: bool = False,
-                   fresh: bool = False) -> int:
+def _check_options(
+    jobs: int | None, backend: str, scheduler: str | None, resume: bool = False, fresh: bool = False
+) -> int:
     if backend not in BACKENDS:
-        raise LabError(f"--backend {backend} is not allowed; allowed values: "
-                       f"{', '.join(BACKENDS)}")
+        raise LabError(f"--backend {backend} is not allowed; allowed values: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise LabError("--scheduler is for --backend dask; add --backend dask or drop it")
     if resume and fresh:
@@ -203,8 +275,10 @@ def _check_options(jobs: int | None, backend: str, scheduler: str | None, resume
         try:
             import distributed  # noqa: F401
         except ImportError:
-            raise LabError("--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or "
-                           "pip install 'dask[distributed]')") from None
+            raise LabError(
+                "--backend dask needs Dask: pip install 'daitenka-lab[dask]' (or "
+                "pip install 'dask[distributed]')"
+            ) from None
     if jobs is None:
         from joblib import cpu_count
 
@@ -227,17 +301,20 @@ def check_scheduler_address(address: str) -> None:
     if not colon or not host or (":" in host and not host.endswith("]")):
         return  # no port (or a bare IPv6 address): Dask's own message says so
     if not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise LabError(f"--scheduler {address}: port \"{port}\" is not a port number; "
-                       "allowed values: whole numbers 1–65535 (`dask scheduler` prints "
-                       "tcp://HOST:PORT, port 8786 by default)")
+        raise LabError(
+            f"--scheduler {address}: port \"{port}\" is not a port number; "
+            "allowed values: whole numbers 1–65535 (`dask scheduler` prints "
+            "tcp://HOST:PORT, port 8786 by default)"
+        )
 
 
 def _make_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise LabError(f"--out {out}: cannot create the folder ({_reason(e)}); choose a "
-                       "folder you can write") from None
+        raise LabError(
+            f"--out {out}: cannot create the folder ({_reason(e)}); choose a folder you can write"
+        ) from None
 
 
 def _reason(e: OSError) -> str:
@@ -247,10 +324,13 @@ def _reason(e: OSError) -> str:
 
 
 def _write_failed(out: Path, e: OSError) -> LabError:
-    fix = ("free some space" if e.errno in (errno.ENOSPC, errno.EDQUOT)
-           else "make the folder writable")
-    return LabError(f"--out {out}: writing the records failed ({_reason(e)}); the chunks "
-                    f"written so far are kept — {fix}, then run the same command with --resume")
+    fix = (
+        "free some space" if e.errno in (errno.ENOSPC, errno.EDQUOT) else "make the folder writable"
+    )
+    return LabError(
+        f"--out {out}: writing the records failed ({_reason(e)}); the chunks "
+        f"written so far are kept — {fix}, then run the same command with --resume"
+    )
 
 
 def _set_aside_derived(out: Path, console) -> None:
@@ -270,8 +350,11 @@ def _set_aside_derived(out: Path, console) -> None:
     for p in derived:
         p.rename(dest / p.name)
     names = ", ".join(p.name + ("/" if (dest / p.name).is_dir() else "") for p in derived)
-    progress.note(console, f"--fresh: {names} came from the old records; moved to {dest}/ "
-                           "(lab report, lab value and lab balance make them again)")
+    progress.note(
+        console,
+        f"--fresh: {names} came from the old records; moved to {dest}/ "
+        "(lab report, lab value and lab balance make them again)",
+    )
 
 
 def _check_written(out: Path, man: dict, console) -> None:
@@ -284,10 +367,13 @@ def _check_written(out: Path, man: dict, console) -> None:
     for chunk_id in records.written_chunks(out):
         entry = man["chunks"][chunk_id]
         if not entry.get("files"):
-            entry["files"] = {kind: {"rows": _rows(out, kind, chunk_id),
-                                     "sha256": records.file_digest(
-                                         records.chunk_path(out, kind, chunk_id))}
-                              for kind in tables}
+            entry["files"] = {
+                kind: {
+                    "rows": _rows(out, kind, chunk_id),
+                    "sha256": records.file_digest(records.chunk_path(out, kind, chunk_id)),
+                }
+                for kind in tables
+            }
 
 
 def _rows(out, kind, chunk_id) -> int:
@@ -301,22 +387,27 @@ def _close(man, out, session, receipts, times, started, status) -> None:
     played = sum(r.games for r in receipts)
     busy = sum(r.seconds for r in receipts)
     play_s = times["play_s"]
-    session.update({
-        "status": status,
-        "compile_s": round(times["compile_s"], 3),
-        "play_s": round(play_s, 3),
-        "total_s": round(time.perf_counter() - started, 3),
-        "games_played": played,
-        "chunks_played": len(receipts),
-        "games_per_s": round(played / play_s, 1) if play_s else None,
-        "worker_busy_s": round(busy, 3),
-        "errors": sum(r.errors for r in receipts),
-    })
+    session.update(
+        {
+            "status": status,
+            "compile_s": round(times["compile_s"], 3),
+            "play_s": round(play_s, 3),
+            "total_s": round(time.perf_counter() - started, 3),
+            "games_played": played,
+            "chunks_played": len(receipts),
+            "games_per_s": round(played / play_s, 1) if play_s else None,
+            "worker_busy_s": round(busy, 3),
+            "errors": sum(r.errors for r in receipts),
+        }
+    )
     sessions = man["sessions"]
     total = sum(s.get("games_played", 0) for s in sessions)
     secs = sum(s.get("play_s", 0) for s in sessions)
-    man["throughput"] = {"games_played": total, "play_s": round(secs, 3),
-                         "games_per_s": round(total / secs, 1) if secs else None}
+    man["throughput"] = {
+        "games_played": total,
+        "play_s": round(secs, 3),
+        "games_per_s": round(total / secs, 1) if secs else None,
+    }
     man["chunks_written"] = len(records.written_chunks(out))
     if status == "complete" and man["chunks_written"] != len(man["chunks"]):
         status = "incomplete"  # a chunk file vanished under the run: --resume replays it
@@ -325,4 +416,3 @@ def _close(man, out, session, receipts, times, started, status) -> None:
 
 
 # ------------------------------------------------------------------------------------ dispatch
-

@@ -42,11 +42,16 @@ def deal_key(seed: int, pair: tuple[str, str]) -> tuple[int, tuple[int, ...]]:
     return seed, (DEAL_STREAM, text_key(pair[0]), text_key(pair[1]))
 
 
-def play_key(seed: int, pair: tuple[str, str], variant_id: str, bot_a: str, bot_b: str,
-             seat_a_slot: int) -> tuple[int, tuple[int, ...]]:
+def play_key(
+    seed: int, pair: tuple[str, str], variant_id: str, bot_a: str, bot_b: str, seat_a_slot: int
+) -> tuple[int, tuple[int, ...]]:
     _, dk = deal_key(seed, pair)
-    return seed, (PLAY_STREAM,) + dk[1:] + (text_key(variant_id), text_key(bot_a),
-                                            text_key(bot_b), int(seat_a_slot))
+    return seed, (PLAY_STREAM,) + dk[1:] + (
+        text_key(variant_id),
+        text_key(bot_a),
+        text_key(bot_b),
+        int(seat_a_slot),
+    )
 
 
 def stream_words(key: tuple[int, tuple[int, ...]], lo: int, hi: int) -> np.ndarray:
@@ -58,17 +63,25 @@ def stream_words(key: tuple[int, tuple[int, ...]], lo: int, hi: int) -> np.ndarr
     return np.stack([raw & _LOW, raw >> np.uint64(32)], axis=2).reshape(-1, 8)
 
 
-def game_seeds(seed: int, pair: tuple[str, str], seat_a_slot: int, variant_id: str,
-               bot_a: str, bot_b: str, lo: int, hi: int) -> np.ndarray:
+def game_seeds(
+    seed: int,
+    pair: tuple[str, str],
+    seat_a_slot: int,
+    variant_id: str,
+    bot_a: str,
+    bot_b: str,
+    lo: int,
+    hi: int,
+) -> np.ndarray:
     """The engine seed words of deals [lo, hi): int64[hi - lo, 12]."""
     deal = stream_words(deal_key(seed, pair), lo, hi)
     play = stream_words(play_key(seed, pair, variant_id, bot_a, bot_b, seat_a_slot), lo, hi)
     a = 4 * seat_a_slot
     b = 4 - a
-    words = np.concatenate([deal[:, a:a + 4], deal[:, b:b + 4], play[:, :4]], axis=1)
+    words = np.concatenate([deal[:, a : a + 4], deal[:, b : b + 4], play[:, :4]], axis=1)
     words = words.astype(np.int64)
     assert words.shape[1] == N_SEED_WORDS
     for k in (0, 4, 8):  # a generator state of four zero words never leaves zero
-        zero = ~words[:, k:k + 4].any(axis=1)
+        zero = ~words[:, k : k + 4].any(axis=1)
         words[zero, k] = 1
     return words

@@ -16,20 +16,34 @@ from rich.table import Table
 from lab.records import read_games
 
 SHORT_ID = 16  # longer variant ids are shown as v1, v2, … with a legend (80-column tables)
-COLUMNS = ["variant", "tier", "army_a", "army_b", "first", "winner", "leader_turns", "battles",
-           "error"]
+COLUMNS = [
+    "variant",
+    "tier",
+    "army_a",
+    "army_b",
+    "first",
+    "winner",
+    "leader_turns",
+    "battles",
+    "error",
+]
 
 
 def variant_rates(games: pd.DataFrame) -> pd.DataFrame:
     """Per variant and tier: games, first-player win rate, draw rate, mean leader turns and
     battles (a draw counts as no first-player win)."""
-    g = games.assign(first_won=games["winner"] == games["first"],
-                     draw=games["winner"] == "draw")
-    return (g.groupby(["variant", "tier"], sort=False)
-            .agg(games=("first", "size"), first_player_win=("first_won", "mean"),
-                 draw=("draw", "mean"), leader_turns=("leader_turns", "mean"),
-                 battles=("battles", "mean"))
-            .reset_index())
+    g = games.assign(first_won=games["winner"] == games["first"], draw=games["winner"] == "draw")
+    return (
+        g.groupby(["variant", "tier"], sort=False)
+        .agg(
+            games=("first", "size"),
+            first_player_win=("first_won", "mean"),
+            draw=("draw", "mean"),
+            leader_turns=("leader_turns", "mean"),
+            battles=("battles", "mean"),
+        )
+        .reset_index()
+    )
 
 
 def army_rates(games: pd.DataFrame) -> pd.DataFrame:
@@ -37,10 +51,12 @@ def army_rates(games: pd.DataFrame) -> pd.DataFrame:
     as no win. Call it on one bot tier's games: tiers are never pooled (``tables`` makes one
     table per tier)."""
     g = games[games["army_a"] != games["army_b"]]
-    seats = pd.concat([
-        pd.DataFrame({"variant": g["variant"], "army": g["army_a"], "won": g["winner"] == "A"}),
-        pd.DataFrame({"variant": g["variant"], "army": g["army_b"], "won": g["winner"] == "B"}),
-    ])
+    seats = pd.concat(
+        [
+            pd.DataFrame({"variant": g["variant"], "army": g["army_a"], "won": g["winner"] == "A"}),
+            pd.DataFrame({"variant": g["variant"], "army": g["army_b"], "won": g["winner"] == "B"}),
+        ]
+    )
     if seats.empty:
         return pd.DataFrame()
     order = [v for v in dict.fromkeys(games["variant"]) if v in set(seats["variant"])]
@@ -64,8 +80,9 @@ def tables(out, names: dict[str, str] | None = None) -> list[Table]:
     labels = short_labels(list(dict.fromkeys(games["variant"])))
     out_tables = []
     if any(k != v for k, v in labels.items()):
-        legend = Table(title="variants", title_justify="left", show_header=False, box=None,
-                       padding=(0, 1))
+        legend = Table(
+            title="variants", title_justify="left", show_header=False, box=None, padding=(0, 1)
+        )
         legend.add_column(no_wrap=True)
         legend.add_column(overflow="fold")
         for variant, label in labels.items():
@@ -80,8 +97,14 @@ def tables(out, names: dict[str, str] | None = None) -> list[Table]:
         vt.add_column(col, justify="right")
     for r in variant_rates(games).itertuples():
         cells = [labels[r.variant]] + ([r.tier] if several_tiers else [])
-        vt.add_row(*cells, f"{r.games:,}", f"{r.first_player_win:.1%}", f"{r.draw:.1%}",
-                   f"{r.leader_turns:.1f}", f"{r.battles:.1f}")
+        vt.add_row(
+            *cells,
+            f"{r.games:,}",
+            f"{r.first_player_win:.1%}",
+            f"{r.draw:.1%}",
+            f"{r.leader_turns:.1f}",
+            f"{r.battles:.1f}",
+        )
     vt.caption = "first player: the seat that took the first leader turn; lengths are means"
     vt.caption_justify = "left"
     out_tables.append(vt)

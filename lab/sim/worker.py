@@ -42,8 +42,9 @@ class Receipt:
 @lru_cache(maxsize=256)
 def _context(variant: RuleSet, army_a: Army, army_b: Army, patch: Patch | None = None):
     """(context, decks, pool) of a matchup under a rule set and a card patch."""
-    pool, *decks = (patch or BASE_PATCH).apply(((army_a.key, army_a.deck()),
-                                                   (army_b.key, army_b.deck())), army_a.pool())
+    pool, *decks = (patch or BASE_PATCH).apply(
+        ((army_a.key, army_a.deck()), (army_b.key, army_b.deck())), army_a.pool()
+    )
     return matchup_context(pool, variant, *decks), tuple(decks), pool
 
 
@@ -55,8 +56,16 @@ def _batch() -> Batch:
 def seeds_for(job: Job) -> np.ndarray:
     # the rule set's id, not the patch's: every patch of a variant plays on the same play words
     # (common random numbers), so a patch's games differ from base's only through the patch
-    return game_seeds(job.seed, job.pair, job.seat_a_slot, job.variant.id, job.tier.a.label,
-                      job.tier.b.label, job.lo, job.hi)
+    return game_seeds(
+        job.seed,
+        job.pair,
+        job.seat_a_slot,
+        job.variant.id,
+        job.tier.a.label,
+        job.tier.b.label,
+        job.lo,
+        job.hi,
+    )
 
 
 def play(job: Job, games: int | None = None):
@@ -79,6 +88,11 @@ def play_chunk(job: Job, out: str) -> Receipt:
         games = records.games_table(j, seeds, results)
         cards = records.cards_table(j, pool, ctx, decks, stats)
         files[j.id] = write_chunk(Path(out), j.id, games, cards)
-    return Receipt(job.id, job.size, time.perf_counter() - t,
-                   int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])),
-                   job.size * len(outputs), files)
+    return Receipt(
+        job.id,
+        job.size,
+        time.perf_counter() - t,
+        int(np.count_nonzero(results[:, records.nb_play.RES_ERROR])),
+        job.size * len(outputs),
+        files,
+    )

@@ -31,8 +31,7 @@ from lab.stats.cards import card_flags
 from lab.stats.clustered import CLUSTER, clustered_rate
 from lab.stats.intervals import ALPHA, MIN_GAMES
 from lab.stats.records import as_records
-from lab.stats.views import (BY, CARD_COUNTS, card_rows, group_codes, group_columns,
-                             label_pooled)
+from lab.stats.views import BY, CARD_COUNTS, card_rows, group_codes, group_columns, label_pooled
 
 RARE = 0.01
 STATUS_ORDER = ("never", "rare", "ok", "not held", "not in run", "no effect")
@@ -43,11 +42,16 @@ def pool_abilities(pool=None) -> pd.DataFrame:
     effects (effect rows), n_abilities (of the card)."""
     if pool is None:
         from lab.cards.pool import load_pool
+
         pool = load_pool()
-    rows = [(c.name, c.id, a.id, a.name, len(a.rows), len(c.abilities))
-            for c in pool for a in c.abilities]
-    return pd.DataFrame(rows, columns=["card", "card_id", "ability_id", "ability", "effects",
-                                       "n_abilities"])
+    rows = [
+        (c.name, c.id, a.id, a.name, len(a.rows), len(c.abilities))
+        for c in pool
+        for a in c.abilities
+    ]
+    return pd.DataFrame(
+        rows, columns=["card", "card_id", "ability_id", "ability", "effects", "n_abilities"]
+    )
 
 
 def _fired_counts(m: pd.DataFrame, source: str) -> np.ndarray:
@@ -62,11 +66,17 @@ def _fired_counts(m: pd.DataFrame, source: str) -> np.ndarray:
         try:
             d = json.loads(s) if s.strip() else {}
         except json.JSONDecodeError as e:
-            raise LabError(f"cards column \"triggers_by_ability\" holds {s!r}, not a JSON object "
-                           f"{{ability id: count}} ({e})", source=source) from None
+            raise LabError(
+                f"cards column \"triggers_by_ability\" holds {s!r}, not a JSON object "
+                f"{{ability id: count}} ({e})",
+                source=source,
+            ) from None
         if not isinstance(d, dict):
-            raise LabError(f"cards column \"triggers_by_ability\" holds {s!r}; expected a JSON "
-                           "object {ability id: count}", source=source)
+            raise LabError(
+                f"cards column \"triggers_by_ability\" holds {s!r}; expected a JSON "
+                "object {ability id: count}",
+                source=source,
+            )
         parsed[s] = d
     known = m.loc[multi].groupby("card")["ability_id"].agg(set).to_dict()
     for s, d in parsed.items():
@@ -74,24 +84,38 @@ def _fired_counts(m: pd.DataFrame, source: str) -> np.ndarray:
         for card in cards:
             unknown = set(d) - known[card]
             if unknown:
-                raise LabError(f"triggers_by_ability of {card} names ability id(s) "
-                               f"{', '.join(sorted(unknown))}; {card}'s abilities are "
-                               f"{', '.join(sorted(known[card]))}", source=source)
-    vals = [int(parsed[s].get(aid, 0)) for s, aid in zip(sub["triggers_by_ability"],
-                                                         sub["ability_id"])]
+                raise LabError(
+                    f"triggers_by_ability of {card} names ability id(s) "
+                    f"{', '.join(sorted(unknown))}; {card}'s abilities are "
+                    f"{', '.join(sorted(known[card]))}",
+                    source=source,
+                )
+    vals = [
+        int(parsed[s].get(aid, 0)) for s, aid in zip(sub["triggers_by_ability"], sub["ability_id"])
+    ]
     unattributed = (sub["triggers"].to_numpy() > 0) & np.array(
-        [not parsed[s] for s in sub["triggers_by_ability"]])
+        [not parsed[s] for s in sub["triggers_by_ability"]]
+    )
     if unattributed.any():
         card = sub.loc[unattributed, "card"].iloc[0]
-        raise LabError(f"{card} has several abilities and triggers > 0 but an empty "
-                       "triggers_by_ability; the run must record which ability acted",
-                       source=source)
+        raise LabError(
+            f"{card} has several abilities and triggers > 0 but an empty "
+            "triggers_by_ability; the run must record which ability acted",
+            source=source,
+        )
     counts[multi] = vals
     return counts
 
 
-def ability_table(records, by=BY, *, pool=None, rare: float = RARE,
-                  min_games: int = MIN_GAMES, alpha: float = ALPHA) -> pd.DataFrame:
+def ability_table(
+    records,
+    by=BY,
+    *,
+    pool=None,
+    rare: float = RARE,
+    min_games: int = MIN_GAMES,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
     """The dead/rare-ability table described in the module docstring."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
@@ -100,21 +124,30 @@ def ability_table(records, by=BY, *, pool=None, rare: float = RARE,
     ab = pool_abilities(pool)
     rows = card_rows(cards, rec.games, keys, columns=(*CARD_COUNTS, "triggers_by_ability"))
     rows = rows.assign(held=card_flags(rows)["held"])
-    m = rows[[*keys, CLUSTER, "card", "army", "triggers", "triggers_by_ability",
-              "held"]].merge(ab[["card", "ability_id", "n_abilities"]], on="card", how="inner")
+    m = rows[[*keys, CLUSTER, "card", "army", "triggers", "triggers_by_ability", "held"]].merge(
+        ab[["card", "ability_id", "n_abilities"]], on="card", how="inner"
+    )
     m["count"] = _fired_counts(m, source)
     m["fired"] = m["held"] & (m["count"] > 0)
     gk = [*keys, "card", "ability_id"]
-    agg = m.groupby(gk, observed=True).agg(
-        decks=("held", "size"), held=("held", "sum"), fired=("fired", "sum"),
-        triggers=("count", "sum"),
-        armies=("army", lambda a: ", ".join(sorted(pd.unique(a))))).reset_index()
+    agg = (
+        m.groupby(gk, observed=True)
+        .agg(
+            decks=("held", "size"),
+            held=("held", "sum"),
+            fired=("fired", "sum"),
+            triggers=("count", "sum"),
+            armies=("army", lambda a: ", ".join(sorted(pd.unique(a)))),
+        )
+        .reset_index()
+    )
     # fired / held with its interval clustered by deal: a deal gives an army the same deck
     # order in both seat orders (and under every variant and tier), so its seat-games share it
     codes, keyed = group_codes(m, gk)
     keyed = keyed.copy()
-    for col, v in clustered_rate("fired_rate", m["fired"], m["held"], codes, m[CLUSTER],
-                                 len(keyed), alpha).items():
+    for col, v in clustered_rate(
+        "fired_rate", m["fired"], m["held"], codes, m[CLUSTER], len(keyed), alpha
+    ).items():
         if col != "fired_rate_n":
             keyed[col] = v
     agg = agg.merge(keyed, on=gk, how="left", validate="one_to_one")
@@ -129,17 +162,43 @@ def ability_table(records, by=BY, *, pool=None, rare: float = RARE,
         out[c] = out[c].fillna(0).astype(np.int64)
     out["armies"] = out["armies"].fillna("")
     status = np.select(
-        [out["effects"] == 0, out["decks"] == 0, out["held"] == 0, out["fired"] == 0,
-         out["fired"] < rare * out["held"]],
-        ["no effect", "not in run", "not held", "never", "rare"], default="ok")
+        [
+            out["effects"] == 0,
+            out["decks"] == 0,
+            out["held"] == 0,
+            out["fired"] == 0,
+            out["fired"] < rare * out["held"],
+        ],
+        ["no effect", "not in run", "not held", "never", "rare"],
+        default="ok",
+    )
     out["status"] = status
     out["thin"] = out["held"] < min_games
     out["flag"] = np.isin(status, ("never", "rare")) & ~out["thin"]
     out.loc[out["effects"] == 0, ["fired_rate", "fired_rate_lo", "fired_rate_hi"]] = np.nan
     order = {s: i for i, s in enumerate(STATUS_ORDER)}
-    out = out.assign(_o=out["status"].map(order)).sort_values(
-        [*keys, "_o", "fired_rate", "card"], na_position="last").drop(columns=["_o", "n_abilities"])
-    cols = [*keys, "card", "card_id", "ability_id", "ability", "effects", "armies", "decks",
-            "held", "fired", "fired_rate", "fired_rate_lo", "fired_rate_hi", "triggers", "status",
-            "flag", "thin"]
+    out = (
+        out.assign(_o=out["status"].map(order))
+        .sort_values([*keys, "_o", "fired_rate", "card"], na_position="last")
+        .drop(columns=["_o", "n_abilities"])
+    )
+    cols = [
+        *keys,
+        "card",
+        "card_id",
+        "ability_id",
+        "ability",
+        "effects",
+        "armies",
+        "decks",
+        "held",
+        "fired",
+        "fired_rate",
+        "fired_rate_lo",
+        "fired_rate_hi",
+        "triggers",
+        "status",
+        "flag",
+        "thin",
+    ]
     return label_pooled(out[cols].reset_index(drop=True), rec.games, keys)

@@ -29,8 +29,15 @@ from lab.cards.pool import ARMIES
 from lab.stats.clustered import CLUSTER, clustered_rate
 from lab.stats.intervals import ALPHA, MIN_GAMES, thin
 from lab.stats.records import as_records
-from lab.stats.views import (BY, group_codes, group_columns, grouped, label_pooled, seat_rows,
-                             with_clusters)
+from lab.stats.views import (
+    BY,
+    group_codes,
+    group_columns,
+    grouped,
+    label_pooled,
+    seat_rows,
+    with_clusters,
+)
 
 
 def army_order(armies) -> list[str]:
@@ -51,36 +58,40 @@ def _rates(rows: pd.DataFrame, keys: list[str], specs, alpha: float) -> pd.DataF
     out = out.copy()
     out["games"] = np.bincount(codes, minlength=len(out))
     for name, y, mask in specs:
-        for col, v in clustered_rate(name, y, mask, codes, rows[CLUSTER], len(out),
-                                     alpha).items():
+        for col, v in clustered_rate(name, y, mask, codes, rows[CLUSTER], len(out), alpha).items():
             out[col] = v
     return out
 
 
-def army_table(records, by=BY, *, min_games: int = MIN_GAMES,
-               alpha: float = ALPHA) -> pd.DataFrame:
+def army_table(records, by=BY, *, min_games: int = MIN_GAMES, alpha: float = ALPHA) -> pd.DataFrame:
     """Per army (and group): games, win rate, win rate going first / second, draw rate."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
     rows = _seats(rec, keys)
     first = rows["went_first"]
-    out = _rates(rows, [*keys, "army"], [
-        ("win_rate", rows["won"], rows["dec"]),
-        ("win_rate_first", rows["won"], rows["dec"] & first),
-        ("win_rate_second", rows["won"], rows["dec"] & ~first),
-        ("draw", rows["draw"], np.ones(len(rows), bool))], alpha)
+    out = _rates(
+        rows,
+        [*keys, "army"],
+        [
+            ("win_rate", rows["won"], rows["dec"]),
+            ("win_rate_first", rows["won"], rows["dec"] & first),
+            ("win_rate_second", rows["won"], rows["dec"] & ~first),
+            ("draw", rows["draw"], np.ones(len(rows), bool)),
+        ],
+        alpha,
+    )
     out["thin"] = thin(out["win_rate_n"], min_games)
     return label_pooled(out, rec.games, keys)
 
 
-def matchup_table(records, by=BY, *, min_games: int = MIN_GAMES,
-                  alpha: float = ALPHA) -> pd.DataFrame:
+def matchup_table(
+    records, by=BY, *, min_games: int = MIN_GAMES, alpha: float = ALPHA
+) -> pd.DataFrame:
     """Per ordered pair (army, opponent) and group: the army's win rate in decisive games."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
     rows = _seats(rec, keys)
-    out = _rates(rows, [*keys, "army", "opponent"],
-                 [("win_rate", rows["won"], rows["dec"])], alpha)
+    out = _rates(rows, [*keys, "army", "opponent"], [("win_rate", rows["won"], rows["dec"])], alpha)
     out["thin"] = thin(out["win_rate_n"], min_games)
     return label_pooled(out, rec.games, keys)
 
@@ -103,8 +114,18 @@ def _fit_bt(part: pd.DataFrame, alpha: float) -> pd.DataFrame:
     g = part[(part["winner"] != "draw") & (part["army_a"] != part["army_b"])]
     armies = sorted(set(g["army_a"]) | set(g["army_b"]))
     k = len(armies)
-    cols = ["term", "army", "rating", "rating_lo", "rating_hi", "se", "games",
-            "vs_average", "vs_average_lo", "vs_average_hi"]
+    cols = [
+        "term",
+        "army",
+        "rating",
+        "rating_lo",
+        "rating_hi",
+        "se",
+        "games",
+        "vs_average",
+        "vs_average_lo",
+        "vs_average_hi",
+    ]
     if k < 2 or len(g) == 0:
         return pd.DataFrame(columns=cols)
     idx = {a: i for i, a in enumerate(armies)}
@@ -118,7 +139,7 @@ def _fit_bt(part: pd.DataFrame, alpha: float) -> pd.DataFrame:
     x = np.column_stack([d @ contrast, np.where(g["first"] == "A", 1.0, -1.0)])
     y = (g["winner"] == "A").to_numpy(dtype=float)
     lmat = np.zeros((k + 1, k))
-    lmat[:k, :k - 1] = contrast
+    lmat[:k, : k - 1] = contrast
     lmat[k, k - 1] = 1.0
     clusters = g[CLUSTER].to_numpy()
     try:
@@ -127,7 +148,8 @@ def _fit_bt(part: pd.DataFrame, alpha: float) -> pd.DataFrame:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = sm.GLM(y, x, family=sm.families.Binomial()).fit(
-                cov_type="cluster", cov_kwds={"groups": clusters})
+                cov_type="cluster", cov_kwds={"groups": clusters}
+            )
             tt = res.t_test(lmat)
         est = np.asarray(tt.effect, dtype=float)
         se = np.asarray(tt.sd, dtype=float).ravel()
@@ -138,12 +160,17 @@ def _fit_bt(part: pd.DataFrame, alpha: float) -> pd.DataFrame:
         est = se = np.full(k + 1, np.nan)
         ci = np.full((k + 1, 2), np.nan)
     per_army = pd.concat([g["army_a"], g["army_b"]]).value_counts()
-    out = pd.DataFrame({
-        "term": ["army"] * k + ["first_player"],
-        "army": armies + [""],
-        "rating": est, "rating_lo": ci[:, 0], "rating_hi": ci[:, 1], "se": se,
-        "games": [int(per_army.get(a, 0)) for a in armies] + [n],
-    })
+    out = pd.DataFrame(
+        {
+            "term": ["army"] * k + ["first_player"],
+            "army": armies + [""],
+            "rating": est,
+            "rating_lo": ci[:, 0],
+            "rating_hi": ci[:, 1],
+            "se": se,
+            "games": [int(per_army.get(a, 0)) for a in armies] + [n],
+        }
+    )
     out["vs_average"] = expit(out["rating"])
     out["vs_average_lo"] = expit(out["rating_lo"])
     out["vs_average_hi"] = expit(out["rating_hi"])
@@ -178,7 +205,10 @@ BAND = (0.45, 0.55)  # an army's win rate inside this band reads as balanced
 
 
 def band_of(rate, band: tuple[float, float] = BAND) -> np.ndarray:
-    """"below", "in band" or "above" for each win rate (NaN: "—")."""
+    """ "below", "in band" or "above" for each win rate (NaN: "—")."""
     r = np.asarray(rate, dtype=float)
-    return np.where(~np.isfinite(r), "—", np.where(r < band[0], "below",
-                                                   np.where(r > band[1], "above", "in band")))
+    return np.where(
+        ~np.isfinite(r),
+        "—",
+        np.where(r < band[0], "below", np.where(r > band[1], "above", "in band")),
+    )

@@ -34,8 +34,12 @@ class Rates:
     clusters: np.ndarray
 
 
-def cluster_mean(sums: list[np.ndarray], counts: list[np.ndarray], alpha: float = ALPHA,
-                 simultaneous: bool = False) -> Rates:
+def cluster_mean(
+    sums: list[np.ndarray],
+    counts: list[np.ndarray],
+    alpha: float = ALPHA,
+    simultaneous: bool = False,
+) -> Rates:
     """Mean score per army from its per-deal score sums and game counts (``sums[a]``,
     ``counts[a]``: one entry per deal the army played; a deal is a cluster). A deal's influence
     on the mean is (s − n·ȳ)/N, so the CR1 variance needs no single game. ``simultaneous``:
@@ -61,9 +65,14 @@ def game_mean(values, clusters, alpha: float = ALPHA) -> dict:
     values = np.asarray(values, dtype=float)
     est = grouped_mean(values, np.zeros(len(values), dtype=np.int64), clusters, 1)
     cols = estimate_columns("x", est["mean"], est["se"], est["clusters"], est["n"], alpha)
-    return {"mean": float(cols["x"][0]), "lo": float(cols["x_lo"][0]),
-            "hi": float(cols["x_hi"][0]), "se": float(cols["x_se"][0]),
-            "games": int(cols["x_n"][0]), "clusters": int(cols["x_clusters"][0])}
+    return {
+        "mean": float(cols["x"][0]),
+        "lo": float(cols["x_lo"][0]),
+        "hi": float(cols["x_hi"][0]),
+        "se": float(cols["x_se"][0]),
+        "games": int(cols["x_n"][0]),
+        "clusters": int(cols["x_clusters"][0]),
+    }
 
 
 @dataclass(frozen=True)
@@ -91,12 +100,19 @@ def objectives(mean, lo, hi, target: float, edits: int) -> Objectives:
     lo = np.where(np.isnan(lo), mean, lo)
     hi = np.where(np.isnan(hi), mean, hi)
     dist = np.abs(mean - target)
-    near = np.where((lo <= target) & (target <= hi), 0.0,
-                    np.minimum(np.abs(lo - target), np.abs(hi - target)))
+    near = np.where(
+        (lo <= target) & (target <= hi), 0.0, np.minimum(np.abs(lo - target), np.abs(hi - target))
+    )
     far = np.maximum(np.abs(lo - target), np.abs(hi - target))
-    return Objectives(float(dist.max()), float(near.max()), float(far.max()),
-                      float(mean.max() - mean.min()),
-                      float(max(0.0, lo.max() - hi.min())), float(hi.max() - lo.min()), edits)
+    return Objectives(
+        float(dist.max()),
+        float(near.max()),
+        float(far.max()),
+        float(mean.max() - mean.min()),
+        float(max(0.0, lo.max() - hi.min())),
+        float(hi.max() - lo.min()),
+        edits,
+    )
 
 
 def hopeless(cand: Objectives, front) -> bool:
@@ -104,8 +120,10 @@ def hopeless(cand: Objectives, front) -> bool:
     distance and spread than ``cand`` can be (``worst_hi``/``spread_hi`` of a front member —
     its point estimates or its pessimistic bounds — below ``cand``'s optimistic bounds), so
     more games cannot bring ``cand`` onto the front."""
-    return any(o.edits <= cand.edits and o.worst_hi < cand.worst_lo
-               and o.spread_hi < cand.spread_lo for o in front)
+    return any(
+        o.edits <= cand.edits and o.worst_hi < cand.worst_lo and o.spread_hi < cand.spread_lo
+        for o in front
+    )
 
 
 def pareto(points) -> list[int]:

@@ -40,12 +40,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lab.stats.clustered import (CLUSTER, clustered_rate, estimate_columns, grouped_diff,
-                                 grouped_mean, t_pvalue)
+from lab.stats.clustered import (
+    CLUSTER,
+    clustered_rate,
+    estimate_columns,
+    grouped_diff,
+    grouped_mean,
+    t_pvalue,
+)
 from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
-from lab.stats.views import (BY, card_rows, group_codes, group_columns, label_pooled,
-                             with_clusters)
+from lab.stats.views import BY, card_rows, group_codes, group_columns, label_pooled, with_clusters
 
 METRICS = ("oh", "gd", "gained", "gih", "gns", "played", "won_set", "trigger")
 
@@ -56,17 +61,26 @@ def card_flags(rows: pd.DataFrame) -> pd.DataFrame:
     gd = (rows["opening"] == 0) & (rows["drawn"] > 0)
     gih = oh | gd
     gained = rows["gained"] > 0
-    return pd.DataFrame({
-        "oh": oh, "gd": gd, "gih": gih, "gained": gained, "gns": ~gih,
-        "held": gih | gained | (rows["played"] > 0) | (rows["triggers"] > 0),
-        "played": rows["played"] > 0, "won_set": rows["won"] > 0,
-        "fired": rows["triggers"] > 0,
-    }, index=rows.index)
+    return pd.DataFrame(
+        {
+            "oh": oh,
+            "gd": gd,
+            "gih": gih,
+            "gained": gained,
+            "gns": ~gih,
+            "held": gih | gained | (rows["played"] > 0) | (rows["triggers"] > 0),
+            "played": rows["played"] > 0,
+            "won_set": rows["won"] > 0,
+            "fired": rows["triggers"] > 0,
+        },
+        index=rows.index,
+    )
 
 
 def _has_effects(names, pool) -> dict[str, bool]:
     if pool is None:
         from lab.cards.pool import load_pool
+
         pool = load_pool()
     out = {}
     for name in names:
@@ -74,8 +88,9 @@ def _has_effects(names, pool) -> dict[str, bool]:
     return out
 
 
-def card_table(records, by=BY, *, min_games: int = MIN_GAMES, alpha: float = ALPHA,
-               pool=None) -> pd.DataFrame:
+def card_table(
+    records, by=BY, *, min_games: int = MIN_GAMES, alpha: float = ALPHA, pool=None
+) -> pd.DataFrame:
     """The per-card table described in the module docstring, one row per group × army × card."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
@@ -101,8 +116,9 @@ def card_table(records, by=BY, *, min_games: int = MIN_GAMES, alpha: float = ALP
     for c in ("iwd", "iwd_lo", "iwd_hi", "iwd_se"):
         out[c] = cols[c]
     out["iwd_n"] = np.minimum(out["gih_n"], out["gns_n"]).astype(int)
-    for col, v in clustered_rate("won_set", f["won_set"], f["played"], codes, cl, ng,
-                                 alpha).items():
+    for col, v in clustered_rate(
+        "won_set", f["won_set"], f["played"], codes, cl, ng, alpha
+    ).items():
         out[col] = v
     for col, v in clustered_rate("trigger", f["fired"], f["held"], codes, cl, ng, alpha).items():
         out[col] = v
@@ -115,18 +131,22 @@ def card_table(records, by=BY, *, min_games: int = MIN_GAMES, alpha: float = ALP
     gih = grouped_mean(won[f["gih"]], codes[f["gih"]], cl[f["gih"]], ng)
     army = [out[k] for k in [*keys, "army"]]
     gih_w = (out["gih"] * out["gih_n"]).fillna(0)
-    out["gih_base"] = (gih_w.groupby(army, observed=True).transform("sum")
-                       / out["gih_n"].groupby(army, observed=True).transform("sum"))
+    out["gih_base"] = gih_w.groupby(army, observed=True).transform("sum") / out["gih_n"].groupby(
+        army, observed=True
+    ).transform("sum")
     wgt = out["gih_n"].where(np.isfinite(out["iwd"]), 0)
     wsum = wgt.groupby(army, observed=True).transform("sum")
-    out["iwd_base"] = ((out["iwd"].fillna(0) * wgt).groupby(army, observed=True).transform("sum")
-                       / wsum.where(wsum > 0))
+    out["iwd_base"] = (out["iwd"].fillna(0) * wgt).groupby(army, observed=True).transform(
+        "sum"
+    ) / wsum.where(wsum > 0)
     out["iwd_vs_base"] = out["iwd"] - out["iwd_base"]
     test = ~out["thin"].to_numpy()
-    out["gih_p"] = np.where(test, t_pvalue(out["gih"] - out["gih_base"], gih["se"],
-                                           gih["clusters"] - 1), np.nan)
-    out["iwd_p"] = np.where(test, t_pvalue(out["iwd_vs_base"], out["iwd_se"],
-                                           iwd["clusters"] - 1), np.nan)
+    out["gih_p"] = np.where(
+        test, t_pvalue(out["gih"] - out["gih_base"], gih["se"], gih["clusters"] - 1), np.nan
+    )
+    out["iwd_p"] = np.where(
+        test, t_pvalue(out["iwd_vs_base"], out["iwd_se"], iwd["clusters"] - 1), np.nan
+    )
     out["gih_q"], out["gih_flag"] = bh(out["gih_p"], alpha)
     out["iwd_q"], out["iwd_flag"] = bh(out["iwd_p"], alpha)
     return label_pooled(out, rec.games, keys)
@@ -146,10 +166,12 @@ def draw_bias(records, by=BY, *, alpha: float = ALPHA) -> pd.DataFrame:
     games = with_clusters(rec.games)
     games = games[games["winner"] != "draw"].reset_index(drop=True)
     loser = np.where(games["winner"] == "A", "B", "A")
-    win = drawn.reindex(pd.MultiIndex.from_arrays([games["game_id"], games["winner"]]),
-                        fill_value=0).to_numpy(float)
-    lose = drawn.reindex(pd.MultiIndex.from_arrays([games["game_id"], loser]),
-                         fill_value=0).to_numpy(float)
+    win = drawn.reindex(
+        pd.MultiIndex.from_arrays([games["game_id"], games["winner"]]), fill_value=0
+    ).to_numpy(float)
+    lose = drawn.reindex(
+        pd.MultiIndex.from_arrays([games["game_id"], loser]), fill_value=0
+    ).to_numpy(float)
     codes, out = group_codes(games, keys)
     out = out.copy()
     ng = len(out)
@@ -158,8 +180,7 @@ def draw_bias(records, by=BY, *, alpha: float = ALPHA) -> pd.DataFrame:
     out["winner_draws"] = np.bincount(codes, win, minlength=ng) / n
     out["loser_draws"] = np.bincount(codes, lose, minlength=ng) / n
     est = grouped_mean(win - lose, codes, games[CLUSTER], ng)
-    cols = estimate_columns("extra_draws", est["mean"], est["se"], est["clusters"], est["n"],
-                            alpha)
+    cols = estimate_columns("extra_draws", est["mean"], est["se"], est["clusters"], est["n"], alpha)
     for c in ("extra_draws", "extra_draws_lo", "extra_draws_hi", "extra_draws_p"):
         out[c] = cols[c]
     return label_pooled(out, rec.games, keys)

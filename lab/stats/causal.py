@@ -37,10 +37,24 @@ UP_TO_MULLIGAN = "randomised up to the mulligan (kept hand)"
 
 # the types of lab value's columns (lab.stats.value.VALUE_COLUMNS, the design engineer's schema)
 VALUE_TYPES: dict[str, str] = {
-    "variant": "str", "tier": "str", "army": "str", "army_name": "str", "card_id": "str",
-    "card": "str", "copies": "int", "contrast": "str", "replacement": "str", "value": "float",
-    "lo": "float", "hi": "float", "se": "float", "p": "float", "q": "float", "games": "int",
-    "deals": "int", "base_rate": "float",
+    "variant": "str",
+    "tier": "str",
+    "army": "str",
+    "army_name": "str",
+    "card_id": "str",
+    "card": "str",
+    "copies": "int",
+    "contrast": "str",
+    "replacement": "str",
+    "value": "float",
+    "lo": "float",
+    "hi": "float",
+    "se": "float",
+    "p": "float",
+    "q": "float",
+    "games": "int",
+    "deals": "int",
+    "base_rate": "float",
 }
 assert list(VALUE_TYPES) == VALUE_COLUMNS, "lab.stats.value changed its schema"
 CONTRASTS = {"above_vanilla": "above vanilla", "ability_off": "ability off"}
@@ -51,15 +65,17 @@ def _bh_within(out: pd.DataFrame, keys: list[str], p: str, alpha: float):
     """BH over the finite ``p`` of each group of ``keys`` (the whole table without keys)."""
     q = np.full(len(out), np.nan)
     flag = np.zeros(len(out), dtype=bool)
-    parts = out.groupby(keys, sort=False, observed=True).indices if keys else {0: np.arange(
-        len(out))}
+    parts = (
+        out.groupby(keys, sort=False, observed=True).indices if keys else {0: np.arange(len(out))}
+    )
     for idx in parts.values():
         q[idx], flag[idx] = bh(out[p].to_numpy()[idx], alpha)
     return q, flag
 
 
-def opening_hand_effect(records, by=BY, *, min_games: int = MIN_GAMES,
-                        alpha: float = ALPHA) -> pd.DataFrame:
+def opening_hand_effect(
+    records, by=BY, *, min_games: int = MIN_GAMES, alpha: float = ALPHA
+) -> pd.DataFrame:
     """The opening-hand effect per army × card (× group), as described in the module docstring.
 
     Columns: [by…], army, card, card_id, copies, games (the army's non-mirror games), in_opening
@@ -100,13 +116,17 @@ def opening_hand_effect(records, by=BY, *, min_games: int = MIN_GAMES,
     out["thin"] = (k < min_games) | (n - k < min_games)
     out["p"] = np.where(out["thin"], np.nan, cols["effect_p"])
     out["q"], out["flag"] = _bh_within(out, keys, "p", alpha)
-    mull = (rows["mulligan"].astype(bool).groupby(codes).any().to_numpy() if extra
-            else np.zeros(ng, dtype=bool))
+    mull = (
+        rows["mulligan"].astype(bool).groupby(codes).any().to_numpy()
+        if extra
+        else np.zeros(ng, dtype=bool)
+    )
     out["design"] = np.where(mull, UP_TO_MULLIGAN, RANDOMISED)
     return label_pooled(out, rec.games, keys)
 
 
 # ------------------------------------------------------------------------------- lab value
+
 
 def value_path(folder) -> Path | None:
     """The value table ``lab value`` wrote for a results folder — FOLDER/value/value.parquet,
@@ -138,12 +158,16 @@ def read_value(folder) -> pd.DataFrame | None:
             else:
                 df[col] = df[col].fillna("").astype(str)
         except (ValueError, TypeError) as e:
-            raise LabError(f"value column \"{col}\" must hold {kind} values ({e})",
-                           source=str(path)) from None
+            raise LabError(
+                f"value column \"{col}\" must hold {kind} values ({e})", source=str(path)
+            ) from None
     bad = sorted(set(df["contrast"]) - set(CONTRASTS))
     if bad:
-        raise LabError(f"value column \"contrast\" has value(s) {', '.join(map(repr, bad[:5]))}; "
-                       f"allowed: {', '.join(CONTRASTS)}", source=str(path))
+        raise LabError(
+            f"value column \"contrast\" has value(s) {', '.join(map(repr, bad[:5]))}; "
+            f"allowed: {', '.join(CONTRASTS)}",
+            source=str(path),
+        )
     df.attrs["path"] = str(path)
     return df.reset_index(drop=True)
 
@@ -157,13 +181,32 @@ def _with_abilities(names) -> set[str]:
     return {n for n in names if n not in pool or pool.get(n).abilities}
 
 
-CARD_VALUE_COLUMNS = ["variant", "tier", "army", "card", "measure", "value", "lo", "hi", "q",
-                      "flag", "thin", "games", "detail"]
+CARD_VALUE_COLUMNS = [
+    "variant",
+    "tier",
+    "army",
+    "card",
+    "measure",
+    "value",
+    "lo",
+    "hi",
+    "q",
+    "flag",
+    "thin",
+    "games",
+    "detail",
+]
 
 
-def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = MIN_GAMES,
-               alpha: float = ALPHA, oh: pd.DataFrame | None = None,
-               opening: bool = True) -> pd.DataFrame:
+def card_value(
+    records,
+    value: pd.DataFrame | None = None,
+    *,
+    min_games: int = MIN_GAMES,
+    alpha: float = ALPHA,
+    oh: pd.DataFrame | None = None,
+    opening: bool = True,
+) -> pd.DataFrame:
     """The value of each card per variant × tier, one measure per group, ranked.
 
     Where ``value`` (``read_value``) covers a variant × tier, its ``above_vanilla`` rows (else
@@ -182,19 +225,26 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
     parts, covered = [], set()
     if value is not None and len(value):
         for (v, t), part in value.groupby(["variant", "tier"], sort=False):
-            contrast = ("above_vanilla" if (part["contrast"] == "above_vanilla").any()
-                        else "ability_off")
+            contrast = (
+                "above_vanilla" if (part["contrast"] == "above_vanilla").any() else "ability_off"
+            )
             main = part[part["contrast"] == contrast]
             other = part[part["contrast"] != contrast].set_index(["army", "card"])
-            rows = main[["variant", "tier", "army", "card", "value", "lo", "hi", "q",
-                         "games"]].copy()
+            rows = main[
+                ["variant", "tier", "army", "card", "value", "lo", "hi", "q", "games"]
+            ].copy()
             rows["measure"] = CONTRASTS[contrast]
             rows["thin"] = rows["games"] < min_games
             rows["flag"] = (rows["q"] < alpha) & ~rows["thin"]
             rows["detail"] = [
-                (f"{CONTRASTS[other.loc[(a, c), 'contrast']]}: "
-                 f"{100 * other.loc[(a, c), 'value']:+.1f}") if (a, c) in other.index else ""
-                for a, c in zip(rows["army"], rows["card"])]
+                (
+                    f"{CONTRASTS[other.loc[(a, c), 'contrast']]}: "
+                    f"{100 * other.loc[(a, c), 'value']:+.1f}"
+                )
+                if (a, c) in other.index
+                else ""
+                for a, c in zip(rows["army"], rows["card"])
+            ]
             parts.append(rows)
             covered.add((v, t))
     if oh is None:
@@ -207,23 +257,26 @@ def card_value(records, value: pd.DataFrame | None = None, *, min_games: int = M
     for (v, t), part in oh.groupby(["variant", "tier"], sort=False):
         if (v, t) in covered:
             measured = value[(value["variant"] == v) & (value["tier"] == t)]
-            coverage[(v, t)] = (measured[["army", "card"]].drop_duplicates().shape[0],
-                                int(part["card"].isin(with_ability).sum()))
+            coverage[(v, t)] = (
+                measured[["army", "card"]].drop_duplicates().shape[0],
+                int(part["card"].isin(with_ability).sum()),
+            )
     uncovered = list(dict.fromkeys((v, t) for v, t in zip(rest["variant"], rest["tier"])))
     if len(rest) and opening:
         rows = rest.rename(columns={"effect": "value", "effect_lo": "lo", "effect_hi": "hi"})
-        rows = rows[["variant", "tier", "army", "card", "value", "lo", "hi", "q", "games",
-                     "thin", "flag"]].copy()
+        rows = rows[
+            ["variant", "tier", "army", "card", "value", "lo", "hi", "q", "games", "thin", "flag"]
+        ].copy()
         rows["measure"] = OPENING
-        rows["detail"] = [f"in the opening hand in {s:.0%} of games"
-                          for s in rest["opening_share"]]
+        rows["detail"] = [f"in the opening hand in {s:.0%} of games" for s in rest["opening_share"]]
         parts.append(rows)
     if not parts:
         out = pd.DataFrame(columns=CARD_VALUE_COLUMNS)
     else:
         out = pd.concat(parts, ignore_index=True)[CARD_VALUE_COLUMNS]
-        out = out.sort_values(["variant", "tier", "value"], ascending=[True, True, False],
-                              kind="stable").reset_index(drop=True)
+        out = out.sort_values(
+            ["variant", "tier", "value"], ascending=[True, True, False], kind="stable"
+        ).reset_index(drop=True)
     out.attrs["coverage"] = coverage
     out.attrs["uncovered"] = uncovered
     return out

@@ -34,8 +34,11 @@ def deal_clusters(games: pd.DataFrame) -> np.ndarray:
     every variant, patch and tier share an id: they were played from the same deck orders.
     """
     n = len(games)
-    armies = pd.factorize(np.concatenate([games["army_a"].to_numpy(dtype=object),
-                                          games["army_b"].to_numpy(dtype=object)]))[0]
+    armies = pd.factorize(
+        np.concatenate(
+            [games["army_a"].to_numpy(dtype=object), games["army_b"].to_numpy(dtype=object)]
+        )
+    )[0]
     a, b = armies[:n].astype(np.int64), armies[n:].astype(np.int64)
     pair = _combine(np.minimum(a, b), np.maximum(a, b))
     deal = pd.factorize(games["deal"].to_numpy())[0].astype(np.int64)
@@ -68,7 +71,7 @@ def influence_se(psi, group, cluster, k=1, n_groups: int | None = None):
     sums = np.bincount(pair, psi, minlength=pair.max() + 1 if len(pair) else 0)
     pair_group = np.zeros(len(sums), dtype=np.int64)
     pair_group[pair] = g
-    ss = np.bincount(pair_group, sums ** 2, minlength=ng)
+    ss = np.bincount(pair_group, sums**2, minlength=ng)
     n_cl = np.bincount(pair_group, minlength=ng).astype(float)
     n = np.bincount(g, minlength=ng).astype(float)
     k = np.broadcast_to(np.asarray(k, dtype=float), (ng,))
@@ -103,10 +106,15 @@ def estimate_columns(name: str, est, se, clusters, n, alpha: float = ALPHA) -> d
     est, se = np.asarray(est, dtype=float), np.asarray(se, dtype=float)
     df = np.asarray(clusters, dtype=float) - 1
     half = t_crit(alpha, df) * se
-    return {name: est, f"{name}_lo": est - half, f"{name}_hi": est + half,
-            f"{name}_n": np.asarray(n, dtype=np.int64), f"{name}_se": se,
-            f"{name}_clusters": np.asarray(clusters, dtype=np.int64),
-            f"{name}_p": t_pvalue(est, se, df)}
+    return {
+        name: est,
+        f"{name}_lo": est - half,
+        f"{name}_hi": est + half,
+        f"{name}_n": np.asarray(n, dtype=np.int64),
+        f"{name}_se": se,
+        f"{name}_clusters": np.asarray(clusters, dtype=np.int64),
+        f"{name}_p": t_pvalue(est, se, df),
+    }
 
 
 def tie_interval(est, se, clusters, alpha: float = ALPHA, bounds=(-1.0, 1.0)) -> dict:
@@ -143,12 +151,16 @@ def rate_columns(name: str, p, se, n, alpha: float = ALPHA) -> dict:
     """
     p, se, n = (np.asarray(x, dtype=float) for x in (p, se, n))
     with np.errstate(divide="ignore", invalid="ignore"):
-        deff = np.where((se > 0) & (p > 0) & (p < 1), se ** 2 * n / (p * (1 - p)), 1.0)
+        deff = np.where((se > 0) & (p > 0) & (p < 1), se**2 * n / (p * (1 - p)), 1.0)
     deff = np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
     n_eff = n / deff
     lo, hi = wilson(p * n_eff, n_eff, alpha)
-    return {name: np.where(n > 0, p, np.nan), f"{name}_lo": lo, f"{name}_hi": hi,
-            f"{name}_n": n.astype(np.int64)}
+    return {
+        name: np.where(n > 0, p, np.nan),
+        f"{name}_lo": lo,
+        f"{name}_hi": hi,
+        f"{name}_n": n.astype(np.int64),
+    }
 
 
 def grouped_mean(y, group, cluster, n_groups: int | None = None) -> pd.DataFrame:
@@ -191,8 +203,9 @@ def diff_influence(y, treated, group, strata=None, n_groups: int | None = None):
     return beta, sxx, k, psi
 
 
-def grouped_diff(y, treated, group, cluster, strata=None,
-                 n_groups: int | None = None) -> pd.DataFrame:
+def grouped_diff(
+    y, treated, group, cluster, strata=None, n_groups: int | None = None
+) -> pd.DataFrame:
     """Per group code: the difference treated − untreated in mean ``y``, with its clustered SE.
 
     With ``strata`` (an integer code per row), the difference is estimated within strata — the
@@ -206,28 +219,34 @@ def grouped_diff(y, treated, group, cluster, strata=None,
     beta, sxx, k, psi = diff_influence(y, treated, g, strata, ng)
     se, n_cl, n = influence_se(psi, g, cluster, k, ng)
     se = np.where(sxx > 0, se, np.nan)
-    return pd.DataFrame({"diff": beta, "se": se, "n": n,
-                         "treated": np.bincount(g, np.asarray(treated, float),
-                                                minlength=ng).astype(np.int64),
-                         "clusters": n_cl, "k": k})
+    return pd.DataFrame(
+        {
+            "diff": beta,
+            "se": se,
+            "n": n,
+            "treated": np.bincount(g, np.asarray(treated, float), minlength=ng).astype(np.int64),
+            "clusters": n_cl,
+            "k": k,
+        }
+    )
 
 
-def clustered_rate(name: str, y, mask, group, cluster, n_groups: int,
-                   alpha: float = ALPHA) -> dict:
+def clustered_rate(name: str, y, mask, group, cluster, n_groups: int, alpha: float = ALPHA) -> dict:
     """``rate_columns`` of the share of ``y`` among the rows where ``mask`` holds, per group
     code (0 … n_groups − 1; a group without such rows gets NaN and n = 0)."""
     m = np.asarray(mask, dtype=bool)
-    est = grouped_mean(np.asarray(y, dtype=float)[m], np.asarray(group)[m],
-                       np.asarray(cluster)[m], n_groups)
+    est = grouped_mean(
+        np.asarray(y, dtype=float)[m], np.asarray(group)[m], np.asarray(cluster)[m], n_groups
+    )
     return rate_columns(name, est["mean"], est["se"], est["n"], alpha)
 
 
-def clustered_mean(name: str, y, mask, group, cluster, n_groups: int,
-                   alpha: float = ALPHA) -> dict:
+def clustered_mean(name: str, y, mask, group, cluster, n_groups: int, alpha: float = ALPHA) -> dict:
     """``name, name_lo, name_hi, name_n``: the mean of ``y`` where ``mask`` holds, per group
     code, with the t interval of its clustered SE (NaN bounds for fewer than two clusters)."""
     m = np.asarray(mask, dtype=bool)
-    est = grouped_mean(np.asarray(y, dtype=float)[m], np.asarray(group)[m],
-                       np.asarray(cluster)[m], n_groups)
+    est = grouped_mean(
+        np.asarray(y, dtype=float)[m], np.asarray(group)[m], np.asarray(cluster)[m], n_groups
+    )
     cols = estimate_columns(name, est["mean"], est["se"], est["clusters"], est["n"], alpha)
     return {k: cols[k] for k in (name, f"{name}_lo", f"{name}_hi", f"{name}_n")}

@@ -33,8 +33,7 @@ import numpy as np
 import pandas as pd
 
 from lab.errors import LabError
-from lab.stats.clustered import (CLUSTER, deal_clusters, estimate_columns, grouped_mean,
-                                 tie_interval)
+from lab.stats.clustered import CLUSTER, deal_clusters, estimate_columns, grouped_mean, tie_interval
 from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
 from lab.stats.views import group_codes, group_columns, label_pooled
@@ -50,8 +49,9 @@ def reference_variant(records, base: str | None = None) -> str:
     variants = rec.variants()
     if base is not None:
         if base not in variants:
-            raise LabError(f"--base \"{base}\" is not a variant of this run (allowed: "
-                           f"{', '.join(variants)})")
+            raise LabError(
+                f"--base \"{base}\" is not a variant of this run (allowed: {', '.join(variants)})"
+            )
         return base
     if REFERENCE in variants:
         return REFERENCE
@@ -60,12 +60,26 @@ def reference_variant(records, base: str | None = None) -> str:
         unpatched = set(g.loc[g["patch"].astype(str) == "base", "variant"])
         return next((v for v in variants if v in unpatched), variants[0])
     return variants[0]
-_OUTCOME = ["winner", "first", "end_reason", "leader_turns", "battles", "max_deficit_a",
-            "max_deficit_b"]
 
 
-def pair_games(base: pd.DataFrame, other: pd.DataFrame, keys=PAIR_KEYS, *,
-               labels: tuple[str, str] = ("base", "other")) -> pd.DataFrame:
+_OUTCOME = [
+    "winner",
+    "first",
+    "end_reason",
+    "leader_turns",
+    "battles",
+    "max_deficit_a",
+    "max_deficit_b",
+]
+
+
+def pair_games(
+    base: pd.DataFrame,
+    other: pd.DataFrame,
+    keys=PAIR_KEYS,
+    *,
+    labels: tuple[str, str] = ("base", "other"),
+) -> pd.DataFrame:
     """Games of two arms matched on ``keys``: one row per pair, outcome columns suffixed _0, _1.
 
     ``attrs["unpaired"]`` counts the games of each arm left without a partner.
@@ -78,18 +92,23 @@ def pair_games(base: pd.DataFrame, other: pd.DataFrame, keys=PAIR_KEYS, *,
         dup = df.duplicated(keys)
         if dup.any():
             row = df.loc[dup, keys].iloc[0].to_dict()
-            raise LabError(f"the {label} games repeat a deal key {row}; pairing needs one game "
-                           f"per ({', '.join(keys)})")
+            raise LabError(
+                f"the {label} games repeat a deal key {row}; pairing needs one game "
+                f"per ({', '.join(keys)})"
+            )
     cols = [c for c in dict.fromkeys(_OUTCOME) if c in base.columns and c in other.columns]
-    pairs = base[keys + cols].merge(other[keys + cols], on=keys, how="inner",
-                                    suffixes=("_0", "_1"))
+    pairs = base[keys + cols].merge(other[keys + cols], on=keys, how="inner", suffixes=("_0", "_1"))
     if pairs.empty:
-        raise LabError(f"no paired deals: the {labels[0]} and {labels[1]} games share no "
-                       f"({', '.join(keys)}); pairing needs the same config seed, armies and "
-                       "tiers in both arms")
+        raise LabError(
+            f"no paired deals: the {labels[0]} and {labels[1]} games share no "
+            f"({', '.join(keys)}); pairing needs the same config seed, armies and "
+            "tiers in both arms"
+        )
     pairs[CLUSTER] = deal_clusters(pairs)
-    pairs.attrs["unpaired"] = {labels[0]: len(base) - len(pairs),
-                               labels[1]: len(other) - len(pairs)}
+    pairs.attrs["unpaired"] = {
+        labels[0]: len(base) - len(pairs),
+        labels[1]: len(other) - len(pairs),
+    }
     return pairs
 
 
@@ -114,8 +133,9 @@ def _seat_diffs(pairs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return rows
 
 
-def _summarise(frame: pd.DataFrame, group: list[str], kind: str, alpha: float,
-               item=None) -> pd.DataFrame:
+def _summarise(
+    frame: pd.DataFrame, group: list[str], kind: str, alpha: float, item=None
+) -> pd.DataFrame:
     """The mean paired difference ``d`` per group with its clustered interval, and the mean
     score in each arm (``base`` from s0, ``other`` from s1)."""
     codes, out = group_codes(frame, group)
@@ -124,8 +144,7 @@ def _summarise(frame: pd.DataFrame, group: list[str], kind: str, alpha: float,
     est = grouped_mean(frame["d"], codes, frame[CLUSTER], ng)
     n = est["n"].to_numpy(float)
     out["kind"] = kind
-    out["item"] = ([item(r) for r in out.to_dict("records")] if callable(item)
-                   else [item] * ng)
+    out["item"] = [item(r) for r in out.to_dict("records")] if callable(item) else [item] * ng
     out["pairs"] = est["n"].to_numpy()
     out["deals"] = est["clusters"].to_numpy()
     out["base"] = np.bincount(codes, frame["s0"].to_numpy(float), minlength=ng) / n
@@ -151,8 +170,9 @@ def _variant_pairs(rec, base: str, other: str, keys: list[str]) -> pd.DataFrame:
         raise LabError(f"compare two different variants (both are \"{base}\")")
     g = rec.games
     pair_keys = list(dict.fromkeys([*PAIR_KEYS, *keys]))
-    return pair_games(g[g["variant"] == base], g[g["variant"] == other], pair_keys,
-                      labels=(base, other))
+    return pair_games(
+        g[g["variant"] == base], g[g["variant"] == other], pair_keys, labels=(base, other)
+    )
 
 
 def _overall(pairs: pd.DataFrame, keys: list[str], alpha: float, *, full: bool) -> list:
@@ -164,10 +184,12 @@ def _overall(pairs: pd.DataFrame, keys: list[str], alpha: float, *, full: bool) 
         f["d"] = f["s1"] - f["s0"]
         parts.append(_summarise(f, keys, kind, alpha, item))
 
-    first0 = np.where(pairs["winner_0"] == pairs["first_0"], 1.0,
-                      np.where(pairs["winner_0"] == "draw", 0.5, 0.0))
-    first1 = np.where(pairs["winner_1"] == pairs["first_1"], 1.0,
-                      np.where(pairs["winner_1"] == "draw", 0.5, 0.0))
+    first0 = np.where(
+        pairs["winner_0"] == pairs["first_0"], 1.0, np.where(pairs["winner_0"] == "draw", 0.5, 0.0)
+    )
+    first1 = np.where(
+        pairs["winner_1"] == pairs["first_1"], 1.0, np.where(pairs["winner_1"] == "draw", 0.5, 0.0)
+    )
     add("overall", "first player score", first0, first1)
     add("overall", "draw rate", pairs["winner_0"] == "draw", pairs["winner_1"] == "draw")
     if not full:
@@ -176,8 +198,9 @@ def _overall(pairs: pd.DataFrame, keys: list[str], alpha: float, *, full: bool) 
     for r in reasons:
         add("end", f"end: {r}", pairs["end_reason_0"] == r, pairs["end_reason_1"] == r)
     for i in ("0", "1"):
-        wd = np.where(pairs[f"winner_{i}"] == "A", pairs[f"max_deficit_a_{i}"],
-                      pairs[f"max_deficit_b_{i}"])
+        wd = np.where(
+            pairs[f"winner_{i}"] == "A", pairs[f"max_deficit_a_{i}"], pairs[f"max_deficit_b_{i}"]
+        )
         pairs[f"comeback_{i}"] = (pairs[f"winner_{i}"] != "draw") & (wd >= 3)
     add("overall", "comeback (share of all games)", pairs["comeback_0"], pairs["comeback_1"])
     add("length", "leader turns (mean)", pairs["leader_turns_0"], pairs["leader_turns_1"])
@@ -185,8 +208,15 @@ def _overall(pairs: pd.DataFrame, keys: list[str], alpha: float, *, full: bool) 
     return parts
 
 
-def compare_variants(records, base: str, other: str, by=("tier",), *,
-                     min_games: int = MIN_GAMES, alpha: float = ALPHA) -> pd.DataFrame:
+def compare_variants(
+    records,
+    base: str,
+    other: str,
+    by=("tier",),
+    *,
+    min_games: int = MIN_GAMES,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
     """Per army (and overall) change in score from ``base`` to ``other`` on paired deals.
 
     Columns: [by…], kind (army / overall), item, army, pairs, deals, base, other, change,
@@ -216,8 +246,25 @@ def _finish(out: pd.DataFrame, min_games: int) -> pd.DataFrame:
 
 
 def _columns(out: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    cols = [*keys, "kind", "item", "army", "opponent", "pairs", "deals", "base", "other",
-            "change", "change_lo", "change_hi", "se", "p", "q", "moved", "thin"]
+    cols = [
+        *keys,
+        "kind",
+        "item",
+        "army",
+        "opponent",
+        "pairs",
+        "deals",
+        "base",
+        "other",
+        "change",
+        "change_lo",
+        "change_hi",
+        "se",
+        "p",
+        "q",
+        "moved",
+        "thin",
+    ]
     for col in ("army", "opponent"):
         if col not in out.columns:
             out[col] = ""
@@ -225,8 +272,15 @@ def _columns(out: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return out[[c for c in cols if c in out.columns] + [c for c in out.columns if c not in cols]]
 
 
-def what_moved(records, base: str, other: str, by=("tier",), *, min_games: int = MIN_GAMES,
-               alpha: float = ALPHA) -> pd.DataFrame:
+def what_moved(
+    records,
+    base: str,
+    other: str,
+    by=("tier",),
+    *,
+    min_games: int = MIN_GAMES,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
     """Everything that changed from ``base`` to ``other``, ranked, with paired intervals.
 
     Rows: armies, matchups (each unordered pair once, from the first army's side), the first
@@ -241,24 +295,43 @@ def what_moved(records, base: str, other: str, by=("tier",), *, min_games: int =
     rows = _seat_diffs(pairs, keys)
     parts = [_summarise(rows, [*keys, "army"], "army", alpha, lambda r: r["army"])]
     mrows = rows[rows["army"] < rows["opponent"]]
-    parts.append(_summarise(mrows, [*keys, "army", "opponent"], "matchup", alpha,
-                            lambda r: f"{r['army']} vs {r['opponent']}"))
+    parts.append(
+        _summarise(
+            mrows,
+            [*keys, "army", "opponent"],
+            "matchup",
+            alpha,
+            lambda r: f"{r['army']} vs {r['opponent']}",
+        )
+    )
     parts += _overall(pairs, keys, alpha, full=True)
     out = pd.concat(parts, ignore_index=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["z"] = np.where(out["se"] > 0, out["change"] / out["se"], np.nan)
     out = _finish(out, min_games)
     out["q"], out["moved"] = bh(out["p"].where(~out["thin"]), alpha)
-    out = out.assign(_m=~out["moved"], _t=out["thin"], _z=-out["z"].abs().fillna(0)).sort_values(
-        ["_m", "_t", "_z"], kind="stable").drop(columns=["_m", "_t", "_z"]).reset_index(drop=True)
+    out = (
+        out.assign(_m=~out["moved"], _t=out["thin"], _z=-out["z"].abs().fillna(0))
+        .sort_values(["_m", "_t", "_z"], kind="stable")
+        .drop(columns=["_m", "_t", "_z"])
+        .reset_index(drop=True)
+    )
     out.insert(0, "rank", np.arange(1, len(out) + 1))
     out.attrs["unpaired"] = pairs.attrs["unpaired"]
     return label_pooled(_columns(out, ["rank", *keys]), rec.games, keys)
 
 
-def swap_effect(base, alt, army: str, *, alt_army: str | None = None, by=None,
-                keys=(*PAIR_KEYS, "variant"), min_games: int = MIN_GAMES,
-                alpha: float = ALPHA) -> pd.DataFrame:
+def swap_effect(
+    base,
+    alt,
+    army: str,
+    *,
+    alt_army: str | None = None,
+    by=None,
+    keys=(*PAIR_KEYS, "variant"),
+    min_games: int = MIN_GAMES,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
     """A card swap's causal effect: the army's score change from ``base`` to ``alt`` runs.
 
     ``base``/``alt``: the two arms (results folders, Records or games frames) played on the same
@@ -274,18 +347,28 @@ def swap_effect(base, alt, army: str, *, alt_army: str | None = None, by=None,
     for g, label in ((g0, "base"), (g1, "alt")):
         armies = set(g["army_a"]) | set(g["army_b"])
         if army not in armies:
-            raise LabError(f"army \"{army}\" does not play in the {label} arm; it has: "
-                           f"{', '.join(sorted(armies))}")
+            raise LabError(
+                f"army \"{army}\" does not play in the {label} arm; it has: "
+                f"{', '.join(sorted(armies))}"
+            )
     sel = lambda g: g[(g["army_a"] == army) | (g["army_b"] == army)]  # noqa: E731
-    pairs = pair_games(sel(g0), sel(g1), list(dict.fromkeys([*keys, *keys_by])),
-                       labels=("base", "alt"))
+    pairs = pair_games(
+        sel(g0), sel(g1), list(dict.fromkeys([*keys, *keys_by])), labels=("base", "alt")
+    )
     rows = _seat_diffs(pairs, keys_by)
     rows = rows[rows["army"] == army]
     if rows.empty:
         raise LabError(f"army \"{army}\" has no paired non-mirror games to compare")
-    parts = [_summarise(rows, [*keys_by, "army"], "army", alpha, lambda r: r["army"]),
-             _summarise(rows, [*keys_by, "army", "opponent"], "matchup", alpha,
-                        lambda r: f"{r['army']} vs {r['opponent']}")]
+    parts = [
+        _summarise(rows, [*keys_by, "army"], "army", alpha, lambda r: r["army"]),
+        _summarise(
+            rows,
+            [*keys_by, "army", "opponent"],
+            "matchup",
+            alpha,
+            lambda r: f"{r['army']} vs {r['opponent']}",
+        ),
+    ]
     out = _finish(pd.concat(parts, ignore_index=True), min_games)
     out["q"], out["moved"] = bh(out["p"].where(~out["thin"]), alpha)
     out.attrs["unpaired"] = pairs.attrs["unpaired"]

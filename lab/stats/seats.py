@@ -14,21 +14,32 @@ statsmodels). Reads records only; nothing here simulates.
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pandas as pd
 
-from lab.stats.clustered import (clustered_mean, clustered_rate, estimate_columns,
-                                 grouped_diff, grouped_mean)
+from lab.stats.clustered import (
+    clustered_mean,
+    clustered_rate,
+    estimate_columns,
+    grouped_diff,
+    grouped_mean,
+)
 from lab.stats.intervals import ALPHA
 
 BY = ("variant", "tier")
 MAXP = 4
 TOKENS = tuple(range(2, 13))
 # the toggles a variant table compares; players is a stratum, never a toggle of its own
-TOGGLES = ("reroll", "soldier_counts", "reinforcements", "second_place", "daimyo", "soldiers",
-           "map")
+TOGGLES = (
+    "reroll",
+    "soldier_counts",
+    "reinforcements",
+    "second_place",
+    "daimyo",
+    "soldiers",
+    "map",
+)
 
 
 def load(results_dir) -> pd.DataFrame:
@@ -52,18 +63,29 @@ def seat_rows(games: pd.DataFrame) -> pd.DataFrame:
         g = games[games["players"] >= k]
         if g.empty:
             continue
-        scores = np.stack([g[f"score_p{q}"].fillna(-1).to_numpy(float)
-                           for q in range(1, MAXP + 1)], axis=1)
+        scores = np.stack(
+            [g[f"score_p{q}"].fillna(-1).to_numpy(float) for q in range(1, MAXP + 1)], axis=1
+        )
         own = scores[:, k - 1].copy()
         scores[:, k - 1] = -np.inf
         players = g["players"].to_numpy(np.int64)
-        parts.append(pd.DataFrame({
-            "game_id": g["game_id"].to_numpy(), "variant": g["variant"].to_numpy(),
-            "tier": g["tier"].to_numpy(), "players": players, "deal": g["deal"].to_numpy(),
-            "seat": k, "position": (k - g["first"].to_numpy(np.int64)) % players,
-            "win": (g["winner"].to_numpy(np.int64) == k).astype(float),
-            "score": own, "rank": g[f"rank_p{k}"].to_numpy(float),
-            "margin": own - scores.max(axis=1)}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "game_id": g["game_id"].to_numpy(),
+                    "variant": g["variant"].to_numpy(),
+                    "tier": g["tier"].to_numpy(),
+                    "players": players,
+                    "deal": g["deal"].to_numpy(),
+                    "seat": k,
+                    "position": (k - g["first"].to_numpy(np.int64)) % players,
+                    "win": (g["winner"].to_numpy(np.int64) == k).astype(float),
+                    "score": own,
+                    "rank": g[f"rank_p{k}"].to_numpy(float),
+                    "margin": own - scores.max(axis=1),
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -76,11 +98,11 @@ def position_table(games: pd.DataFrame, by=BY, alpha: float = ALPHA) -> pd.DataF
     g, out = _groups(rows, keys)
     ng = len(out)
     every = np.ones(len(rows), bool)
-    out = out.assign(**clustered_rate("win_rate", rows["win"], every, g, rows["deal"], ng,
-                                      alpha))
+    out = out.assign(**clustered_rate("win_rate", rows["win"], every, g, rows["deal"], ng, alpha))
     out["fair"] = 1.0 / out["players"]
-    est = grouped_mean(rows["win"].to_numpy() - 1.0 / rows["players"].to_numpy(), g,
-                       rows["deal"], ng)
+    est = grouped_mean(
+        rows["win"].to_numpy() - 1.0 / rows["players"].to_numpy(), g, rows["deal"], ng
+    )
     edge = estimate_columns("edge", est["mean"], est["se"], est["clusters"], est["n"], alpha)
     out = out.assign(**{k: edge[k] for k in ("edge", "edge_lo", "edge_hi", "edge_p")})
     for col in ("score", "rank"):
@@ -107,20 +129,27 @@ def score_table(games: pd.DataFrame, by=BY, alpha: float = ALPHA) -> pd.DataFram
     out["players"] = facts.groupby(g)["players"].first().to_numpy()
     for col in ("win_score", "margin", "spread", "mean_score"):
         out = out.assign(**clustered_mean(col, facts[col], every, g, facts["deal"], ng, alpha))
-    out = out.assign(**clustered_rate("chip_tie", facts["chip_tie"], every, g, facts["deal"],
-                                      ng, alpha))
+    out = out.assign(
+        **clustered_rate("chip_tie", facts["chip_tie"], every, g, facts["deal"], ng, alpha)
+    )
     return out
 
 
 def _game_facts(games: pd.DataFrame) -> pd.DataFrame:
-    scores = np.stack([games[f"score_p{q}"].to_numpy(float) for q in range(1, MAXP + 1)],
-                      axis=1)  # NaN for seats not in play
+    scores = np.stack(
+        [games[f"score_p{q}"].to_numpy(float) for q in range(1, MAXP + 1)], axis=1
+    )  # NaN for seats not in play
     top = np.sort(np.nan_to_num(scores, nan=-np.inf), axis=1)[:, ::-1]
-    return pd.DataFrame({
-        **{k: games[k].to_numpy() for k in ("variant", "tier", "players", "deal")},
-        "win_score": top[:, 0], "margin": top[:, 0] - top[:, 1],
-        "spread": np.nanstd(scores, axis=1), "mean_score": np.nanmean(scores, axis=1),
-        "chip_tie": (top[:, 0] == top[:, 1]).astype(float)})
+    return pd.DataFrame(
+        {
+            **{k: games[k].to_numpy() for k in ("variant", "tier", "players", "deal")},
+            "win_score": top[:, 0],
+            "margin": top[:, 0] - top[:, 1],
+            "spread": np.nanstd(scores, axis=1),
+            "mean_score": np.nanmean(scores, axis=1),
+            "chip_tie": (top[:, 0] == top[:, 1]).astype(float),
+        }
+    )
 
 
 def score_distribution(games: pd.DataFrame, by=("variant",)) -> pd.DataFrame:
@@ -145,12 +174,19 @@ def token_table(games: pd.DataFrame, by=("players",), alpha: float = ALPHA) -> p
     for v in TOKENS:
         large = games[f"large_{v}"].to_numpy(np.int64)
         taken = large > 0
-        parts.append(pd.DataFrame({
-            **{k: games[k].to_numpy() for k in set(by) | {"players", "deal"}},
-            "token": v, "taken": taken.astype(float),
-            "by_start": (large == games["first"].to_numpy(np.int64)).astype(float),
-            "taker_wins": (large == games["winner"].to_numpy(np.int64)).astype(float),
-            "power": games[f"power_{v}"].to_numpy(float), "_taken": taken}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    **{k: games[k].to_numpy() for k in set(by) | {"players", "deal"}},
+                    "token": v,
+                    "taken": taken.astype(float),
+                    "by_start": (large == games["first"].to_numpy(np.int64)).astype(float),
+                    "taker_wins": (large == games["winner"].to_numpy(np.int64)).astype(float),
+                    "power": games[f"power_{v}"].to_numpy(float),
+                    "_taken": taken,
+                }
+            )
+        )
     rows = pd.concat(parts, ignore_index=True)
     keys = list(dict.fromkeys(list(by) + ["token"]))
     g, out = _groups(rows, keys)
@@ -189,8 +225,9 @@ def toggle_effects(games: pd.DataFrame, by=("tier",), alpha: float = ALPHA) -> p
     facts["start_win"] = (games["winner"].to_numpy() == games["first"].to_numpy()).astype(float)
     for t in toggles:
         col = games[t]
-        facts[t] = (col.map({True: "on", False: "off"}) if col.dtype == bool
-                    else col.astype(str)).to_numpy()
+        facts[t] = (
+            col.map({True: "on", False: "off"}) if col.dtype == bool else col.astype(str)
+        ).to_numpy()
     out = []
     for t in toggles:
         others = [o for o in toggles if o != t]
@@ -198,21 +235,30 @@ def toggle_effects(games: pd.DataFrame, by=("tier",), alpha: float = ALPHA) -> p
             values = list(pd.unique(part[t]))  # the first is the config's first grid value
             if len(values) < 2:
                 continue
-            strata = (pd.MultiIndex.from_frame(part[others]).factorize()[0] if others
-                      else np.zeros(len(part), np.int64))
+            strata = (
+                pd.MultiIndex.from_frame(part[others]).factorize()[0]
+                if others
+                else np.zeros(len(part), np.int64)
+            )
             for alt in values[1:]:
                 sub = part[part[t].isin([values[0], alt])]
                 s = strata[part[t].isin([values[0], alt]).to_numpy()]
                 treated = (sub[t] == alt).to_numpy()
-                row = dict(zip(list(by) + ["players"], keys if isinstance(keys, tuple)
-                               else (keys,)))
+                row = dict(
+                    zip(list(by) + ["players"], keys if isinstance(keys, tuple) else (keys,))
+                )
                 row.update(toggle=t, base=values[0], value=alt)
                 fair = 1.0 / row["players"]
                 for col in ("start_win", "spread", "margin"):
-                    d = grouped_diff(sub[col], treated, np.zeros(len(sub), np.int64),
-                                     sub["deal"], strata=s, n_groups=1)
-                    cols = estimate_columns(col, d["diff"], d["se"], d["clusters"], d["n"],
-                                            alpha)
+                    d = grouped_diff(
+                        sub[col],
+                        treated,
+                        np.zeros(len(sub), np.int64),
+                        sub["deal"],
+                        strata=s,
+                        n_groups=1,
+                    )
+                    cols = estimate_columns(col, d["diff"], d["se"], d["clusters"], d["n"], alpha)
                     row.update({k: float(v[0]) for k, v in cols.items()})
                 for name, mask in (("base_start_win", ~treated), ("value_start_win", treated)):
                     row[name] = float(sub["start_win"].to_numpy()[mask].mean())
@@ -235,19 +281,35 @@ def summary_tables(out) -> list:
     tiers = list(dict.fromkeys(pt["tier"]))
     tables = []
     for tier in tiers:
-        t = Table(title=f"start player's win rate (95% CI, clustered by deal) — bots {tier}",
-                  title_justify="left")
+        t = Table(
+            title=f"start player's win rate (95% CI, clustered by deal) — bots {tier}",
+            title_justify="left",
+        )
         for c in ("variant", "games", "start player", "fair", "margin"):
             t.add_column(c, justify="left" if c == "variant" else "right")
         p0 = pt[(pt["tier"] == tier) & (pt["position"] == 0)]
         for _, r in p0.iterrows():
             s = st.loc[(r["variant"], tier)]
-            t.add_row(r["variant"], f"{int(r['win_rate_n']):,}",
-                      f"{r['win_rate']:.1%} [{r['win_rate_lo']:.1%}, {r['win_rate_hi']:.1%}]",
-                      f"{r['fair']:.1%}", f"{s['margin']:.1f}")
+            t.add_row(
+                r["variant"],
+                f"{int(r['win_rate_n']):,}",
+                f"{r['win_rate']:.1%} [{r['win_rate_lo']:.1%}, {r['win_rate_hi']:.1%}]",
+                f"{r['fair']:.1%}",
+                f"{s['margin']:.1f}",
+            )
         tables.append(t)
     return tables
 
 
-__all__ = ["grid_toggles", "load", "position_table", "score_distribution", "score_table",
-           "seat_rows", "start_advantage", "summary_tables", "toggle_effects", "token_table"]
+__all__ = [
+    "grid_toggles",
+    "load",
+    "position_table",
+    "score_distribution",
+    "score_table",
+    "seat_rows",
+    "start_advantage",
+    "summary_tables",
+    "toggle_effects",
+    "token_table",
+]

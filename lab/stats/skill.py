@@ -30,8 +30,13 @@ from scipy import stats as sps
 from lab.errors import LabError
 from lab.stats.armies import BAND, band_of, army_table
 from lab.stats.causal import CONTRASTS, OPENING, card_value, opening_hand_effect
-from lab.stats.clustered import (CLUSTER, diff_influence, estimate_columns, grouped_diff,
-                                 influence_se)
+from lab.stats.clustered import (
+    CLUSTER,
+    diff_influence,
+    estimate_columns,
+    grouped_diff,
+    influence_se,
+)
 from lab.stats.intervals import ALPHA, MIN_GAMES, bh
 from lab.stats.records import as_records
 from lab.stats.views import card_rows, group_codes, group_columns, seat_rows
@@ -62,16 +67,19 @@ def tier_order(records, order=None) -> list[str]:
         order = [order] if isinstance(order, str) else list(order)
         unknown = [t for t in order if t not in tiers]
         if unknown:
-            raise LabError(f"tier order names {', '.join(unknown)}, not a tier of this run "
-                           f"(allowed: {', '.join(tiers)})")
+            raise LabError(
+                f"tier order names {', '.join(unknown)}, not a tier of this run "
+                f"(allowed: {', '.join(tiers)})"
+            )
         if len(set(order)) != len(order):
             raise LabError("tier order repeats a tier")
         return order
     strength: dict[str, float] = {}
     if "bot_a" in g.columns and "bot_b" in g.columns:
         cross = g[(g["bot_a"] != g["bot_b"]) & (g["winner"] != "draw")]
-        wins = pd.concat([cross.loc[cross["winner"] == "A", "bot_a"],
-                          cross.loc[cross["winner"] == "B", "bot_b"]]).value_counts()
+        wins = pd.concat(
+            [cross.loc[cross["winner"] == "A", "bot_a"], cross.loc[cross["winner"] == "B", "bot_b"]]
+        ).value_counts()
         played = pd.concat([cross["bot_a"], cross["bot_b"]]).value_counts()
         strength = {b: wins.get(b, 0) / n for b, n in played.items() if n > 0}
 
@@ -88,8 +96,9 @@ def tier_order(records, order=None) -> list[str]:
     return sorted(tiers, key=lambda t: (kind_rank(t), tiers.index(t)))
 
 
-def _side_by_side(table: pd.DataFrame, item: list[str], columns: list[str],
-                  order: list[str]) -> pd.DataFrame:
+def _side_by_side(
+    table: pd.DataFrame, item: list[str], columns: list[str], order: list[str]
+) -> pd.DataFrame:
     """One row per ``item`` with each of ``columns`` at each tier of ``order`` as ``col@tier``
     (a tier the table lacks is left out)."""
     wide = table[table["tier"].isin(order)].set_index([*item, "tier"])[columns].unstack("tier")
@@ -108,8 +117,15 @@ def _order(rec, order) -> list[str]:
     return order
 
 
-def _tier_difference(rows: pd.DataFrame, keys: list[str], y: str, weak: str, strong: str,
-                     strata: str | None, alpha: float) -> pd.DataFrame:
+def _tier_difference(
+    rows: pd.DataFrame,
+    keys: list[str],
+    y: str,
+    weak: str,
+    strong: str,
+    strata: str | None,
+    alpha: float,
+) -> pd.DataFrame:
     """Per group of ``keys``: (strong − weak) of the mean of ``y`` (no strata) or of the
     within-strata opening-hand difference (``strata``: the column of the strata), clustered by
     deal across both tiers — the fully interacted OLS, one coefficient set per tier."""
@@ -124,8 +140,9 @@ def _tier_difference(rows: pd.DataFrame, keys: list[str], y: str, weak: str, str
     else:
         sub = codes * 2 + is_strong
         n_sub = 2 * ng
-        beta, sxx, k, psi = diff_influence(rows[y], rows["opening"] > 0, sub,
-                                           pd.factorize(rows[strata])[0], n_sub)
+        beta, sxx, k, psi = diff_influence(
+            rows[y], rows["opening"] > 0, sub, pd.factorize(rows[strata])[0], n_sub
+        )
         sub_group = np.zeros(n_sub, dtype=np.int64)
         sub_group[sub] = codes
         sub_strong = np.zeros(n_sub, dtype=bool)
@@ -143,17 +160,29 @@ def _tier_difference(rows: pd.DataFrame, keys: list[str], y: str, weak: str, str
         ok2[sub_group[(sxx > 0) & ~sub_strong]] = True
         diff = b_strong - b_weak
         se = np.where(ok & ok2, se, np.nan)
-    cols = estimate_columns("skill_sensitivity", diff, se, g, np.bincount(codes, minlength=ng),
-                            alpha)
-    for c in ("skill_sensitivity", "skill_sensitivity_lo", "skill_sensitivity_hi",
-              "skill_sensitivity_p"):
+    cols = estimate_columns(
+        "skill_sensitivity", diff, se, g, np.bincount(codes, minlength=ng), alpha
+    )
+    for c in (
+        "skill_sensitivity",
+        "skill_sensitivity_lo",
+        "skill_sensitivity_hi",
+        "skill_sensitivity_p",
+    ):
         out[c] = cols[c]
     out["deals"] = g
     return out
 
 
-def skill_split(records, metric: str = "win_rate", *, by=("variant",), order=None,
-                min_games: int = MIN_GAMES, alpha: float = ALPHA) -> pd.DataFrame:
+def skill_split(
+    records,
+    metric: str = "win_rate",
+    *,
+    by=("variant",),
+    order=None,
+    min_games: int = MIN_GAMES,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
     """One row per army (``win_rate``) or army × card (``opening_hand``) and group of ``by``.
 
     Columns: ``value@tier`` and ``value_n@tier`` for each tier (weakest first; for opening_hand
@@ -169,17 +198,25 @@ def skill_split(records, metric: str = "win_rate", *, by=("variant",), order=Non
     weak, strong = order[0], order[-1]
     if metric == "win_rate":
         per = army_table(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
-        per = per.rename(columns={"win_rate": "value", "win_rate_n": "value_n",
-                                  "win_rate_lo": "value_lo", "win_rate_hi": "value_hi"})
+        per = per.rename(
+            columns={
+                "win_rate": "value",
+                "win_rate_n": "value_n",
+                "win_rate_lo": "value_lo",
+                "win_rate_hi": "value_hi",
+            }
+        )
         item = [*keys, "army"]
         rows = seat_rows(rec.games, keep=[*keys, "tier"])
         rows = rows[~rows["mirror"] & (rows["won"] | rows["lost"])]
-        diff = _tier_difference(rows.assign(won=rows["won"].astype(float)), item, "won",
-                                weak, strong, None, alpha)
+        diff = _tier_difference(
+            rows.assign(won=rows["won"].astype(float)), item, "won", weak, strong, None, alpha
+        )
     else:
         per = opening_hand_effect(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
-        per = per.rename(columns={"effect": "value", "effect_lo": "value_lo",
-                                  "effect_hi": "value_hi"})
+        per = per.rename(
+            columns={"effect": "value", "effect_lo": "value_lo", "effect_hi": "value_hi"}
+        )
         per["value_n"] = np.minimum(per["in_opening"], per["games"] - per["in_opening"])
         item = [*keys, "army", "card"]
         rows = card_rows(rec.require_cards(), rec.games, [*keys, "tier"])
@@ -197,6 +234,7 @@ def skill_split(records, metric: str = "win_rate", *, by=("variant",), order=Non
 
 
 # ----------------------------------------------------------------------------- tier stability
+
 
 @dataclass
 class TierStability:
@@ -217,9 +255,15 @@ def card_sign(value, flag) -> np.ndarray:
     return np.where(flag & (value > 0), "+", np.where(flag & (value < 0), "−", "0"))
 
 
-def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
-                   min_games: int = MIN_GAMES, alpha: float = ALPHA,
-                   band: tuple[float, float] = BAND) -> TierStability:
+def tier_stability(
+    records,
+    *,
+    order=None,
+    value: pd.DataFrame | None = None,
+    min_games: int = MIN_GAMES,
+    alpha: float = ALPHA,
+    band: tuple[float, float] = BAND,
+) -> TierStability:
     """Army win rates and card values per tier side by side, their rank correlation between
     tiers (within each variant), and the armies (band) and cards (sign) whose conclusion changes
     with skill.
@@ -240,16 +284,16 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     rec = as_records(records)
     order = _order(rec, order)
     keys = ["variant"]
-    armies = skill_split(rec, "win_rate", by=keys, order=order, min_games=min_games,
-                         alpha=alpha)
+    armies = skill_split(rec, "win_rate", by=keys, order=order, min_games=min_games, alpha=alpha)
     for t in order:
         armies[f"band@{t}"] = band_of(armies[f"value@{t}"], band)
     bands = armies[[f"band@{t}" for t in order]]
     thin_any = np.zeros(len(armies), dtype=bool)
     for t in order:
         thin_any |= ~(armies[f"value_n@{t}"].to_numpy(float) >= min_games)
-    armies["changes"] = ((bands.nunique(axis=1) > 1).to_numpy() & ~thin_any
-                         & armies["skill_flag"].to_numpy(bool))
+    armies["changes"] = (
+        (bands.nunique(axis=1) > 1).to_numpy() & ~thin_any & armies["skill_flag"].to_numpy(bool)
+    )
 
     oh = opening_hand_effect(rec, by=(*keys, "tier"), min_games=min_games, alpha=alpha)
     if value is not None:  # one measure per variant across its tiers, or the comparison is moot
@@ -268,25 +312,34 @@ def tier_stability(records, *, order=None, value: pd.DataFrame | None = None,
     for variant, part in armies.groupby("variant", sort=False):
         cpart = cards[cards["variant"] == variant]
         for i, t1 in enumerate(order):
-            for t2 in order[i + 1:]:
+            for t2 in order[i + 1 :]:
                 row = {"variant": variant}
                 row["tiers"] = f"{t1} vs {t2}"
-                row["armies_rho"], row["armies_n"] = _spearman(part[f"value@{t1}"],
-                                                               part[f"value@{t2}"])
+                row["armies_rho"], row["armies_n"] = _spearman(
+                    part[f"value@{t1}"], part[f"value@{t2}"]
+                )
                 ok = ~(cpart[f"thin@{t1}"] | cpart[f"thin@{t2}"])
-                row["cards_rho"], row["cards_n"] = _spearman(cpart.loc[ok, f"value@{t1}"],
-                                                             cpart.loc[ok, f"value@{t2}"])
+                row["cards_rho"], row["cards_n"] = _spearman(
+                    cpart.loc[ok, f"value@{t1}"], cpart.loc[ok, f"value@{t2}"]
+                )
                 corr.append(row)
-    changes = pd.concat([
-        armies.loc[armies["changes"], [*keys, "army"]].assign(kind="army"),
-        cards.loc[cards["changes"], [*keys, "army", "card"]].assign(kind="card")],
-        ignore_index=True)
+    changes = pd.concat(
+        [
+            armies.loc[armies["changes"], [*keys, "army"]].assign(kind="army"),
+            cards.loc[cards["changes"], [*keys, "army", "card"]].assign(kind="card"),
+        ],
+        ignore_index=True,
+    )
     return TierStability(order, armies, cards, pd.DataFrame(corr), changes)
 
 
 def _pairs(cards: pd.DataFrame, order: list[str]) -> list[tuple[str, str]]:
-    return [(t1, t2) for i, t1 in enumerate(order) for t2 in order[i + 1:]
-            if f"value@{t1}" in cards and f"value@{t2}" in cards]
+    return [
+        (t1, t2)
+        for i, t1 in enumerate(order)
+        for t2 in order[i + 1 :]
+        if f"value@{t1}" in cards and f"value@{t2}" in cards
+    ]
 
 
 def _sign_flip(cards: pd.DataFrame, t1: str, t2: str) -> np.ndarray:
@@ -312,8 +365,14 @@ def _sign_changes(cards: pd.DataFrame, order: list[str]) -> np.ndarray:
 TIER_TEST = ["tier_pair", "tier_diff", "tier_lo", "tier_hi", "tier_p", "tier_q"]
 
 
-def _tier_tests(rec, cards: pd.DataFrame, value: pd.DataFrame | None, order: list[str],
-                keys: list[str], alpha: float) -> pd.DataFrame:
+def _tier_tests(
+    rec,
+    cards: pd.DataFrame,
+    value: pd.DataFrame | None,
+    order: list[str],
+    keys: list[str],
+    alpha: float,
+) -> pd.DataFrame:
     """The between-tier test of each card's value, and ``changes``: a sign flip between two
     tiers (``_sign_flip``) whose difference passes Benjamini–Hochberg over every card × tier
     pair tested in the table.
@@ -333,8 +392,12 @@ def _tier_tests(rec, cards: pd.DataFrame, value: pd.DataFrame | None, order: lis
         lookup = value.set_index(["variant", "tier", "army", "card", "contrast"])[["se", "deals"]]
     for t1, t2 in _pairs(cards, order):
         m1, m2 = cards[f"measure@{t1}"], cards[f"measure@{t2}"]
-        usable = (~(cards[f"thin@{t1}"] | cards[f"thin@{t2}"]) & (m1 == m2)
-                  & cards[f"value@{t1}"].notna() & cards[f"value@{t2}"].notna())
+        usable = (
+            ~(cards[f"thin@{t1}"] | cards[f"thin@{t2}"])
+            & (m1 == m2)
+            & cards[f"value@{t1}"].notna()
+            & cards[f"value@{t2}"].notna()
+        )
         flip = _sign_flip(cards, t1, t2)
         oh = usable & (m1 == OPENING)
         if oh.any():
@@ -343,25 +406,44 @@ def _tier_tests(rec, cards: pd.DataFrame, value: pd.DataFrame | None, order: lis
                 rows = rows[~rows["mirror"]]
             d = _tier_difference(rows, item, "score", t1, t2, "opponent", alpha)
             hit = cards.loc[oh, item].reset_index().merge(d, on=item, how="left")
-            tests.append(pd.DataFrame({
-                "row": hit["index"], "tier_pair": f"{t1} → {t2}",
-                "tier_diff": hit["skill_sensitivity"], "tier_lo": hit["skill_sensitivity_lo"],
-                "tier_hi": hit["skill_sensitivity_hi"], "tier_p": hit["skill_sensitivity_p"],
-                "flip": flip[hit["index"].to_numpy()]}))
+            tests.append(
+                pd.DataFrame(
+                    {
+                        "row": hit["index"],
+                        "tier_pair": f"{t1} → {t2}",
+                        "tier_diff": hit["skill_sensitivity"],
+                        "tier_lo": hit["skill_sensitivity_lo"],
+                        "tier_hi": hit["skill_sensitivity_hi"],
+                        "tier_p": hit["skill_sensitivity_p"],
+                        "flip": flip[hit["index"].to_numpy()],
+                    }
+                )
+            )
         lv = usable & (m1 != OPENING)
         if lv.any() and lookup is not None:
             part = cards.loc[lv]
             contrast = part[f"measure@{t1}"].map({v: k for k, v in CONTRASTS.items()})
-            got = [[lookup.loc[(v, t, a, c, k)] for t in (t1, t2)]
-                   for v, a, c, k in zip(part["variant"], part["army"], part["card"], contrast)]
+            got = [
+                [lookup.loc[(v, t, a, c, k)] for t in (t1, t2)]
+                for v, a, c, k in zip(part["variant"], part["army"], part["card"], contrast)
+            ]
             se = np.hypot([g[0]["se"] for g in got], [g[1]["se"] for g in got])
             deals = np.minimum([g[0]["deals"] for g in got], [g[1]["deals"] for g in got])
             diff = (part[f"value@{t2}"] - part[f"value@{t1}"]).to_numpy(float)
             cols = estimate_columns("d", diff, se, deals, deals, alpha)
-            tests.append(pd.DataFrame({
-                "row": part.index, "tier_pair": f"{t1} → {t2}", "tier_diff": diff,
-                "tier_lo": cols["d_lo"], "tier_hi": cols["d_hi"], "tier_p": cols["d_p"],
-                "flip": flip[lv.to_numpy()]}))
+            tests.append(
+                pd.DataFrame(
+                    {
+                        "row": part.index,
+                        "tier_pair": f"{t1} → {t2}",
+                        "tier_diff": diff,
+                        "tier_lo": cols["d_lo"],
+                        "tier_hi": cols["d_hi"],
+                        "tier_p": cols["d_p"],
+                        "flip": flip[lv.to_numpy()],
+                    }
+                )
+            )
     out = cards.copy()
     out["sign_flips"] = _sign_changes(cards, order)  # by the point values, before any test
     for c in TIER_TEST:
@@ -375,8 +457,11 @@ def _tier_tests(rec, cards: pd.DataFrame, value: pd.DataFrame | None, order: lis
     out.loc[changed, "changes"] = True
     # the test shown: a sign flip's (smallest p first), else the widest pair of tiers
     widest = t["tier_pair"] == f"{order[0]} → {order[-1]}"
-    t = t.assign(_f=~t["flip"], _w=~widest, _p=t["tier_p"].fillna(2.0)).sort_values(
-        ["_f", "_w", "_p"], kind="stable").drop_duplicates("row")
+    t = (
+        t.assign(_f=~t["flip"], _w=~widest, _p=t["tier_p"].fillna(2.0))
+        .sort_values(["_f", "_w", "_p"], kind="stable")
+        .drop_duplicates("row")
+    )
     shown = t.set_index("row")
     for c in TIER_TEST:
         out.loc[shown.index, c] = shown[c]

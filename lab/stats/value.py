@@ -32,25 +32,53 @@ from lab.stats.intervals import ALPHA
 
 FILE = "value.parquet"
 CONTRASTS = ("ability_off", "above_vanilla")
-ARM_COLUMNS = ["patch", "army", "army_name", "card_id", "card", "copies", "contrast",
-               "replacement"]
-VALUE_COLUMNS = ["variant", "tier", "army", "army_name", "card_id", "card", "copies",
-                 "contrast", "replacement", "value", "lo", "hi", "se", "p", "q", "games",
-                 "deals", "base_rate"]
-GAME_COLUMNS = ["variant", "patch", "tier", "army_a", "army_b", "deal", "swapped", "winner",
-                "error"]
+ARM_COLUMNS = ["patch", "army", "army_name", "card_id", "card", "copies", "contrast", "replacement"]
+VALUE_COLUMNS = [
+    "variant",
+    "tier",
+    "army",
+    "army_name",
+    "card_id",
+    "card",
+    "copies",
+    "contrast",
+    "replacement",
+    "value",
+    "lo",
+    "hi",
+    "se",
+    "p",
+    "q",
+    "games",
+    "deals",
+    "base_rate",
+]
+GAME_COLUMNS = [
+    "variant",
+    "patch",
+    "tier",
+    "army_a",
+    "army_b",
+    "deal",
+    "swapped",
+    "winner",
+    "error",
+]
 _PAIR = ["rules", "tier", "army_a", "army_b", "deal", "swapped"]
 _TYPES = {"copies": "int64", "games": "int64", "deals": "int64"}
 
 
-def value_table(games: pd.DataFrame, arms: pd.DataFrame, *, base: str = "base",
-                alpha: float = ALPHA) -> pd.DataFrame:
+def value_table(
+    games: pd.DataFrame, arms: pd.DataFrame, *, base: str = "base", alpha: float = ALPHA
+) -> pd.DataFrame:
     """The value rows (``VALUE_COLUMNS``) of a value run's games (``GAME_COLUMNS``; the
     ``variant`` of an arm's game is RULES@PATCH) and its arms (``ARM_COLUMNS``)."""
     missing = [c for c in GAME_COLUMNS if c not in games.columns]
     if missing:
-        raise LabError(f"the games records lack column(s) {', '.join(missing)} "
-                       "(docs/records.md); was this folder written by lab value?")
+        raise LabError(
+            f"the games records lack column(s) {', '.join(missing)} "
+            "(docs/records.md); was this folder written by lab value?"
+        )
     g = games[GAME_COLUMNS].copy()
     # a variant id is RULES or RULES@PATCH; neither a rule set id nor a patch name holds "@"
     g["rules"] = g["variant"].map({v: v.partition("@")[0] for v in g["variant"].unique()})
@@ -58,10 +86,16 @@ def value_table(games: pd.DataFrame, arms: pd.DataFrame, *, base: str = "base",
     owners = arms.drop_duplicates("patch").set_index("patch")["army"]
     armed = g[g["patch"].isin(owners.index)].copy()
     armed["army"] = armed["patch"].map(owners)
-    armed = armed[(armed["army_a"] != armed["army_b"])
-                  & ((armed["army_a"] == armed["army"]) | (armed["army_b"] == armed["army"]))]
-    pairs = armed.merge(g[g["patch"] == base][_PAIR + ["score_a", "error"]], on=_PAIR,
-                        suffixes=("_arm", "_base"), validate="many_to_one")
+    armed = armed[
+        (armed["army_a"] != armed["army_b"])
+        & ((armed["army_a"] == armed["army"]) | (armed["army_b"] == armed["army"]))
+    ]
+    pairs = armed.merge(
+        g[g["patch"] == base][_PAIR + ["score_a", "error"]],
+        on=_PAIR,
+        suffixes=("_arm", "_base"),
+        validate="many_to_one",
+    )
     pairs = pairs[~(pairs["error_arm"].astype(bool) | pairs["error_base"].astype(bool))]
     seat_a = (pairs["army_a"] == pairs["army"]).to_numpy()
     own = lambda s: np.where(seat_a, s, 1.0 - s)  # noqa: E731  (the army's score)
@@ -69,12 +103,12 @@ def value_table(games: pd.DataFrame, arms: pd.DataFrame, *, base: str = "base",
     pairs["d"] = pairs["s_base"] - own(pairs["score_a_arm"].to_numpy())
     lo_army = np.minimum(pairs["army_a"], pairs["army_b"])
     hi_army = np.maximum(pairs["army_a"], pairs["army_b"])
-    pairs["cluster"] = pd.factorize(pd.MultiIndex.from_arrays(
-        [lo_army, hi_army, pairs["deal"]]))[0]
-    stats = [dict(zip(("rules", "tier", "patch"), key), **_clustered(part, alpha))
-             for key, part in pairs.groupby(["rules", "tier", "patch"], sort=False)]
-    cols = ["rules", "tier", "patch", "value", "lo", "hi", "se", "p", "games", "deals",
-            "base_rate"]
+    pairs["cluster"] = pd.factorize(pd.MultiIndex.from_arrays([lo_army, hi_army, pairs["deal"]]))[0]
+    stats = [
+        dict(zip(("rules", "tier", "patch"), key), **_clustered(part, alpha))
+        for key, part in pairs.groupby(["rules", "tier", "patch"], sort=False)
+    ]
+    cols = ["rules", "tier", "patch", "value", "lo", "hi", "se", "p", "games", "deals", "base_rate"]
     per_arm = pd.DataFrame(stats, columns=cols)
     arms = arms[ARM_COLUMNS].assign(_arm=np.arange(len(arms)))
     out = per_arm.merge(arms, on="patch").rename(columns={"rules": "variant"})
@@ -82,8 +116,10 @@ def value_table(games: pd.DataFrame, arms: pd.DataFrame, *, base: str = "base",
     for _, idx in out.groupby(["variant", "tier", "contrast"]).groups.items():
         out.loc[idx, "q"] = _bh(out.loc[idx, "p"].to_numpy())
     # variants and tiers in the order the run played them, then the arms' order (army, card)
-    first = {c: {v: i for i, v in enumerate(pd.unique(g[src]))}
-             for c, src in (("variant", "rules"), ("tier", "tier"))}
+    first = {
+        c: {v: i for i, v in enumerate(pd.unique(g[src]))}
+        for c, src in (("variant", "rules"), ("tier", "tier"))
+    }
     out = out.assign(_v=out["variant"].map(first["variant"]), _t=out["tier"].map(first["tier"]))
     out = out.sort_values(["_v", "_t", "_arm"], kind="stable")
     return out[VALUE_COLUMNS].astype(_TYPES).reset_index(drop=True)
@@ -96,21 +132,34 @@ def _clustered(part: pd.DataFrame, alpha: float) -> dict:
 
     d = part["d"].to_numpy()
     n, k = len(d), int(part["cluster"].nunique())
-    row = {"value": float(d.mean()) if n else np.nan, "games": n, "deals": k,
-           "base_rate": float(part["s_base"].mean()) if n else np.nan}
+    row = {
+        "value": float(d.mean()) if n else np.nan,
+        "games": n,
+        "deals": k,
+        "base_rate": float(part["s_base"].mean()) if n else np.nan,
+    }
     if n and not np.any(d != d[0]):
         # every pair tied (e.g. the arm changed no game's outcome): no sampling variation to
         # estimate a standard error from — the conservative bounds of the changed deals instead
         tie = tie_interval([row["value"]], [0.0], [k], alpha)
-        return row | {"lo": float(tie["lo"][0]), "hi": float(tie["hi"][0]), "se": 0.0,
-                      "p": float(tie["p"][0])}
+        return row | {
+            "lo": float(tie["lo"][0]),
+            "hi": float(tie["hi"][0]),
+            "se": 0.0,
+            "p": float(tie["p"][0]),
+        }
     if k < 2:
         return row | {"lo": np.nan, "hi": np.nan, "se": np.nan, "p": np.nan}
-    fit = sm.OLS(d, np.ones(n)).fit(cov_type="cluster", cov_kwds={"groups": part["cluster"]},
-                                    use_t=True)
+    fit = sm.OLS(d, np.ones(n)).fit(
+        cov_type="cluster", cov_kwds={"groups": part["cluster"]}, use_t=True
+    )
     lo, hi = fit.conf_int(alpha)[0]
-    return row | {"lo": float(lo), "hi": float(hi), "se": float(fit.bse[0]),
-                  "p": float(fit.pvalues[0])}
+    return row | {
+        "lo": float(lo),
+        "hi": float(hi),
+        "se": float(fit.bse[0]),
+        "p": float(fit.pvalues[0]),
+    }
 
 
 def _bh(p: np.ndarray) -> np.ndarray:
@@ -124,6 +173,7 @@ def _bh(p: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------- files
+
 
 def write_value(folder: str | Path, table: pd.DataFrame) -> Path:
     """Write ``table`` as FOLDER/value.parquet (through a temp file and a rename)."""
@@ -143,14 +193,14 @@ def read_value(folder: str | Path) -> pd.DataFrame:
     folder = Path(folder)
     found = [p for p in (folder / "value" / FILE, folder / FILE) if p.is_file()]
     if not found:
-        raise LabError(f"no {FILE} in {folder} or {folder / 'value'}; `lab value CONFIG` "
-                       "writes it")
+        raise LabError(f"no {FILE} in {folder} or {folder / 'value'}; `lab value CONFIG` writes it")
     try:
         table = pd.read_parquet(found[0])
     except Exception as e:  # pyarrow raises several types for a damaged file
         raise LabError(f"cannot read the value table: {e}", source=str(found[0])) from None
     missing = [c for c in VALUE_COLUMNS if c not in table.columns]
     if missing:
-        raise LabError(f"the value table lacks column(s) {', '.join(missing)}",
-                       source=str(found[0]))
+        raise LabError(
+            f"the value table lacks column(s) {', '.join(missing)}", source=str(found[0])
+        )
     return table[VALUE_COLUMNS]

@@ -40,8 +40,9 @@ def _game_facts(g: pd.DataFrame, comeback_walls: int) -> pd.DataFrame:
     return g
 
 
-def variant_table(records, by=BY, *, comeback_walls: int = COMEBACK_WALLS,
-                  alpha: float = ALPHA) -> pd.DataFrame:
+def variant_table(
+    records, by=BY, *, comeback_walls: int = COMEBACK_WALLS, alpha: float = ALPHA
+) -> pd.DataFrame:
     """One row per group (default: per variant and tier) with sample sizes and 95% intervals."""
     rec = as_records(records)
     keys = group_columns(rec.games, by)
@@ -51,8 +52,11 @@ def variant_table(records, by=BY, *, comeback_walls: int = COMEBACK_WALLS,
     ng, cl = len(out), g[CLUSTER]
     out["games"] = np.bincount(codes, minlength=ng)
     every = np.ones(len(g), bool)
-    specs = [("first_win", g["first_won"], g["decisive"]), ("draw", g["draw"], every),
-             ("comeback", g["comeback"], g["decisive"])]
+    specs = [
+        ("first_win", g["first_won"], g["decisive"]),
+        ("draw", g["draw"], every),
+        ("comeback", g["comeback"], g["decisive"]),
+    ]
     seen = set(g["end_reason"])
     reasons = [r for r in END_REASONS if r in seen] + sorted(seen - set(END_REASONS))
     specs += [(f"end_{r}", g["end_reason"] == r, every) for r in reasons]
@@ -64,8 +68,9 @@ def variant_table(records, by=BY, *, comeback_walls: int = COMEBACK_WALLS,
         ok = np.isfinite(y)
         for c, v in clustered_mean(col, y, ok, codes, cl, ng, alpha).items():
             out[c] = v
-        out[f"{col}_median"] = pd.Series(y[ok]).groupby(codes[ok]).median().reindex(
-            range(ng)).to_numpy()
+        out[f"{col}_median"] = (
+            pd.Series(y[ok]).groupby(codes[ok]).median().reindex(range(ng)).to_numpy()
+        )
     return label_pooled(out, rec.games, keys)
 
 
@@ -80,7 +85,7 @@ def first_player_edge(vt: pd.DataFrame, min_games: int = MIN_GAMES) -> np.ndarra
 def end_reason_table(records, by=BY, alpha: float = ALPHA) -> pd.DataFrame:
     """Long form: one row per group × end reason with its share and clustered interval."""
     vt = variant_table(records, by, alpha=alpha)
-    keys = list(vt.columns[:vt.columns.get_loc("games")])
+    keys = list(vt.columns[: vt.columns.get_loc("games")])
     parts = []
     for col in vt.columns:
         if col.startswith("end_") and not col.endswith(("_lo", "_hi", "_n")):
@@ -89,8 +94,9 @@ def end_reason_table(records, by=BY, alpha: float = ALPHA) -> pd.DataFrame:
             for suffix in ("", "_lo", "_hi"):
                 part[f"share{suffix}"] = vt[f"{col}{suffix}"]
             parts.append(part[part["share"] > 0])
-    return pd.concat(parts, ignore_index=True).sort_values(keys, kind="stable").reset_index(
-        drop=True)
+    return (
+        pd.concat(parts, ignore_index=True).sort_values(keys, kind="stable").reset_index(drop=True)
+    )
 
 
 def length_values(records, by=BY, column: str = "leader_turns") -> dict:

@@ -30,8 +30,9 @@ def group_columns(games: pd.DataFrame, by) -> list[str]:
     missing = [c for c in cols if c not in games.columns]
     if missing:
         allowed = ", ".join(c for c in games.columns if c not in ("seed_words",))
-        raise LabError(f"cannot group by {', '.join(missing)}: not a games column "
-                       f"(allowed: {allowed})")
+        raise LabError(
+            f"cannot group by {', '.join(missing)}: not a games column (allowed: {allowed})"
+        )
     return cols
 
 
@@ -97,12 +98,25 @@ def seat_rows(games: pd.DataFrame, keep: Iterable[str] = ()) -> pd.DataFrame:
     return rows
 
 
-CARD_COUNTS = ("game_id", "player", "army", "card", "card_id", "copies", "opening", "drawn",
-               "gained", "played", "won", "triggers")
+CARD_COUNTS = (
+    "game_id",
+    "player",
+    "army",
+    "card",
+    "card_id",
+    "copies",
+    "opening",
+    "drawn",
+    "gained",
+    "played",
+    "won",
+    "triggers",
+)
 
 
-def card_rows(cards: pd.DataFrame, games: pd.DataFrame, by: list[str],
-              columns: Iterable[str] = CARD_COUNTS) -> pd.DataFrame:
+def card_rows(
+    cards: pd.DataFrame, games: pd.DataFrame, by: list[str], columns: Iterable[str] = CARD_COUNTS
+) -> pd.DataFrame:
     """Cards rows (``columns`` of the cards table, where present) with the game's outcome for
     that seat (won, draw, score), the opponent's army, the deal cluster and the grouping
     columns."""
@@ -110,8 +124,9 @@ def card_rows(cards: pd.DataFrame, games: pd.DataFrame, by: list[str],
     cols = list(dict.fromkeys(["game_id", "winner", "army_a", "army_b", CLUSTER, *by]))
     g = games[cols]
     keep = [c for c in dict.fromkeys(["game_id", *columns]) if c in cards.columns]
-    rows = cards[keep].merge(g, on="game_id", how="left", validate="many_to_one",
-                             suffixes=("", "_game"))
+    rows = cards[keep].merge(
+        g, on="game_id", how="left", validate="many_to_one", suffixes=("", "_game")
+    )
     rows["won_game"] = (rows["winner"] == rows["player"]).to_numpy()
     rows["draw"] = (rows["winner"] == "draw").to_numpy()
     rows["score"] = rows["won_game"] + 0.5 * rows["draw"]

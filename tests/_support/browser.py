@@ -13,14 +13,25 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "results" / "screenshots"
 
 
 def chromium_path() -> str | None:
-    for candidate in (os.environ.get("LAB_CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
+    for candidate in (
+        os.environ.get("LAB_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return candidate
     return None
@@ -31,10 +42,13 @@ def browser():
     """A headless Chromium (Playwright's sync API); the test is skipped without Chromium."""
     path = chromium_path()
     if path is None:
-        pytest.skip("Chromium not found (/usr/bin/chromium; `apt-get install chromium`, as "
-                    ".ci/run does): the report's layout cannot be checked in a real browser")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright (the test extra) is not installed")
+        pytest.skip(
+            "Chromium not found (/usr/bin/chromium; `apt-get install chromium`, as "
+            ".ci/run does): the report's layout cannot be checked in a real browser"
+        )
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright (the test extra) is not installed"
+    )
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:

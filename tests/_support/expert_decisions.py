@@ -19,8 +19,9 @@ if __name__ == "__main__":
     for g in positions(count=8, seed=11):
         n = legal_actions(g.s, g.c, g._acts, g._wk)
         sb = np.zeros(B.SB_SIZE, np.int64)
-        k = nb_policy.choose(g.s, g.c, g.lg, g._acts, n, g._wk, bot, sb,
-                             np.zeros((MAXA, AW), np.int64))
+        k = nb_policy.choose(
+            g.s, g.c, g.lg, g._acts, n, g._wk, bot, sb, np.zeros((MAXA, AW), np.int64)
+        )
         nodes = int(sb[B.EX_NODES])
         out.append([int(k), nodes, [int(sb[nd(x, B.N_VALUE)]) for x in range(nodes)]])
     print(json.dumps(out))

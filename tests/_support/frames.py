@@ -6,14 +6,34 @@ from __future__ import annotations
 import pandas as pd
 
 GAME_DEFAULTS = {
-    "variant": "v", "army_a": "oda", "army_b": "takeda", "tier": "t", "deal": 0,
-    "swapped": False, "first": "A", "winner": "A", "end_reason": "castle_fell",
-    "leader_turns": 10, "battles": 8, "walls_a": 3, "walls_b": 0, "max_deficit_a": 0,
+    "variant": "v",
+    "army_a": "oda",
+    "army_b": "takeda",
+    "tier": "t",
+    "deal": 0,
+    "swapped": False,
+    "first": "A",
+    "winner": "A",
+    "end_reason": "castle_fell",
+    "leader_turns": 10,
+    "battles": 8,
+    "walls_a": 3,
+    "walls_b": 0,
+    "max_deficit_a": 0,
     "max_deficit_b": 0,
 }
 CARD_DEFAULTS = {
-    "player": "A", "army": "oda", "card": "足軽7", "copies": 1, "opening": 0, "drawn": 0,
-    "gained": 0, "played": 0, "won": 0, "triggers": 0, "triggers_by_ability": "",
+    "player": "A",
+    "army": "oda",
+    "card": "足軽7",
+    "copies": 1,
+    "opening": 0,
+    "drawn": 0,
+    "gained": 0,
+    "played": 0,
+    "won": 0,
+    "triggers": 0,
+    "triggers_by_ability": "",
 }
 
 

@@ -130,8 +130,9 @@ def canon(value, where: str = "value"):
         return value.item()
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    raise TypeError(f"{where} is a {type(value).__name__} ({value!r}); golden files hold JSON "
-                    "values only")
+    raise TypeError(
+        f"{where} is a {type(value).__name__} ({value!r}); golden files hold JSON values only"
+    )
 
 
 def dumps(value) -> str:
@@ -148,8 +149,13 @@ def flatten(obs: dict, where: str = "observation") -> dict[str, object]:
         if len(path) < DEPTH and isinstance(v, dict) and v:
             for k, x in v.items():
                 walk(x, path + (str(k),))
-        elif (len(path) < DEPTH and isinstance(v, (list, tuple)) and v and path
-              and all(isinstance(x, dict) for x in v)):  # records (areas); a list of
+        elif (
+            len(path) < DEPTH
+            and isinstance(v, (list, tuple))
+            and v
+            and path
+            and all(isinstance(x, dict) for x in v)
+        ):  # records (areas); a list of
             # cards or dice stays one value, its order part of it
             for i, x in enumerate(v):
                 walk(x, path + (str(i),))
@@ -227,29 +233,37 @@ def play(h: dict, choose, hidden_rng_seed: int = 0):
     while not g.is_over:
         k = len(pt.decisions)
         if k >= MAX_DECISIONS:
-            raise GoldenMismatch(f"decision {k}: the game is still running after "
-                                 f"{MAX_DECISIONS} decisions")
+            raise GoldenMismatch(
+                f"decision {k}: the game is still running after {MAX_DECISIONS} decisions"
+            )
         legal = g.legal_actions()  # first: it rolls due dice (RN) and draws for a due turn
         texts = [a.text for a in legal]
-        d = Decision(to_move=str(g.to_move), legal=texts,
-                     observations={s: flatten(g.observation(s), f"observation({s})")
-                                   for s in seats})
-        private = private or any(set(d.observations[s]) != set(d.observations[seats[0]])
-                                 for s in seats)
+        d = Decision(
+            to_move=str(g.to_move),
+            legal=texts,
+            observations={s: flatten(g.observation(s), f"observation({s})") for s in seats},
+        )
+        private = private or any(
+            set(d.observations[s]) != set(d.observations[seats[0]]) for s in seats
+        )
         for s in seats:
             redealt += check_hidden(g, s, d.observations, rng, k)
         yield d
         d.action = choose(k, texts)
         if d.action not in texts:
-            raise GoldenMismatch(f"decision {k}, action: {_show(d.action)} is not one of the "
-                                 f"legal steps {_show(texts)}")
+            raise GoldenMismatch(
+                f"decision {k}, action: {_show(d.action)} is not one of the "
+                f"legal steps {_show(texts)}"
+            )
         pt.decisions.append(d)
         g.step(legal[texts.index(d.action)])
     pt.final = {s: flatten(g.observation(s), f"observation({s})") for s in seats}
     pt.result = result_of(g)
     if private and not redealt:
-        raise GoldenLeak("the seats have private fields, yet no re-deal moved what another "
-                         "seat sees: the no-peeking check checked nothing")
+        raise GoldenLeak(
+            "the seats have private fields, yet no re-deal moved what another "
+            "seat sees: the no-peeking check checked nothing"
+        )
     return pt
 
 
@@ -259,16 +273,24 @@ def check_hidden(g, seat: str, seen: dict[str, dict], rng, k: int, observe=None)
     re-deal moved something another seat sees."""
     observe = observe or (lambda game, s: game.observation(s))
     h = g.redeal_hidden(seat, rng)
-    moved = any(flatten(observe(h, other), f"observation({other})") != seen[other]
-                for other in seen if other != seat)
+    moved = any(
+        flatten(observe(h, other), f"observation({other})") != seen[other]
+        for other in seen
+        if other != seat
+    )
     seen = seen[seat]
     again = flatten(observe(h, seat), f"observation({seat})")
     if again != seen:
-        path = next(p for p in sorted(set(seen) | set(again), key=_path_key)
-                    if seen.get(p, _ABSENT) != again.get(p, _ABSENT))
-        raise GoldenLeak(f"decision {k}: observation({seat}).{path} changed when only what "
-                         f"{seat} cannot see was re-dealt: {_show(seen.get(path, _ABSENT))} → "
-                         f"{_show(again.get(path, _ABSENT))}")
+        path = next(
+            p
+            for p in sorted(set(seen) | set(again), key=_path_key)
+            if seen.get(p, _ABSENT) != again.get(p, _ABSENT)
+        )
+        raise GoldenLeak(
+            f"decision {k}: observation({seat}).{path} changed when only what "
+            f"{seat} cannot see was re-dealt: {_show(seen.get(path, _ABSENT))} → "
+            f"{_show(again.get(path, _ABSENT))}"
+        )
     return moved
 
 
@@ -294,13 +316,17 @@ def _delta(before: dict, now: dict) -> dict:
 
 
 def _change_lines(delta: dict) -> list[str]:
-    return [f"  del {p}" if v is _ABSENT else f"  {p} = {dumps(v)}"
-            for p, v in sorted(delta.items(), key=lambda kv: _path_key(kv[0]))]
+    return [
+        f"  del {p}" if v is _ABSENT else f"  {p} = {dumps(v)}"
+        for p, v in sorted(delta.items(), key=lambda kv: _path_key(kv[0]))
+    ]
 
 
 def render(pt: Playthrough) -> str:
-    lines = ["# Golden playthrough: tests/golden/README.md says how it is read and when it may be",
-             "# regenerated (python -m tests._support.golden --update)."]
+    lines = [
+        "# Golden playthrough: tests/golden/README.md says how it is read and when it may be",
+        "# regenerated (python -m tests._support.golden --update).",
+    ]
     lines += [f"{k} = {dumps(v)}" for k, v in pt.header.items()]
     prev = {s: {} for s in pt.header["seats"]}
 
@@ -440,12 +466,15 @@ def _first_obs_difference(want: dict[str, dict], got: dict[str, dict]):
 
 def _legal_difference(want: list[str], got: list[str]) -> str:
     if sorted(want) == sorted(got):
-        return (f"the same {len(want)} steps in another order: expected {_show(want)}, "
-                f"got {_show(got)}")
+        return (
+            f"the same {len(want)} steps in another order: expected {_show(want)}, got {_show(got)}"
+        )
     missing = [t for t in want if t not in got]
     extra = [t for t in got if t not in want]
-    return (f"expected {len(want)} steps, got {len(got)}; missing {_show(missing)}; "
-            f"extra {_show(extra)}")
+    return (
+        f"expected {len(want)} steps, got {len(got)}; missing {_show(missing)}; "
+        f"extra {_show(extra)}"
+    )
 
 
 def check(path: Path | str) -> Playthrough:
@@ -453,21 +482,29 @@ def check(path: Path | str) -> Playthrough:
     (decision number, field, expected and got) and ``GoldenLeak`` if a seat sees what is
     hidden from it. Returns the replayed game."""
     path = Path(path).resolve()
-    name = path.relative_to(GOLDEN_DIR.parent.parent) if path.is_relative_to(
-        GOLDEN_DIR.parent.parent) else path
+    name = (
+        path.relative_to(GOLDEN_DIR.parent.parent)
+        if path.is_relative_to(GOLDEN_DIR.parent.parent)
+        else path
+    )
     text = path.read_text(encoding="utf-8")
     want = parse(text, str(name))
 
     def fail(where: str, what: str):
-        raise GoldenMismatch(f"{name}: {where}, {what}\n(replay: python -m tests._support.golden "
-                             f"--check {name}; regenerate only for an intended rules change, "
-                             "tests/golden/README.md)")
+        raise GoldenMismatch(
+            f"{name}: {where}, {what}\n(replay: python -m tests._support.golden "
+            f"--check {name}; regenerate only for an intended rules change, "
+            "tests/golden/README.md)"
+        )
 
     case_header = _expected_header(want.header)
     for key in sorted(set(want.header) | set(case_header)):
         if want.header.get(key, _ABSENT) != case_header.get(key, _ABSENT):
-            fail("header", f"{key}: expected {_show(want.header.get(key, _ABSENT))}, got "
-                           f"{_show(case_header.get(key, _ABSENT))}")
+            fail(
+                "header",
+                f"{key}: expected {_show(want.header.get(key, _ABSENT))}, got "
+                f"{_show(case_header.get(key, _ABSENT))}",
+            )
 
     def choose(k: int, texts: list[str]) -> str:
         return want.decisions[k].action
@@ -482,12 +519,14 @@ def check(path: Path | str) -> Playthrough:
             break
         k += 1
         if k >= len(want.decisions):
-            fail(f"decision {k}", f"to_move: expected the game over, got {got.to_move} to move "
-                                  f"(legal: {_show(got.legal)})")
+            fail(
+                f"decision {k}",
+                f"to_move: expected the game over, got {got.to_move} to move "
+                f"(legal: {_show(got.legal)})",
+            )
         w = want.decisions[k]
         if w.to_move != got.to_move:
-            fail(f"decision {k}", f"to_move: expected {_show(w.to_move)}, got "
-                                  f"{_show(got.to_move)}")
+            fail(f"decision {k}", f"to_move: expected {_show(w.to_move)}, got {_show(got.to_move)}")
         diff = _first_obs_difference(w.observations, got.observations)
         if diff:
             fail(f"decision {k}", f"{diff[0]}: expected {_show(diff[1])}, got {_show(diff[2])}")
@@ -495,23 +534,31 @@ def check(path: Path | str) -> Playthrough:
             fail(f"decision {k}", f"legal: {_legal_difference(w.legal, got.legal)}")
     if len(pt.decisions) < len(want.decisions):
         w = want.decisions[len(pt.decisions)]
-        fail(f"decision {len(pt.decisions)}", f"to_move: expected {_show(w.to_move)}, got the "
-                                              f"game over ({_show(pt.result)})")
+        fail(
+            f"decision {len(pt.decisions)}",
+            f"to_move: expected {_show(w.to_move)}, got the game over ({_show(pt.result)})",
+        )
     diff = _first_obs_difference(want.final, pt.final)
     if diff:
         fail("end", f"{diff[0]}: expected {_show(diff[1])}, got {_show(diff[2])}")
     if want.result != pt.result:
         rw, rg = want.result or {}, pt.result or {}
         key = next(k for k in sorted(set(rw) | set(rg)) if rw.get(k, _ABSENT) != rg.get(k, _ABSENT))
-        fail("end", f"result.{key}: expected {_show(rw.get(key, _ABSENT))}, got "
-                    f"{_show(rg.get(key, _ABSENT))}")
+        fail(
+            "end",
+            f"result.{key}: expected {_show(rw.get(key, _ABSENT))}, got "
+            f"{_show(rg.get(key, _ABSENT))}",
+        )
     again = render(pt)
     if again != text:
         a, b = text.splitlines(), again.splitlines()
         n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        fail(f"line {n + 1}", "the same game written differently (edited by hand, or the format "
-                              f"changed): expected {_show(a[n] if n < len(a) else '')}, got "
-                              f"{_show(b[n] if n < len(b) else '')}")
+        fail(
+            f"line {n + 1}",
+            "the same game written differently (edited by hand, or the format "
+            f"changed): expected {_show(a[n] if n < len(a) else '')}, got "
+            f"{_show(b[n] if n < len(b) else '')}",
+        )
     return pt
 
 
@@ -525,8 +572,9 @@ def _expected_header(h: dict) -> dict:
     if missing:
         raise GoldenMismatch(f"header: no {', '.join(missing)}")
     if h["game"] not in GAMES:
-        raise GoldenMismatch(f"header: game {h['game']!r} is not registered; registered: "
-                             f"{', '.join(GAMES)}")
+        raise GoldenMismatch(
+            f"header: game {h['game']!r} is not registered; registered: {', '.join(GAMES)}"
+        )
     try:
         return header(Case(h["game"], h["preset"], h["seed"], tuple(h.get("armies", ()))))
     except LabError as e:
@@ -557,19 +605,28 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m tests._support.golden",
         description="Golden playthroughs (tests/golden/README.md): replay them against the "
-                    "engine, or rewrite them after an intended rules change.")
+        "engine, or rewrite them after an intended rules change.",
+    )
     mode = ap.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--check", nargs="*", metavar="FILE",
-                      help="replay these golden files (default: all); exit 1 at the first "
-                           "difference")
-    mode.add_argument("--update", action="store_true",
-                      help="regenerate every golden file from its case (only when a rules "
-                           "change is intended; cite the rule in the commit)")
+    mode.add_argument(
+        "--check",
+        nargs="*",
+        metavar="FILE",
+        help="replay these golden files (default: all); exit 1 at the first difference",
+    )
+    mode.add_argument(
+        "--update",
+        action="store_true",
+        help="regenerate every golden file from its case (only when a rules "
+        "change is intended; cite the rule in the commit)",
+    )
     args = ap.parse_args(argv)
     if args.update:
         for path in update():
-            print(f"wrote {path.relative_to(GOLDEN_DIR.parent.parent)} "
-                  f"({path.stat().st_size:,} bytes)")
+            print(
+                f"wrote {path.relative_to(GOLDEN_DIR.parent.parent)} "
+                f"({path.stat().st_size:,} bytes)"
+            )
         return 0
     paths = [Path(f) for f in args.check] or files()
     if not paths:
@@ -577,8 +634,10 @@ def main(argv=None) -> int:
         return 2
     absent = [str(p) for p in paths if not p.is_file()]
     if absent:
-        print(f"no such golden file: {', '.join(absent)} (they are under {GOLDEN_DIR})",
-              file=sys.stderr)
+        print(
+            f"no such golden file: {', '.join(absent)} (they are under {GOLDEN_DIR})",
+            file=sys.stderr,
+        )
         return 2
     import numba
 

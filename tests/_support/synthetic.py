@@ -27,8 +27,10 @@ VARIANTS = {
     "walls6": {"walls": 6, "first_edge": 0.45, "shift": {"takeda": 0.5}},
 }
 # tier: (bot label, multiplier of army strength differences, multiplier of game length)
-TIERS = {"random-vs-random": ("random", 0.4, 1.0),
-         "heuristic-vs-heuristic": ("heuristic", 1.0, 1.3)}
+TIERS = {
+    "random-vs-random": ("random", 0.4, 1.0),
+    "heuristic-vs-heuristic": ("heuristic", 1.0, 1.3),
+}
 CARD_EFFECTS = {"織田信長": 0.8, "足軽6": -0.15}
 DEAD = ("hyakuman_isshin",)
 RARE = {"shirowari": 0.004}
@@ -36,9 +38,20 @@ FIRE_RATE = 0.45
 INITIAL_HAND = 5
 
 
-def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 20,
-                      seed: int = 0, mirrors: bool = True, strength=None, card_effects=None,
-                      dead=DEAD, rare=None, draw_rate: float = 0.03):
+def synthetic_records(
+    armies=ARMIES,
+    *,
+    variants=None,
+    tiers=None,
+    deals: int = 20,
+    seed: int = 0,
+    mirrors: bool = True,
+    strength=None,
+    card_effects=None,
+    dead=DEAD,
+    rare=None,
+    draw_rate: float = 0.03,
+):
     """(games, cards) DataFrames with every documented column."""
     variants = variants or VARIANTS
     tiers = tiers or TIERS
@@ -52,8 +65,9 @@ def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 
     names = {a: d.name for a, d in decks.items()}
     rng = np.random.default_rng(seed)
 
-    pairs = [(i, j) for i, j in combinations_with_replacement(range(len(armies)), 2)
-             if mirrors or i != j]
+    pairs = [
+        (i, j) for i, j in combinations_with_replacement(range(len(armies)), 2) if mirrors or i != j
+    ]
     perms = {}
     for m, (i, j) in enumerate(pairs):
         for deal in range(deals):
@@ -90,13 +104,23 @@ def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 
     def seat_orders(seat):
         side = np.where(g["swapped"], 1, 0) if seat == "A" else np.where(g["swapped"], 0, 1)
         arm = g["army_a"] if seat == "A" else g["army_b"]
-        order = np.stack([deck_ids[arm.iloc[r]][perms[(g["m"].iloc[r], g["deal"].iloc[r],
-                                                        side[r])]] for r in range(n)])
+        order = np.stack(
+            [
+                deck_ids[arm.iloc[r]][perms[(g["m"].iloc[r], g["deal"].iloc[r], side[r])]]
+                for r in range(n)
+            ]
+        )
         pos = np.arange(30)[None, :]
         d = draws_a if seat == "A" else draws_b
-        zone = np.where(pos < walls[:, None], 0,
-                        np.where(pos < walls[:, None] + INITIAL_HAND, 1,
-                                 np.where(pos < walls[:, None] + INITIAL_HAND + d[:, None], 2, 3)))
+        zone = np.where(
+            pos < walls[:, None],
+            0,
+            np.where(
+                pos < walls[:, None] + INITIAL_HAND,
+                1,
+                np.where(pos < walls[:, None] + INITIAL_HAND + d[:, None], 2, 3),
+            ),
+        )
         return order, zone
 
     order_a, zone_a = seat_orders("A")
@@ -112,20 +136,30 @@ def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 
         return in_hand @ eff
 
     s = np.array([strength.get(a, 0.0) for a in armies])
-    shift_a, shift_b = (np.array([variants[v]["shift"].get(a, 0.0)
-                                  for v, a in zip(g["variant"], g[col])])
-                        for col in ("army_a", "army_b"))
+    shift_a, shift_b = (
+        np.array([variants[v]["shift"].get(a, 0.0) for v, a in zip(g["variant"], g[col])])
+        for col in ("army_a", "army_b")
+    )
     edge = g["variant"].map({k: v["first_edge"] for k, v in variants.items()}).to_numpy()
     orient = np.where(g["swapped"], -1.0, 1.0)
-    logit = (tmult * (s[g["ia"]] - s[g["ib"]]) + shift_a - shift_b
-             + edge * np.where(first_a, 1.0, -1.0) + orient * noise[g["m"], g["deal"]]
-             + hand_effect(order_a, zone_a) - hand_effect(order_b, zone_b))
+    logit = (
+        tmult * (s[g["ia"]] - s[g["ib"]])
+        + shift_a
+        - shift_b
+        + edge * np.where(first_a, 1.0, -1.0)
+        + orient * noise[g["m"], g["deal"]]
+        + hand_effect(order_a, zone_a)
+        - hand_effect(order_b, zone_b)
+    )
     a_wins = rng.random(n) < 1 / (1 + np.exp(-logit))
     drawn_game = rng.random(n) < draw_rate
     winner = np.where(drawn_game, "draw", np.where(a_wins, "A", "B"))
     fell = rng.random(n) < 0.85
-    end = np.where(drawn_game, np.where(rng.random(n) < 0.5, "turn_limit", "stalemate"),
-                   np.where(fell, "castle_fell", "exhaustion"))
+    end = np.where(
+        drawn_game,
+        np.where(rng.random(n) < 0.5, "turn_limit", "stalemate"),
+        np.where(fell, "castle_fell", "exhaustion"),
+    )
     w_walls = rng.integers(1, walls + 1)
     l_walls = np.where(fell, 0, rng.integers(1, 3, size=n))
     d_walls = rng.integers(1, walls + 1)
@@ -138,8 +172,9 @@ def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 
     g["max_deficit_b"] = np.where(~a_wins & ~drawn_game, w_def, l_def).astype(np.int32)
     g["first"] = np.where(first_a, "A", "B")
     g["winner"] = winner
-    g["winner_army"] = np.where(winner == "A", g["army_a"],
-                                np.where(winner == "B", g["army_b"], ""))
+    g["winner_army"] = np.where(
+        winner == "A", g["army_a"], np.where(winner == "B", g["army_b"], "")
+    )
     g["end_reason"] = end
     g["leader_turns"] = turns.astype(np.int32)
     g["battles"] = np.maximum(1, rng.binomial(turns, 0.8)).astype(np.int32)
@@ -151,19 +186,66 @@ def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 
     g["army_b_name"] = g["army_b"].map(names)
     bot = g["tier"].map({k: t[0] for k, t in tiers.items()})
     g["bot_a"], g["bot_b"] = bot, bot
-    for key, val in (("logistics", False), ("hand_cap", 0), ("initial_hand", INITIAL_HAND),
-                     ("mulligan", False), ("damage", "plays"), ("leader_pass", "always"),
-                     ("leader_pass_cost", "wall_to_hand"), ("gun", "kill"), ("odawara", "draw"),
-                     ("broken_walls", "to_hand"), ("max_turns", 500), ("first_player", "random")):
+    for key, val in (
+        ("logistics", False),
+        ("hand_cap", 0),
+        ("initial_hand", INITIAL_HAND),
+        ("mulligan", False),
+        ("damage", "plays"),
+        ("leader_pass", "always"),
+        ("leader_pass_cost", "wall_to_hand"),
+        ("gun", "kill"),
+        ("odawara", "draw"),
+        ("broken_walls", "to_hand"),
+        ("max_turns", 500),
+        ("first_player", "random"),
+    ):
         g[key] = val
     g["walls"] = walls.astype(np.int32)
     g["seed_words"] = [list(rng.integers(0, 2**31, size=12)) for _ in range(n)]
-    games = g[["game_id", "cell", "variant", "walls", "logistics", "hand_cap", "initial_hand",
-               "mulligan", "damage", "leader_pass", "leader_pass_cost", "gun", "odawara",
-               "broken_walls", "max_turns", "first_player", "army_a", "army_b", "army_a_name",
-               "army_b_name", "bot_a", "bot_b", "tier", "deal", "swapped", "first", "winner",
-               "winner_army", "end_reason", "leader_turns", "battles", "decisions", "walls_a",
-               "walls_b", "deck_a", "deck_b", "max_deficit_a", "max_deficit_b", "seed_words"]]
+    games = g[
+        [
+            "game_id",
+            "cell",
+            "variant",
+            "walls",
+            "logistics",
+            "hand_cap",
+            "initial_hand",
+            "mulligan",
+            "damage",
+            "leader_pass",
+            "leader_pass_cost",
+            "gun",
+            "odawara",
+            "broken_walls",
+            "max_turns",
+            "first_player",
+            "army_a",
+            "army_b",
+            "army_a_name",
+            "army_b_name",
+            "bot_a",
+            "bot_b",
+            "tier",
+            "deal",
+            "swapped",
+            "first",
+            "winner",
+            "winner_army",
+            "end_reason",
+            "leader_turns",
+            "battles",
+            "decisions",
+            "walls_a",
+            "walls_b",
+            "deck_a",
+            "deck_b",
+            "max_deficit_a",
+            "max_deficit_b",
+            "seed_words",
+        ]
+    ]
 
     # ---- cards: one row per game × seat × card type of that seat's deck
     fire = {}
@@ -171,8 +253,10 @@ def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 
         for ab in c.abilities:
             fire[ab.id] = 0.0 if (ab.id in dead or not ab.rows) else rare.get(ab.id, FIRE_RATE)
     parts = []
-    for seat, order, zone, walls_left, won in (("A", order_a, zone_a, walls_a, winner == "A"),
-                                               ("B", order_b, zone_b, walls_b, winner == "B")):
+    for seat, order, zone, walls_left, won in (
+        ("A", order_a, zone_a, walls_a, winner == "A"),
+        ("B", order_b, zone_b, walls_b, winner == "B"),
+    ):
         broken = np.clip(walls - walls_left, 0, walls)
         arm = (g["army_a"] if seat == "A" else g["army_b"]).to_numpy()
         for army in armies:
@@ -212,43 +296,61 @@ def synthetic_records(armies=ARMIES, *, variants=None, tiers=None, deals: int = 
                     trig[:, k] += c_
                 if len(card.abilities) > 1:
                     for r in range(m_):
-                        by_ab[r][k] = json.dumps({aid: int(c_[r]) for aid, c_ in counts},
-                                                 ensure_ascii=False)
-            part = pd.DataFrame({
-                "game_id": np.repeat(g["game_id"].to_numpy()[rows_], T),
-                "player": seat, "army": army,
-                "card": np.tile([pool.cards[t].name for t in tlist], m_),
-                "card_id": np.tile([pool.cards[t].id for t in tlist], m_),
-                "copies": cnt["copies"].ravel().astype(np.int16),
-                "opening": cnt["opening"].ravel().astype(np.int16),
-                "drawn": cnt["drawn"].ravel().astype(np.int16),
-                "first_draw_turn": fd.ravel().astype(np.int32),
-                "gained": cnt["gained"].ravel().astype(np.int16),
-                "played": played.ravel().astype(np.int16),
-                "won": won_sets.ravel().astype(np.int16),
-                "triggers": trig.ravel().astype(np.int16),
-                "triggers_by_ability": [s_ for row in by_ab for s_ in row],
-                "died": died.ravel().astype(np.int16),
-                "stolen": np.zeros(m_ * T, np.int16),
-            })
+                        by_ab[r][k] = json.dumps(
+                            {aid: int(c_[r]) for aid, c_ in counts}, ensure_ascii=False
+                        )
+            part = pd.DataFrame(
+                {
+                    "game_id": np.repeat(g["game_id"].to_numpy()[rows_], T),
+                    "player": seat,
+                    "army": army,
+                    "card": np.tile([pool.cards[t].name for t in tlist], m_),
+                    "card_id": np.tile([pool.cards[t].id for t in tlist], m_),
+                    "copies": cnt["copies"].ravel().astype(np.int16),
+                    "opening": cnt["opening"].ravel().astype(np.int16),
+                    "drawn": cnt["drawn"].ravel().astype(np.int16),
+                    "first_draw_turn": fd.ravel().astype(np.int32),
+                    "gained": cnt["gained"].ravel().astype(np.int16),
+                    "played": played.ravel().astype(np.int16),
+                    "won": won_sets.ravel().astype(np.int16),
+                    "triggers": trig.ravel().astype(np.int16),
+                    "triggers_by_ability": [s_ for row in by_ab for s_ in row],
+                    "died": died.ravel().astype(np.int16),
+                    "stolen": np.zeros(m_ * T, np.int16),
+                }
+            )
             parts.append(part)
-    cards = pd.concat(parts, ignore_index=True).sort_values(["game_id", "player"],
-                                                            kind="stable").reset_index(drop=True)
+    cards = (
+        pd.concat(parts, ignore_index=True)
+        .sort_values(["game_id", "player"], kind="stable")
+        .reset_index(drop=True)
+    )
     return games.reset_index(drop=True), cards
 
 
-def write_results(path, games: pd.DataFrame, cards: pd.DataFrame, *, layout: str = "chunks",
-                  chunk_games: int = 400, manifest: dict | None = None) -> Path:
+def write_results(
+    path,
+    games: pd.DataFrame,
+    cards: pd.DataFrame,
+    *,
+    layout: str = "chunks",
+    chunk_games: int = 400,
+    manifest: dict | None = None,
+) -> Path:
     """Write a results folder: manifest.json plus chunk folders or merged Parquet files."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
-    man = {"synthetic": True, "games": len(games),
-           "variants": list(pd.unique(games["variant"])),
-           "armies": sorted(set(games["army_a"]) | set(games["army_b"])),
-           "tiers": list(pd.unique(games["tier"]))}
+    man = {
+        "synthetic": True,
+        "games": len(games),
+        "variants": list(pd.unique(games["variant"])),
+        "armies": sorted(set(games["army_a"]) | set(games["army_b"])),
+        "tiers": list(pd.unique(games["tier"])),
+    }
     man.update(manifest or {})
-    (path / "manifest.json").write_text(json.dumps(man, ensure_ascii=False, indent=2),
-                                        encoding="utf-8")
+    (path / "manifest.json").write_text(
+        json.dumps(man, ensure_ascii=False, indent=2), encoding="utf-8"
+    )
     if layout == "merged":
         games.to_parquet(path / "games.parquet", index=False)
         cards.to_parquet(path / "cards.parquet", index=False)
@@ -257,11 +359,13 @@ def write_results(path, games: pd.DataFrame, cards: pd.DataFrame, *, layout: str
     (path / "cards").mkdir(exist_ok=True)
     ids = games["game_id"].to_numpy()
     for k, start in enumerate(range(0, len(games), chunk_games)):
-        chunk_ids = ids[start:start + chunk_games]
-        games.iloc[start:start + chunk_games].to_parquet(path / "games" / f"chunk-{k:05d}.parquet",
-                                                         index=False)
+        chunk_ids = ids[start : start + chunk_games]
+        games.iloc[start : start + chunk_games].to_parquet(
+            path / "games" / f"chunk-{k:05d}.parquet", index=False
+        )
         cards[cards["game_id"].isin(chunk_ids)].to_parquet(
-            path / "cards" / f"chunk-{k:05d}.parquet", index=False)
+            path / "cards" / f"chunk-{k:05d}.parquet", index=False
+        )
     return path
 
 
@@ -275,9 +379,19 @@ if __name__ == "__main__":  # python tests/_support/synthetic.py OUT_DIR  (an ex
 
 # ------------------------------------------------------------------ coverage of the intervals
 
-def clustered_replications(reps: int, deals: int, *, sigma: float = 1.0, seed: int = 0,
-                           strength: float = 0.3, shift: float = 0.25, card: float = 0.4,
-                           first_edge: float = 0.2, in_hand: float = 0.3):
+
+def clustered_replications(
+    reps: int,
+    deals: int,
+    *,
+    sigma: float = 1.0,
+    seed: int = 0,
+    strength: float = 0.3,
+    shift: float = 0.25,
+    card: float = 0.4,
+    first_edge: float = 0.2,
+    in_hand: float = 0.3,
+):
     """Many independent small runs at once, with the within-deal correlation of real records.
 
     ``reps`` runs (column ``rep``) of oda against takeda: ``deals`` deals, each played in both
@@ -295,27 +409,58 @@ def clustered_replications(reps: int, deals: int, *, sigma: float = 1.0, seed: i
     rng = np.random.default_rng(seed)
     u = rng.normal(0, sigma, size=(reps, deals))
     hand = rng.random((reps, deals)) < in_hand
-    r, d, v, s = np.meshgrid(np.arange(reps), np.arange(deals), [0, 1], [False, True],
-                             indexing="ij")
+    r, d, v, s = np.meshgrid(
+        np.arange(reps), np.arange(deals), [0, 1], [False, True], indexing="ij"
+    )
     r, d, v, s = r.ravel(), d.ravel(), v.ravel(), s.ravel()
     n = len(r)
     oda_first = rng.random(n) < 0.5
-    logit = (strength + shift * v + card * hand[r, d] + u[r, d]
-             + np.where(oda_first, first_edge, -first_edge))
+    logit = (
+        strength
+        + shift * v
+        + card * hand[r, d]
+        + u[r, d]
+        + np.where(oda_first, first_edge, -first_edge)
+    )
     oda_wins = rng.random(n) < expit(logit)
     oda_seat = np.where(s, "B", "A")
-    games = pd.DataFrame({
-        "game_id": np.arange(n, dtype=np.int64), "rep": r, "variant": np.where(v, "v1", "v0"),
-        "army_a": np.where(s, "takeda", "oda"), "army_b": np.where(s, "oda", "takeda"),
-        "tier": "t", "deal": d, "swapped": s,
-        "first": np.where(oda_first, oda_seat, np.where(s, "A", "B")),
-        "winner": np.where(oda_wins, oda_seat, np.where(s, "A", "B")),
-        "end_reason": "castle_fell", "leader_turns": 10, "battles": 8, "walls_a": 1,
-        "walls_b": 0, "max_deficit_a": 0, "max_deficit_b": 0})
-    cards = pd.DataFrame({"game_id": games["game_id"], "player": oda_seat, "army": "oda",
-                          "card": "赤備え", "copies": 3,
-                          "opening": np.where(hand[r, d], 1, 0), "drawn": 0, "gained": 0,
-                          "played": 0, "won": 0, "triggers": 0, "triggers_by_ability": ""})
+    games = pd.DataFrame(
+        {
+            "game_id": np.arange(n, dtype=np.int64),
+            "rep": r,
+            "variant": np.where(v, "v1", "v0"),
+            "army_a": np.where(s, "takeda", "oda"),
+            "army_b": np.where(s, "oda", "takeda"),
+            "tier": "t",
+            "deal": d,
+            "swapped": s,
+            "first": np.where(oda_first, oda_seat, np.where(s, "A", "B")),
+            "winner": np.where(oda_wins, oda_seat, np.where(s, "A", "B")),
+            "end_reason": "castle_fell",
+            "leader_turns": 10,
+            "battles": 8,
+            "walls_a": 1,
+            "walls_b": 0,
+            "max_deficit_a": 0,
+            "max_deficit_b": 0,
+        }
+    )
+    cards = pd.DataFrame(
+        {
+            "game_id": games["game_id"],
+            "player": oda_seat,
+            "army": "oda",
+            "card": "赤備え",
+            "copies": 3,
+            "opening": np.where(hand[r, d], 1, 0),
+            "drawn": 0,
+            "gained": 0,
+            "played": 0,
+            "won": 0,
+            "triggers": 0,
+            "triggers_by_ability": "",
+        }
+    )
 
     # the population values, by Monte Carlo over the same model (a fixed, large sample)
     big = np.random.default_rng(seed + 1)
@@ -326,6 +471,9 @@ def clustered_replications(reps: int, deals: int, *, sigma: float = 1.0, seed: i
     rate = {k: float(expit(strength + shift * k + card * hh + uu + first).mean()) for k in (0, 1)}
     with_card = float(expit(strength + card + uu + first).mean())
     without = float(expit(strength + uu + first).mean())
-    truth = {"win_rate": {"v0": rate[0], "v1": rate[1]}, "change": rate[1] - rate[0],
-             "opening_hand": with_card - without}
+    truth = {
+        "win_rate": {"v0": rate[0], "v1": rate[1]},
+        "change": rate[1] - rate[0],
+        "opening_hand": with_card - without,
+    }
     return games, cards, truth

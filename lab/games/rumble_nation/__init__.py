@@ -8,8 +8,7 @@ bots, seed_words_array)`` and ``record_columns(rules)``, and ``run_scenario(path
 in the ``nb_*`` kernels; docs/rumble_nation.md describes rules, choices, scenarios and columns.
 """
 
-from lab.games.rumble_nation.batch import (RNBot, parse_bot, play_batch, record_columns,
-                                           seeds_for)
+from lab.games.rumble_nation.batch import RNBot, parse_bot, play_batch, record_columns, seeds_for
 from lab.games.rumble_nation.board import AREAS, load_map
 from lab.games.rumble_nation.game import Action, Game, IllegalAction, new_game, seats, seed_words
 from lab.games.rumble_nation.rules import DEFAULT as DEFAULT_PRESET
@@ -18,6 +17,23 @@ from lab.games.rumble_nation.scenario import run_scenario
 
 GAME = "rumble_nation"
 
-__all__ = ["AREAS", "Action", "DEFAULT_PRESET", "GAME", "Game", "IllegalAction", "PRESETS",
-           "RNBot", "RNRules", "load_map", "new_game", "parse_bot", "play_batch",
-           "record_columns", "run_scenario", "seats", "seed_words", "seeds_for"]
+__all__ = [
+    "AREAS",
+    "Action",
+    "DEFAULT_PRESET",
+    "GAME",
+    "Game",
+    "IllegalAction",
+    "PRESETS",
+    "RNBot",
+    "RNRules",
+    "load_map",
+    "new_game",
+    "parse_bot",
+    "play_batch",
+    "record_columns",
+    "run_scenario",
+    "seats",
+    "seed_words",
+    "seeds_for",
+]

@@ -23,16 +23,31 @@ from lab.games.rumble_nation.rules import RNRules
 KINDS = {"random": L.BOT_RANDOM, "heuristic": L.BOT_HEURISTIC, "search": L.BOT_SEARCH}
 # Parameters by bot kind: name → (spec offset, default, lowest, highest, meaning).
 HEURISTIC_PARAMS = {
-    "lookahead": (L.BP_LOOKAHEAD, 1, 0, 1, "1: reroll when a fresh roll's expected best placement "
-                                          "beats the best one on the table"),
-    "uncertainty": (L.BP_UNCERTAIN, 35, 0, 1000, "blur of a power margin per √(meeples in "
-                                               "stock), ×100"),
+    "lookahead": (
+        L.BP_LOOKAHEAD,
+        1,
+        0,
+        1,
+        "1: reroll when a fresh roll's expected best placement beats the best one on the table",
+    ),
+    "uncertainty": (
+        L.BP_UNCERTAIN,
+        35,
+        0,
+        1000,
+        "blur of a power margin per √(meeples in stock), ×100",
+    ),
     "reroll_edge": (L.BP_REROLL_EDGE, 0, 0, 10_000, "a reroll must gain this much value, ×100"),
 }
 SEARCH_PARAMS = HEURISTIC_PARAMS | {
     "simulations": (L.BP_SIMS, 64, 1, 100_000, "playouts per legal decision"),
-    "playout_lookahead": (L.BP_PLAYOUT_LOOKAHEAD, 0, 0, 1, "1: playouts weigh rerolls too "
-                                                         "(slower)"),
+    "playout_lookahead": (
+        L.BP_PLAYOUT_LOOKAHEAD,
+        0,
+        0,
+        1,
+        "1: playouts weigh rerolls too (slower)",
+    ),
 }
 PARAMS = {"random": {}, "heuristic": HEURISTIC_PARAMS, "search": SEARCH_PARAMS}
 
@@ -65,20 +80,27 @@ def parse_bot(spec, source: str | None = None) -> RNBot:
     if isinstance(spec, str):
         spec = {"kind": spec}
     if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
-        raise LabError(f"a Rumble Nation bot is one of {', '.join(KINDS)} or a table with "
-                       f"`kind`; got {spec!r}", source=source)
+        raise LabError(
+            f"a Rumble Nation bot is one of {', '.join(KINDS)} or a table with "
+            f"`kind`; got {spec!r}",
+            source=source,
+        )
     kind = spec["kind"]
     allowed = PARAMS[kind]
     for key, value in spec.items():
         if key == "kind":
             continue
         if key not in allowed:
-            raise LabError(f"bot \"{kind}\": unknown parameter \"{key}\"; allowed: "
-                           f"{', '.join(allowed) or 'none'}", source=source)
+            raise LabError(
+                f"bot \"{kind}\": unknown parameter \"{key}\"; allowed: "
+                f"{', '.join(allowed) or 'none'}",
+                source=source,
+            )
         _, _, lo, hi, _ = allowed[key]
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise LabError(f"bot \"{kind}\": {key} = {value!r} must be a whole number "
-                           f"{lo}–{hi}", source=source)
+            raise LabError(
+                f"bot \"{kind}\": {key} = {value!r} must be a whole number {lo}–{hi}", source=source
+            )
     return RNBot(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")))
 
 
@@ -103,27 +125,48 @@ def pack_bots(rules: RNRules, bots) -> np.ndarray:
     return out
 
 
-def play_rows(rules: RNRules, bots, words: np.ndarray, first_seat: int | str | None = None,
-              buffers: Buffers | None = None) -> np.ndarray:
+def play_rows(
+    rules: RNRules,
+    bots,
+    words: np.ndarray,
+    first_seat: int | str | None = None,
+    buffers: Buffers | None = None,
+) -> np.ndarray:
     """The raw result rows (``nb_layout`` R_* offsets), one per seed-word row."""
     b = buffers or Buffers()
     words = np.ascontiguousarray(words, dtype=np.int64)
     if words.ndim != 2 or words.shape[1] != 12:
         raise ValueError(f"seed words: expected shape (games, 12), got {words.shape}")
     for k in (0, 4, 8):  # xoshiro must not start from four zero words (as seed_words ensures)
-        dead = ~words[:, k:k + 4].any(axis=1)
+        dead = ~words[:, k : k + 4].any(axis=1)
         if dead.any():
             words = words.copy()
             words[dead, k] = 1
     rows = np.zeros((len(words), L.N_RES), np.int32)
     first = _seat_number(first_seat, rules)
-    nb_batch.run_batch(b.s, rules.context(), words, first, pack_bots(rules, bots), b.acts, b.wf,
-                       b.ts, b.tot, b.pacts, rows)
+    nb_batch.run_batch(
+        b.s,
+        rules.context(),
+        words,
+        first,
+        pack_bots(rules, bots),
+        b.acts,
+        b.wf,
+        b.ts,
+        b.tot,
+        b.pacts,
+        rows,
+    )
     return rows
 
 
-def play_batch(rules: RNRules, bots, seed_words_array, first_seat: int | str | None = None,
-               buffers: Buffers | None = None) -> dict[str, np.ndarray]:
+def play_batch(
+    rules: RNRules,
+    bots,
+    seed_words_array,
+    first_seat: int | str | None = None,
+    buffers: Buffers | None = None,
+) -> dict[str, np.ndarray]:
     """Play one game per row of 12 seed words with ``bots[p]`` in seat p (``bots[0]`` is P1;
     the start player is drawn from the words unless ``first_seat`` — 0-based or "P2" — is
     given); one array per ``record_columns``."""
@@ -157,9 +200,17 @@ def columns(rules: RNRules, rows: np.ndarray) -> dict[str, np.ndarray]:
     return {name: out[name] for name, _, _ in record_columns(rules)}
 
 
-_SEAT_FIELDS = (("score", L.RS_SCORE), ("rank", L.RS_RANK), ("chip", L.RS_CHIP),
-                ("rerolls", L.RS_REROLLS), ("turns", L.RS_TURNS), ("large", L.RS_LARGE),
-                ("small", L.RS_SMALL), ("reinforcements", L.RS_REINF), ("daimyo", L.RS_DAIMYO))
+_SEAT_FIELDS = (
+    ("score", L.RS_SCORE),
+    ("rank", L.RS_RANK),
+    ("chip", L.RS_CHIP),
+    ("rerolls", L.RS_REROLLS),
+    ("turns", L.RS_TURNS),
+    ("large", L.RS_LARGE),
+    ("small", L.RS_SMALL),
+    ("reinforcements", L.RS_REINF),
+    ("daimyo", L.RS_DAIMYO),
+)
 _SEAT_MEANING = {
     "score": "tokens taken, summed (RN5)",
     "rank": "1 = winner; ties of score go to the bigger sword chip (RN5)",
@@ -180,25 +231,40 @@ def _dtype(key: str):
 def record_columns(rules: RNRules) -> list[tuple[str, str, str]]:
     """(name, numpy dtype, meaning) of every column ``play_batch`` returns for this rule set, in
     order: game, then per seat (suffix _p1…_pN), then per token number 2…12."""
-    cols = [("first", "int8", "start player, seat number 1…N (P1…)"),
-            ("winner", "int8", "winning seat number 1…N"),
-            ("turns", "int16", "placement turns, all seats"),
-            ("rolls", "int16", "rolls, rerolls included"),
-            ("decisions", "int16", "placements and rerolls")]
+    cols = [
+        ("first", "int8", "start player, seat number 1…N (P1…)"),
+        ("winner", "int8", "winning seat number 1…N"),
+        ("turns", "int16", "placement turns, all seats"),
+        ("rolls", "int16", "rolls, rerolls included"),
+        ("decisions", "int16", "placements and rerolls"),
+    ]
     for p in range(rules.players):
         for key, _ in _SEAT_FIELDS:
             if key == "daimyo" and not rules.daimyo:
                 continue
-            cols.append((f"{key}_p{p + 1}", np.dtype(_dtype(key)).name,
-                         f"P{p + 1}: {_SEAT_MEANING[key]}"))
+            cols.append(
+                (f"{key}_p{p + 1}", np.dtype(_dtype(key)).name, f"P{p + 1}: {_SEAT_MEANING[key]}")
+            )
     for v in range(2, 13):
-        cols.append((f"area_{v}", "int8", f"area holding token {v}: index into AREAS "
-                                          f"({', '.join(f'{i}={a}' for i, a in enumerate(AREAS))})"
-                     if v == 2 else f"area holding token {v} (index into AREAS)"))
+        cols.append(
+            (
+                f"area_{v}",
+                "int8",
+                f"area holding token {v}: index into AREAS "
+                f"({', '.join(f'{i}={a}' for i, a in enumerate(AREAS))})"
+                if v == 2
+                else f"area holding token {v} (index into AREAS)",
+            )
+        )
         cols.append((f"large_{v}", "int8", f"seat that took token {v}; 0 = set aside"))
         if rules.second_place:
-            cols.append((f"small_{v}", "int8", f"seat that took the small token of {v} "
-                                               f"(worth {v // 2}); 0 = nobody"))
+            cols.append(
+                (
+                    f"small_{v}",
+                    "int8",
+                    f"seat that took the small token of {v} (worth {v // 2}); 0 = nobody",
+                )
+            )
         cols.append((f"present_{v}", "int8", f"seats with meeples in the area of token {v}"))
         cols.append((f"power_{v}", "int16", "the winner's power there; 0 = set aside"))
     return cols
@@ -217,8 +283,9 @@ def frame(rules: RNRules, cols: dict[str, np.ndarray]):
 def finish(game: Game, bots, buffers: Buffers | None = None) -> Game:
     """Play a facade game to its end with compiled bots (the loop batches use)."""
     b = buffers or Buffers()
-    nb_batch.play_game(game.s, game.c, pack_bots(game.rules, bots), b.acts, b.wf, b.ts, b.tot,
-                       b.pacts)
+    nb_batch.play_game(
+        game.s, game.c, pack_bots(game.rules, bots), b.acts, b.wf, b.ts, b.tot, b.pacts
+    )
     return game
 
 
@@ -228,5 +295,15 @@ def seeds_for(n: int, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(1, 2**32, size=(n, 12)).astype(np.int64)
 
 
-__all__ = ["RNBot", "parse_bot", "play_batch", "record_columns", "columns", "frame", "finish",
-           "seeds_for", "Buffers", "SEAT_NAMES"]
+__all__ = [
+    "RNBot",
+    "parse_bot",
+    "play_batch",
+    "record_columns",
+    "columns",
+    "frame",
+    "finish",
+    "seeds_for",
+    "Buffers",
+    "SEAT_NAMES",
+]

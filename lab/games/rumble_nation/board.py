@@ -17,8 +17,19 @@ from pathlib import Path
 from lab.errors import LabError, closest, read_toml
 
 # RN1: the eleven areas, each named by its castle, north to south.
-AREAS = ("徳山館", "米沢城", "春日山城", "小田原城", "躑躅ヶ崎館", "清洲城", "京", "吉田郡山城",
-         "岡豊城", "臼杵城", "首里城")
+AREAS = (
+    "徳山館",
+    "米沢城",
+    "春日山城",
+    "小田原城",
+    "躑躅ヶ崎館",
+    "清洲城",
+    "京",
+    "吉田郡山城",
+    "岡豊城",
+    "臼杵城",
+    "首里城",
+)
 DEFAULT_MAP = Path(__file__).with_name("map.toml")
 
 
@@ -37,9 +48,11 @@ def area_index(name: str, source: str | None = None, what: str = "area") -> int:
     if name in AREAS:
         return AREAS.index(name)
     hint = closest(str(name), AREAS)
-    raise LabError(f"unknown {what} \"{name}\"" + (f"; did you mean {', '.join(hint)}?" if hint
-                                                    else f"; areas: {', '.join(AREAS)}"),
-                   source=source)
+    raise LabError(
+        f"unknown {what} \"{name}\""
+        + (f"; did you mean {', '.join(hint)}?" if hint else f"; areas: {', '.join(AREAS)}"),
+        source=source,
+    )
 
 
 def load_map(path: str | Path | None = None) -> Board:
@@ -57,12 +70,16 @@ def _load(src: str, _stamp: int) -> Board:
     data = read_toml(src, "a map .toml file")
     unknown = set(data) - {"name", "adjacent"}
     if unknown:
-        raise LabError(f"unknown key(s) {', '.join(sorted(unknown))}; a map has `name` and "
-                       "an [adjacent] table", source=src)
+        raise LabError(
+            f"unknown key(s) {', '.join(sorted(unknown))}; a map has `name` and "
+            "an [adjacent] table",
+            source=src,
+        )
     adj = data.get("adjacent")
     if not isinstance(adj, dict):
-        raise LabError("missing [adjacent] table: one line per area, `\"京\" = [\"清洲城\", …]`",
-                       source=src)
+        raise LabError(
+            "missing [adjacent] table: one line per area, `\"京\" = [\"清洲城\", …]`", source=src
+        )
     nbrs: list[list[int]] = [[] for _ in AREAS]
     for key, value in adj.items():
         a = area_index(key, src, "area in [adjacent]")
@@ -77,14 +94,19 @@ def _load(src: str, _stamp: int) -> Board:
             nbrs[a].append(b)
     missing = [AREAS[a] for a in range(len(AREAS)) if AREAS[a] not in adj]
     if missing:
-        raise LabError(f"[adjacent] has no line for {', '.join(missing)}; every area of RN1 "
-                       "needs one (an empty list for an area that touches none)", source=src)
+        raise LabError(
+            f"[adjacent] has no line for {', '.join(missing)}; every area of RN1 "
+            "needs one (an empty list for an area that touches none)",
+            source=src,
+        )
     for a, row in enumerate(nbrs):
         for b in row:
             if a not in nbrs[b]:
-                raise LabError(f"[adjacent] \"{AREAS[a]}\" lists \"{AREAS[b]}\" but \"{AREAS[b]}\" "
-                               f"does not list \"{AREAS[a]}\"; an edge is listed from both ends",
-                               source=src)
+                raise LabError(
+                    f"[adjacent] \"{AREAS[a]}\" lists \"{AREAS[b]}\" but \"{AREAS[b]}\" "
+                    f"does not list \"{AREAS[a]}\"; an edge is listed from both ends",
+                    source=src,
+                )
     name = data.get("name", Path(src).stem)
     if not isinstance(name, str) or not name:
         raise LabError("name must be a non-empty string", source=src)

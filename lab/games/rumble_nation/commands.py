@@ -10,8 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lab.errors import LabError
-from lab.games.protocol import (BenchOptions, LadderOptions, MatchOptions, PlayOptions,
-                                ReplayOptions)
+from lab.games.protocol import BenchOptions, LadderOptions, MatchOptions, PlayOptions, ReplayOptions
 
 LADDER_BOTS = ("random", "heuristic")
 
@@ -49,14 +48,21 @@ def speed(entry, presets=None, games: int = 20_000, runs: int = 3, progress=None
             t = time.perf_counter()
             rows = play_rows(r, bots, words, buffers=buf)
             dt = time.perf_counter() - t
-            figures.append((games / dt, float(rows[:, R_DECISIONS].sum()) / dt,
-                            float(rows[:, R_DECISIONS].mean())))
+            figures.append(
+                (
+                    games / dt,
+                    float(rows[:, R_DECISIONS].sum()) / dt,
+                    float(rows[:, R_DECISIONS].mean()),
+                )
+            )
             if progress:
                 progress(f"{name} run {k + 1}/{runs}: {games / dt:,.0f} games/s")
-        out[name] = {"players": r.players,
-                     "games_per_s": statistics.median(f[0] for f in figures),
-                     "decisions_per_s": statistics.median(f[1] for f in figures),
-                     "decisions_per_game": statistics.median(f[2] for f in figures)}
+        out[name] = {
+            "players": r.players,
+            "games_per_s": statistics.median(f[0] for f in figures),
+            "decisions_per_s": statistics.median(f[1] for f in figures),
+            "decisions_per_game": statistics.median(f[2] for f in figures),
+        }
     return out
 
 
@@ -70,14 +76,14 @@ def head_to_head(rules, bots, deals: int = 2000, seed: int = 0) -> list:
 # ------------------------------------------------------------------ the commands
 def match(entry, o: MatchOptions, console) -> None:
     if o.army_a is not None or o.config is not None or o.card_files:
-        raise LabError("Rumble Nation has no armies, rules files or cards: give --rules "
-                       "PRESET and --seed only")
+        raise LabError(
+            "Rumble Nation has no armies, rules files or cards: give --rules PRESET and --seed only"
+        )
     g = play_one(entry.rules(o.rules), seed=o.seed)
     if o.log:
         for line in g.log_lines():
             console.print(line)
-    console.print(Text(f"result: {g.summary()} (rules {g.rules.id}, seed {o.seed})",
-                       style="bold"))
+    console.print(Text(f"result: {g.summary()} (rules {g.rules.id}, seed {o.seed})", style="bold"))
 
 
 def ladder(entry, o: LadderOptions, console) -> None:
@@ -90,13 +96,20 @@ def ladder(entry, o: LadderOptions, console) -> None:
     if o.as_json:
         print(json.dumps([r.as_dict() for r in rows], indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"Rumble Nation head to head ({rows[0].rules}), 95% CI clustered by "
-                        "deal", title_justify="left")
+    table = Table(
+        title=f"Rumble Nation head to head ({rows[0].rules}), 95% CI clustered by deal",
+        title_justify="left",
+    )
     for col in ("bot", "against", "games", "win rate", "fair share"):
         table.add_column(col, justify="left" if col in ("bot", "against") else "right")
     for r in rows:
-        table.add_row(r.bot, r.against, f"{r.games:,}",
-                      f"{r.rate:.1%} [{r.low:.1%}, {r.high:.1%}]", f"{r.fair_share:.0%}")
+        table.add_row(
+            r.bot,
+            r.against,
+            f"{r.games:,}",
+            f"{r.rate:.1%} [{r.low:.1%}, {r.high:.1%}]",
+            f"{r.fair_share:.0%}",
+        )
     console.print(table)
 
 
@@ -105,18 +118,29 @@ def bench(entry, o: BenchOptions, console, progress_console) -> None:
 
     for p in o.presets:
         entry.rules(p)
-    result = speed(entry, list(o.presets) or None, games=o.games, runs=o.runs,
-                   progress=None if o.as_json else (lambda m: progress_console.print(m)))
+    result = speed(
+        entry,
+        list(o.presets) or None,
+        games=o.games,
+        runs=o.runs,
+        progress=None if o.as_json else (lambda m: progress_console.print(m)),
+    )
     if o.as_json:
         print(json.dumps(result, indent=2))
         return
-    table = Table(title=f"Rumble Nation speed, one core, median of {o.runs} runs",
-                  title_justify="left")
+    table = Table(
+        title=f"Rumble Nation speed, one core, median of {o.runs} runs", title_justify="left"
+    )
     for col in ("preset", "players", "games/s", "decisions/s", "decisions/game"):
         table.add_column(col, justify="right" if col != "preset" else "left")
     for name, r in result.items():
-        table.add_row(name, str(r["players"]), f"{r['games_per_s']:,.0f}",
-                      f"{r['decisions_per_s']:,.0f}", f"{r['decisions_per_game']:.1f}")
+        table.add_row(
+            name,
+            str(r["players"]),
+            f"{r['games_per_s']:,.0f}",
+            f"{r['decisions_per_s']:,.0f}",
+            f"{r['decisions_per_game']:.1f}",
+        )
     console.print(table)
 
 
@@ -125,15 +149,24 @@ def replay(results, game_id: int, o: ReplayOptions, console, err_console) -> int
 
     r = replay_record(results, game_id)
     row = r.record
-    console.print(Text(f"game {game_id}: {row['variant']}, bots {row['tier']}, deal "
-                       f"{row['deal']}, P{row['first']} starts", style="bold"), soft_wrap=True)
+    console.print(
+        Text(
+            f"game {game_id}: {row['variant']}, bots {row['tier']}, deal "
+            f"{row['deal']}, P{row['first']} starts",
+            style="bold",
+        ),
+        soft_wrap=True,
+    )
     if o.log:
         for line in r.game.log_lines():
             console.print(line, soft_wrap=True)
     console.print(Text(f"result: {r.game.summary()}", style="bold"), soft_wrap=True)
     if not r.reproduced:
-        err_console.print(Text("does not reproduce the record: ", style="bold red")
-                          + Text("; ".join(r.mismatches)), soft_wrap=True)
+        err_console.print(
+            Text("does not reproduce the record: ", style="bold red")
+            + Text("; ".join(r.mismatches)),
+            soft_wrap=True,
+        )
         return 1
     console.print(Text("reproduces the recorded game", style="green"))
     return 0
@@ -153,7 +186,9 @@ def play(o: PlayOptions, console) -> int:
     if o.lang == "ja":
         raise LabError("--lang ja: Rumble Nation is narrated in English only; drop --lang")
     if o.save_scenario is not None:
-        raise LabError("--save-scenario is for 大天下; Rumble Nation matches are saved as "
-                       "replay files (--replay-dir)")
+        raise LabError(
+            "--save-scenario is for 大天下; Rumble Nation matches are saved as "
+            "replay files (--replay-dir)"
+        )
     st = settings(o.players, o.rules, dict(o.toggles or {}), o.bot, o.seat, o.seed)
     return Session(st, console=console, replay_dir=o.replay_dir).run()

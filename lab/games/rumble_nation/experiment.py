@@ -72,17 +72,24 @@ class Experiment:
 
     def resolved(self) -> dict:
         return {
-            "game": GAME, "name": self.name, "source": self.source, "seed": self.seed,
-            "games": self.games, "chunk_size": self.chunk_size,
+            "game": GAME,
+            "name": self.name,
+            "source": self.source,
+            "seed": self.seed,
+            "games": self.games,
+            "chunk_size": self.chunk_size,
             "variants": [{"id": v.id, "rules": v.as_dict()} for v in self.variants],
-            "tiers": [{"label": t.label, "bots": [{"kind": b.kind, **dict(b.params)}
-                                                  for b in t.bots]} for t in self.tiers],
+            "tiers": [
+                {"label": t.label, "bots": [{"kind": b.kind, **dict(b.params)} for b in t.bots]}
+                for t in self.tiers
+            ],
         }
 
     def fingerprint(self) -> str:
         data = {k: v for k, v in self.resolved().items() if k not in ("name", "source")}
-        return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False)
-                              .encode()).hexdigest()[:16]
+        return hashlib.sha256(
+            json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
+        ).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -115,20 +122,27 @@ class Job:
 
 # ------------------------------------------------------------------------------- loading
 
+
 def load_experiment(data: dict, src: str, games: int | None = None, cards=()) -> Experiment:
     from lab.sim.config import check_games_option
 
     f = check(GameExperimentFile, data, src)
     if cards:
-        raise LabError("--cards is for 大天下's cards; Rumble Nation has none — drop it",
-                       source=src)
+        raise LabError(
+            "--cards is for 大天下's cards; Rumble Nation has none — drop it", source=src
+        )
     if games is not None:
         check_games_option(games)
     variants = _variants(f.rules or [DEFAULT], f.overrides, f.grid, src)
-    tiers = _tiers(f.tiers if f.tiers is not None else [f.bots or DEFAULT_BOTS],
-                   "tiers" if f.tiers is not None else "bots", variants, src)
-    return Experiment(f.name or Path(src).stem, src, f.seed, games or f.games, f.chunk_size,
-                      variants, tiers)
+    tiers = _tiers(
+        f.tiers if f.tiers is not None else [f.bots or DEFAULT_BOTS],
+        "tiers" if f.tiers is not None else "bots",
+        variants,
+        src,
+    )
+    return Experiment(
+        f.name or Path(src).stem, src, f.seed, games or f.games, f.chunk_size, variants, tiers
+    )
 
 
 def _variants(presets, overrides: dict, grid: dict, src: str) -> tuple[RNRules, ...]:
@@ -136,22 +150,32 @@ def _variants(presets, overrides: dict, grid: dict, src: str) -> tuple[RNRules, 
         if p not in PRESETS:
             hint = closest(p, PRESETS)
             did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(f"rules: unknown Rumble Nation preset \"{p}\"; {did}presets: "
-                           f"{', '.join(PRESETS)}", source=src)
+            raise LabError(
+                f"rules: unknown Rumble Nation preset \"{p}\"; {did}presets: {', '.join(PRESETS)}",
+                source=src,
+            )
     check_grid(grid, overrides, TOGGLES, src, _example)
     return expand_grid(PRESETS, presets, overrides, grid, src)
 
 
 def _example(key: str) -> str:
-    return {"reroll": "true, false", "second_place": "true, false", "daimyo": "true, false",
-            "reinforcements": "1, 2", "players": "2, 3, 4"}.get(key, "…")
+    return {
+        "reroll": "true, false",
+        "second_place": "true, false",
+        "daimyo": "true, false",
+        "reinforcements": "1, 2",
+        "players": "2, 3, 4",
+    }.get(key, "…")
 
 
 def _tiers(entries, key: str, variants, src: str) -> tuple[Tier, ...]:
     if not isinstance(entries, list) or not entries:
-        raise LabError(f"{key} = {entries!r} is not allowed; allowed values: a list of tiers, "
-                       "each one bot for every seat (\"heuristic\") or a list with one bot per "
-                       "seat", source=src)
+        raise LabError(
+            f"{key} = {entries!r} is not allowed; allowed values: a list of tiers, "
+            "each one bot for every seat (\"heuristic\") or a list with one bot per "
+            "seat",
+            source=src,
+        )
     tiers = []
     for i, e in enumerate(entries):
         where = key if key == "bots" else f"{key}[{i}]"
@@ -159,9 +183,12 @@ def _tiers(entries, key: str, variants, src: str) -> tuple[Tier, ...]:
             bots = tuple(parse_bot(b, source=f"{src} {where}[{k}]") for k, b in enumerate(e))
             for v in variants:
                 if len(bots) != v.players:
-                    raise LabError(f"{where} names {len(bots)} bots but variant {v.id} seats "
-                                   f"{v.players}; name one bot per seat, or one bot for every "
-                                   "seat", source=src)
+                    raise LabError(
+                        f"{where} names {len(bots)} bots but variant {v.id} seats "
+                        f"{v.players}; name one bot per seat, or one bot for every "
+                        "seat",
+                        source=src,
+                    )
         else:
             bots = (parse_bot(e, source=f"{src} {where}"),)
         tiers.append(Tier(bots))
@@ -174,6 +201,7 @@ def _tiers(entries, key: str, variants, src: str) -> tuple[Tier, ...]:
 
 # -------------------------------------------------------------------------------- planning
 
+
 def plan(exp: Experiment) -> list[Job]:
     """Every chunk, in id order: variant, then tier, then deals."""
     out: list[Job] = []
@@ -181,8 +209,18 @@ def plan(exp: Experiment) -> list[Job]:
     for v in exp.variants:
         for t in exp.tiers:
             for lo in range(0, exp.games, exp.chunk_size):
-                out.append(Job(len(out), cell, v, t, lo, min(lo + exp.chunk_size, exp.games),
-                               exp.seed, exp.games))
+                out.append(
+                    Job(
+                        len(out),
+                        cell,
+                        v,
+                        t,
+                        lo,
+                        min(lo + exp.chunk_size, exp.games),
+                        exp.seed,
+                        exp.games,
+                    )
+                )
             cell += 1
     return out
 
@@ -194,15 +232,19 @@ def seeds_for(job: Job) -> np.ndarray:
 
     game = text_key(GAME)
     deal = stream_words((job.seed, (DEAL_STREAM, game)), job.lo, job.hi)
-    play = stream_words((job.seed, (PLAY_STREAM, game, text_key(job.variant.id),
-                                    text_key(job.tier.label))), job.lo, job.hi)
+    play = stream_words(
+        (job.seed, (PLAY_STREAM, game, text_key(job.variant.id), text_key(job.tier.label))),
+        job.lo,
+        job.hi,
+    )
     words = np.concatenate([deal[:, :4], play], axis=1).astype(np.int64)
     for k in (0, 4, 8):  # a generator state of four zero words never leaves zero
-        words[~words[:, k:k + 4].any(axis=1), k] = 1
+        words[~words[:, k : k + 4].any(axis=1), k] = 1
     return words
 
 
 # --------------------------------------------------------------------------------- playing
+
 
 @lru_cache(maxsize=1)
 def _buffers() -> Buffers:
@@ -211,8 +253,7 @@ def _buffers() -> Buffers:
 
 def play(job: Job, games: int | None = None):
     seeds = seeds_for(job)[:games]
-    cols = play_batch(job.variant, job.tier.seated(job.variant.players), seeds,
-                      buffers=_buffers())
+    cols = play_batch(job.variant, job.tier.seated(job.variant.players), seeds, buffers=_buffers())
     return seeds, cols
 
 
@@ -226,8 +267,11 @@ def play_chunk(job: Job, out: str):
 
     t = time.perf_counter()
     seeds, cols = play(job)
-    files = {GAMES: records.write_atomic(games_table(job, seeds, cols),
-                                         records.chunk_path(Path(out), GAMES, job.id))}
+    files = {
+        GAMES: records.write_atomic(
+            games_table(job, seeds, cols), records.chunk_path(Path(out), GAMES, job.id)
+        )
+    }
     return Receipt(job.id, job.size, time.perf_counter() - t, 0, job.size, {job.id: files})
 
 
@@ -235,15 +279,24 @@ def play_chunk(job: Job, out: str):
 
 _FULL = RNRules(players=MAXP, second_place=True, daimyo=True)
 _PA = {"int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32()}
-TOGGLE_TYPES = {"players": pa.int32(), "reroll": pa.bool_(), "soldier_counts": pa.string(),
-                "reinforcements": pa.int32(), "second_place": pa.bool_(), "daimyo": pa.bool_(),
-                "soldiers": pa.int32(), "map": pa.string()}
+TOGGLE_TYPES = {
+    "players": pa.int32(),
+    "reroll": pa.bool_(),
+    "soldier_counts": pa.string(),
+    "reinforcements": pa.int32(),
+    "second_place": pa.bool_(),
+    "daimyo": pa.bool_(),
+    "soldiers": pa.int32(),
+    "map": pa.string(),
+}
 GAMES_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("cell", pa.int32()), ("variant", pa.string())]
     + list(TOGGLE_TYPES.items())
-    + [("tier", pa.string())] + [(f"bot_p{k}", pa.string()) for k in range(1, MAXP + 1)]
+    + [("tier", pa.string())]
+    + [(f"bot_p{k}", pa.string()) for k in range(1, MAXP + 1)]
     + [("deal", pa.int64()), ("seed_words", pa.list_(pa.int64()))]
-    + [(name, _PA[dtype]) for name, dtype, _ in record_columns(_FULL)])
+    + [(name, _PA[dtype]) for name, dtype, _ in record_columns(_FULL)]
+)
 
 
 def schema(kind: str) -> pa.Schema:
@@ -261,8 +314,11 @@ def games_table(job: Job, seeds: np.ndarray, cols: dict) -> pa.Table:
     def const(value, type_):
         return pa.repeat(pa.scalar(value, type_), n)
 
-    data = {"game_id": pa.array(job.game_ids()[:n]), "cell": const(job.cell, pa.int32()),
-            "variant": const(rules.id, pa.string())}
+    data = {
+        "game_id": pa.array(job.game_ids()[:n]),
+        "cell": const(job.cell, pa.int32()),
+        "variant": const(rules.id, pa.string()),
+    }
     for k, t in TOGGLE_TYPES.items():
         data[k] = const(rules.show(k) if k == "soldier_counts" else getattr(rules, k), t)
     data["tier"] = const(job.tier.label, pa.string())
@@ -270,16 +326,17 @@ def games_table(job: Job, seeds: np.ndarray, cols: dict) -> pa.Table:
         data[f"bot_p{k + 1}"] = const(bots[k].label if k < len(bots) else None, pa.string())
     data["deal"] = pa.array(np.arange(job.lo, job.lo + n, dtype=np.int64))
     data["seed_words"] = pa.FixedSizeListArray.from_arrays(
-        pa.array(seeds.reshape(-1)), seeds.shape[1]).cast(pa.list_(pa.int64()))
+        pa.array(seeds.reshape(-1)), seeds.shape[1]
+    ).cast(pa.list_(pa.int64()))
     for f in GAMES_SCHEMA:
         if f.name in data:
             continue
-        data[f.name] = (pa.array(cols[f.name], f.type) if f.name in cols
-                        else pa.nulls(n, f.type))
+        data[f.name] = pa.array(cols[f.name], f.type) if f.name in cols else pa.nulls(n, f.type)
     return pa.Table.from_pydict(data, schema=GAMES_SCHEMA)
 
 
 # ---------------------------------------------------------------------------------- replay
+
 
 @dataclass
 class Replay:
@@ -303,14 +360,15 @@ def replay(out, game_id: int) -> Replay:
     variants = {v["id"]: v["rules"] for v in man["config"].get("variants", [])}
     tiers = {t["label"]: t["bots"] for t in man["config"].get("tiers", [])}
     if row["variant"] not in variants or row["tier"] not in tiers:
-        raise LabError(f"game {game_id}: its variant or tier is not in the manifest; the folder "
-                       "was edited", source=str(out))
+        raise LabError(
+            f"game {game_id}: its variant or tier is not in the manifest; the folder was edited",
+            source=str(out),
+        )
     raw = dict(variants[row["variant"]])
     raw["soldier_counts"] = tuple(raw["soldier_counts"])
     rules = RNRules(**raw)
     tier = Tier(tuple(parse_bot(b) for b in tiers[row["tier"]]))
-    g = finish(new_game(rules, np.asarray(row["seed_words"], np.int64)),
-               tier.seated(rules.players))
+    g = finish(new_game(rules, np.asarray(row["seed_words"], np.int64)), tier.seated(rules.players))
     r = g.result()
     mismatches = []
     names = g.seats

@@ -29,7 +29,7 @@ class IllegalAction(LabError):
 
 
 def seats(rules: RNRules) -> tuple[str, ...]:
-    return SEAT_NAMES[:rules.players]
+    return SEAT_NAMES[: rules.players]
 
 
 def seed_words(seed) -> np.ndarray:
@@ -44,7 +44,7 @@ def seed_words(seed) -> np.ndarray:
         ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
         w = ss.generate_state(N_SEED_WORDS, dtype=np.uint32).astype(np.int64)
     for k in (0, 4, 8):  # xoshiro must not start from four zero words
-        if not w[k:k + 4].any():
+        if not w[k : k + 4].any():
             w[k] = 1
     return w
 
@@ -79,8 +79,11 @@ def parse_step(text: str, source: str | None = None) -> Step:
     area may be named instead of, or after, the token number: ``P1 place 京 with 6``)."""
     parts = text.strip().split(None, 1)
     if len(parts) < 2 or parts[0] not in SEAT_NAMES:
-        raise LabError(f"cannot read step \"{text}\": write `P1…P4 roll D D D`, `P1 reroll` or "
-                       "`P1 place SUM with DIE [+daimyo]`", source=source)
+        raise LabError(
+            f"cannot read step \"{text}\": write `P1…P4 roll D D D`, `P1 reroll` or "
+            "`P1 place SUM with DIE [+daimyo]`",
+            source=source,
+        )
     seat = SEAT_NAMES.index(parts[0])
     rest = parts[1].strip()
     if rest == "reroll":
@@ -88,8 +91,9 @@ def parse_step(text: str, source: str | None = None) -> Step:
     if rest.startswith("roll"):
         dice = rest[4:].split()
         if len(dice) != 3 or not all(d in "123456" and len(d) == 1 for d in dice):
-            raise LabError(f"step \"{text}\": a roll is three dice 1–6, e.g. `P1 roll 3 4 6`",
-                           source=source)
+            raise LabError(
+                f"step \"{text}\": a roll is three dice 1–6, e.g. `P1 roll 3 4 6`", source=source
+            )
         return Step(seat, "roll", tuple(int(d) for d in dice))
     m = _PLACE.match(rest)
     if rest.startswith("place") and m:
@@ -97,18 +101,23 @@ def parse_step(text: str, source: str | None = None) -> Step:
         if num is None and name is not None and name.isdigit():
             num, name = name, None
         if num is None and name is None:
-            raise LabError(f"step \"{text}\": name the area by its token number or castle",
-                           source=source)
+            raise LabError(
+                f"step \"{text}\": name the area by its token number or castle", source=source
+            )
         if not 1 <= int(single) <= 6:
             raise LabError(f"step \"{text}\": the single die is 1–6", source=source)
         token = int(num) if num is not None else None
         if token is not None and not 2 <= token <= 12:
             raise LabError(f"step \"{text}\": token numbers are 2–12", source=source)
         area = area_index(name, source) if name else None
-        return Step(seat, "place", token=token, area=area, single=int(single),
-                    daimyo=daimyo is not None)
-    raise LabError(f"cannot read step \"{text}\": verbs are roll, reroll, place "
-                   "(`P1 place 7 with 6 [+daimyo]`)", source=source)
+        return Step(
+            seat, "place", token=token, area=area, single=int(single), daimyo=daimyo is not None
+        )
+    raise LabError(
+        f"cannot read step \"{text}\": verbs are roll, reroll, place "
+        "(`P1 place 7 with 6 [+daimyo]`)",
+        source=source,
+    )
 
 
 # ------------------------------------------------------------------ the game
@@ -136,9 +145,15 @@ class Game:
         return cls(rules, c, s)
 
     @classmethod
-    def from_position(cls, rules: RNRules, tokens: dict | None = None,
-                      seats_state: dict | None = None, first: str = "P1", seed=0,
-                      source: str | None = None) -> "Game":
+    def from_position(
+        cls,
+        rules: RNRules,
+        tokens: dict | None = None,
+        seats_state: dict | None = None,
+        first: str = "P1",
+        seed=0,
+        source: str | None = None,
+    ) -> "Game":
         """A position written as a scenario writes it (docs/rumble_nation.md): ``tokens`` maps
         area names to token numbers (unlisted areas take the unlisted tokens in RN1 order);
         ``seats_state`` maps "P1"… to {soldiers = {area: n}, daimyo = area, "stock" or "" (not
@@ -146,10 +161,10 @@ class Game:
         c = rules.context()
         s = np.zeros(L.S_SIZE, np.int64)
         w = seed_words(seed)
-        s[L.S_DICE_RNG:L.S_DICE_RNG + 4] = w[4:8]
-        s[L.S_BOT_RNG:L.S_BOT_RNG + 4] = w[8:12]
+        s[L.S_DICE_RNG : L.S_DICE_RNG + 4] = w[4:8]
+        s[L.S_BOT_RNG : L.S_BOT_RNG + 4] = w[8:12]
         layout = _token_layout(tokens or {}, source)
-        s[L.S_AREA:L.S_AREA + L.NA] = layout
+        s[L.S_AREA : L.S_AREA + L.NA] = layout
         nb_core.clear(s, c)
         nb_core.link_board(s, c)
         _place_seats(s, rules, seats_state or {}, source)
@@ -184,7 +199,7 @@ class Game:
         """The dice on the table, or None while the seat to move has yet to roll."""
         if self.is_over or int(self.s[L.S_STAGE]) != L.ST_CHOOSE:
             return None
-        return tuple(int(x) for x in self.s[L.S_DIE:L.S_DIE + 3])
+        return tuple(int(x) for x in self.s[L.S_DIE : L.S_DIE + 3])
 
     def token_of(self, area: str | int) -> int:
         a = area if isinstance(area, int) else area_index(area)
@@ -242,8 +257,10 @@ class Game:
             self.roll()
         n = nb_core.legal(self.s, self.c, self._acts)
         if code not in self._acts[:n]:
-            raise IllegalAction(f"\"{self._action(code).text}\" is not legal with the dice "
-                                f"{self.dice}; legal: {self._legal_text()}")
+            raise IllegalAction(
+                f"\"{self._action(code).text}\" is not legal with the dice "
+                f"{self.dice}; legal: {self._legal_text()}"
+            )
         self.history.append(self._action(code).text)
         nb_core.apply(self.s, self.c, code)
 
@@ -254,8 +271,7 @@ class Game:
         if st.area is not None:
             at = self.token_of(st.area)
             if token is not None and token != at:
-                raise IllegalAction(f"\"{text}\": {AREAS[st.area]} holds token {at}, not "
-                                    f"{token}")
+                raise IllegalAction(f"\"{text}\": {AREAS[st.area]} holds token {at}, not {token}")
             token = at
         return nb_core.encode_place(token, st.single, int(st.daimyo))
 
@@ -269,8 +285,13 @@ class Game:
         text = f"{who} place {token} with {single}" + (f" {DAIMYO_FLAG}" if daimyo else "")
         p = int(self.s[L.S_TO_MOVE])
         k = int(nb_core.placed_count(self.c, single, int(nb_core.in_stock(self.s, p))))
-        what = f"{k} soldier{'s' if k != 1 else ''}" if not daimyo else (
-            f"the daimyo and {k - 1} soldier{'s' if k != 2 else ''}" if k > 1 else "the daimyo")
+        what = (
+            f"{k} soldier{'s' if k != 1 else ''}"
+            if not daimyo
+            else (
+                f"the daimyo and {k - 1} soldier{'s' if k != 2 else ''}" if k > 1 else "the daimyo"
+            )
+        )
         return Action(text, code, f"{text}: {what} in {self.area_of(token)}")
 
     def _legal_text(self) -> str:
@@ -290,26 +311,40 @@ class Game:
         areas = []
         for t in range(L.NA):
             here = {names[q]: int(self.s[L.S_MEN + t * L.MAXP + q]) for q in range(len(names))}
-            areas.append({
-                "token": t + 2, "area": AREAS[int(self.s[L.S_AREA + t])],
-                "soldiers": {k: v for k, v in here.items() if v},
-                "daimyo": [names[q] for q in range(len(names))
-                           if self.seat_field(q, L.P_DAIMYO) == t],
-                "reinforcements": {names[q]: int(self.s[L.S_REINF + t * L.MAXP + q])
-                                   for q in range(len(names))
-                                   if self.s[L.S_REINF + t * L.MAXP + q]},
-                "large": _name(int(self.s[L.S_LARGE + t])),
-                "small": _name(int(self.s[L.S_SMALL + t])),
-                "adjacent": [int(u) + 2 for u in range(L.NA) if (self.s[L.S_ADJ + t] >> u) & 1],
-            })
+            areas.append(
+                {
+                    "token": t + 2,
+                    "area": AREAS[int(self.s[L.S_AREA + t])],
+                    "soldiers": {k: v for k, v in here.items() if v},
+                    "daimyo": [
+                        names[q] for q in range(len(names)) if self.seat_field(q, L.P_DAIMYO) == t
+                    ],
+                    "reinforcements": {
+                        names[q]: int(self.s[L.S_REINF + t * L.MAXP + q])
+                        for q in range(len(names))
+                        if self.s[L.S_REINF + t * L.MAXP + q]
+                    },
+                    "large": _name(int(self.s[L.S_LARGE + t])),
+                    "small": _name(int(self.s[L.S_SMALL + t])),
+                    "adjacent": [int(u) + 2 for u in range(L.NA) if (self.s[L.S_ADJ + t] >> u) & 1],
+                }
+            )
         return {
-            "seat": names[p], "phase": self.phase, "to_move": self.to_move, "dice": self.dice,
-            "rerolled": bool(self.s[L.S_REROLLED]), "areas": areas,
-            "seats": {names[q]: {"stock": self.seat_field(q, L.P_STOCK),
-                                 "daimyo_in_stock": bool(self.seat_field(q, L.P_DSTOCK)),
-                                 "chip": self.seat_field(q, L.P_CHIP),
-                                 "score": self.seat_field(q, L.P_SCORE)}
-                      for q in range(len(names))},
+            "seat": names[p],
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "dice": self.dice,
+            "rerolled": bool(self.s[L.S_REROLLED]),
+            "areas": areas,
+            "seats": {
+                names[q]: {
+                    "stock": self.seat_field(q, L.P_STOCK),
+                    "daimyo_in_stock": bool(self.seat_field(q, L.P_DSTOCK)),
+                    "chip": self.seat_field(q, L.P_CHIP),
+                    "score": self.seat_field(q, L.P_SCORE),
+                }
+                for q in range(len(names))
+            },
         }
 
     def result(self) -> dict | None:
@@ -324,8 +359,11 @@ class Game:
             "ranks": {names[q]: self.seat_field(q, L.P_RANK) for q in range(n)},
             "chips": {names[q]: self.seat_field(q, L.P_CHIP) for q in range(n)},
             "large": {t + 2: _name(int(self.s[L.S_LARGE + t])) for t in range(L.NA)},
-            "small": {t + 2: _name(int(self.s[L.S_SMALL + t])) for t in range(L.NA)
-                      if self.s[L.S_SMALL + t] >= 0},
+            "small": {
+                t + 2: _name(int(self.s[L.S_SMALL + t]))
+                for t in range(L.NA)
+                if self.s[L.S_SMALL + t] >= 0
+            },
         }
 
     def redeal_hidden(self, seat: str | int, rng) -> "Game":
@@ -334,8 +372,8 @@ class Game:
         players), so every seat's observation stays the same."""
         s = self.s.copy()
         words = rng.integers(1, 2**32, size=8, dtype=np.int64)
-        s[L.S_DICE_RNG:L.S_DICE_RNG + 4] = words[:4]
-        s[L.S_BOT_RNG:L.S_BOT_RNG + 4] = words[4:]
+        s[L.S_DICE_RNG : L.S_DICE_RNG + 4] = words[:4]
+        s[L.S_BOT_RNG : L.S_BOT_RNG + 4] = words[4:]
         return type(self)(self.rules, self.c.copy(), s)
 
     def summary(self) -> str:
@@ -352,11 +390,17 @@ class Game:
         """One line per area in war order: powers, who took the tokens (after the war)."""
         out = []
         for t in range(L.NA):
-            pw = [f"{SEAT_NAMES[q]} {int(nb_core.power(self.s, t, q))}" for q in
-                  range(self.rules.players) if nb_core.present(self.s, t, q)]
+            pw = [
+                f"{SEAT_NAMES[q]} {int(nb_core.power(self.s, t, q))}"
+                for q in range(self.rules.players)
+                if nb_core.present(self.s, t, q)
+            ]
             w, sm = _name(int(self.s[L.S_LARGE + t])), _name(int(self.s[L.S_SMALL + t]))
-            took = "set aside" if w is None else f"{w} takes {t + 2}" + (
-                f", {sm} takes {(t + 2) // 2}" if sm else "")
+            took = (
+                "set aside"
+                if w is None
+                else f"{w} takes {t + 2}" + (f", {sm} takes {(t + 2) // 2}" if sm else "")
+            )
             out.append(f"{t + 2:>2} {self.area_of(t + 2)}: {', '.join(pw) or 'empty'} → {took}")
         return out
 
@@ -377,10 +421,12 @@ def _seat_number(seat, rules: RNRules, source: str | None = None) -> int:
         return -1
     if isinstance(seat, (int, np.integer)) and 0 <= seat < rules.players:
         return int(seat)
-    if isinstance(seat, str) and seat in SEAT_NAMES[:rules.players]:
+    if isinstance(seat, str) and seat in SEAT_NAMES[: rules.players]:
         return SEAT_NAMES.index(seat)
-    raise LabError(f"seat {seat!r} is not one of {', '.join(seats(rules))} "
-                   f"(players = {rules.players})", source=source)
+    raise LabError(
+        f"seat {seat!r} is not one of {', '.join(seats(rules))} (players = {rules.players})",
+        source=source,
+    )
 
 
 def _token_layout(tokens: dict, source: str | None) -> list[int]:
@@ -390,11 +436,15 @@ def _token_layout(tokens: dict, source: str | None) -> list[int]:
     for name, token in tokens.items():
         a = area_index(name, source, "area in [tokens]")
         if isinstance(token, bool) or not isinstance(token, int) or not 2 <= token <= 12:
-            raise LabError(f"[tokens] \"{name}\" = {token!r}: a token number is 2–12",
-                           source=source)
+            raise LabError(
+                f"[tokens] \"{name}\" = {token!r}: a token number is 2–12", source=source
+            )
         if area_of[token - 2] >= 0:
-            raise LabError(f"[tokens] token {token} is given to both "
-                           f"\"{AREAS[area_of[token - 2]]}\" and \"{name}\"", source=source)
+            raise LabError(
+                f"[tokens] token {token} is given to both "
+                f"\"{AREAS[area_of[token - 2]]}\" and \"{name}\"",
+                source=source,
+            )
         area_of[token - 2] = a
     free_areas = [a for a in range(L.NA) if a not in area_of]
     for t in range(L.NA):
@@ -413,53 +463,78 @@ def _place_seats(s, rules: RNRules, given: dict, source: str | None) -> None:
     n = rules.players
     for key in given:
         if key not in SEAT_NAMES[:n]:
-            raise LabError(f"[{key}]: not a seat; seats: {', '.join(seats(rules))}",
-                           source=source)
+            raise LabError(f"[{key}]: not a seat; seats: {', '.join(seats(rules))}", source=source)
     holders = []
     for p in range(n):
         name = SEAT_NAMES[p]
         z = given.get(name, {})
         unknown = set(z) - SEAT_KEYS
         if unknown:
-            raise LabError(f"[{name}]: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
-                           f"{', '.join(sorted(SEAT_KEYS))}", source=source)
+            raise LabError(
+                f"[{name}]: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
+                f"{', '.join(sorted(SEAT_KEYS))}",
+                source=source,
+            )
         on_map = 0
         for area, k in z.get("soldiers", {}).items():
             if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-                raise LabError(f"[{name}] soldiers \"{area}\" = {k!r}: a count ≥ 0",
-                               source=source)
+                raise LabError(f"[{name}] soldiers \"{area}\" = {k!r}: a count ≥ 0", source=source)
             t = int(s[L.S_SLOT + area_index(area, source, f"area in [{name}] soldiers")])
             s[L.S_MEN + t * L.MAXP + p] = k
             on_map += k
         daimyo_at = z.get("daimyo", "stock" if rules.daimyo else "")
         if daimyo_at and not rules.daimyo:
-            raise LabError(f"[{name}] daimyo = \"{daimyo_at}\" needs daimyo = true (RN6) in "
-                           "[overrides] or the advanced_4p preset", source=source)
+            raise LabError(
+                f"[{name}] daimyo = \"{daimyo_at}\" needs daimyo = true (RN6) in "
+                "[overrides] or the advanced_4p preset",
+                source=source,
+            )
         s[L.S_P + L.P_DSTOCK * L.MAXP + p] = int(daimyo_at == "stock")
         if daimyo_at not in ("", "stock"):
-            t = int(s[L.S_SLOT + area_index(daimyo_at, source, f"area in [{name}] daimyo "
-                                                               "(or \"stock\", \"\")")])
+            t = int(
+                s[
+                    L.S_SLOT
+                    + area_index(daimyo_at, source, f"area in [{name}] daimyo (or \"stock\", \"\")")
+                ]
+            )
             s[L.S_P + L.P_DAIMYO * L.MAXP + p] = t
         stock = z.get("stock", rules.soldiers - on_map)
-        if isinstance(stock, bool) or not isinstance(stock, int) or stock < 0 \
-                or stock + on_map > rules.soldiers:
-            raise LabError(f"[{name}]: stock {stock!r} + {on_map} soldiers on the map exceed the "
-                           f"rules' soldiers = {rules.soldiers}; raise soldiers in [overrides] "
-                           "or lower the counts", source=source)
+        if (
+            isinstance(stock, bool)
+            or not isinstance(stock, int)
+            or stock < 0
+            or stock + on_map > rules.soldiers
+        ):
+            raise LabError(
+                f"[{name}]: stock {stock!r} + {on_map} soldiers on the map exceed the "
+                f"rules' soldiers = {rules.soldiers}; raise soldiers in [overrides] "
+                "or lower the counts",
+                source=source,
+            )
         s[L.S_P + L.P_STOCK * L.MAXP + p] = stock
         s[L.S_P + L.P_TOTAL * L.MAXP + p] = stock + on_map + int(daimyo_at != "")
         chip = z.get("chip", 0)
         left = stock + int(s[L.S_P + L.P_DSTOCK * L.MAXP + p])
-        if isinstance(chip, bool) or not isinstance(chip, int) or not 0 <= chip <= n \
-                or (left == 0) != (chip > 0):
-            raise LabError(f"[{name}] chip = {chip!r}: a seat holds a sword chip (1–{n}) exactly "
-                           "when its stock is empty (RN3)", source=source)
+        if (
+            isinstance(chip, bool)
+            or not isinstance(chip, int)
+            or not 0 <= chip <= n
+            or (left == 0) != (chip > 0)
+        ):
+            raise LabError(
+                f"[{name}] chip = {chip!r}: a seat holds a sword chip (1–{n}) exactly "
+                "when its stock is empty (RN3)",
+                source=source,
+            )
         s[L.S_P + L.P_CHIP * L.MAXP + p] = chip
         if chip:
             holders.append((chip, name))
     chips = sorted(c for c, _ in holders)
     if chips != list(range(n - len(chips) + 1, n + 1)):
-        raise LabError(f"sword chips {', '.join(f'{nm}={c}' for c, nm in sorted(holders))}: "
-                       f"chips are taken biggest first, so {len(chips)} emptied stock(s) hold "
-                       f"{list(range(n, n - len(chips), -1))}", source=source)
+        raise LabError(
+            f"sword chips {', '.join(f'{nm}={c}' for c, nm in sorted(holders))}: "
+            f"chips are taken biggest first, so {len(chips)} emptied stock(s) hold "
+            f"{list(range(n, n - len(chips), -1))}",
+            source=source,
+        )
     s[L.S_NEXT_CHIP] = n - len(chips)

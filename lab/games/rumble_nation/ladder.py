@@ -35,12 +35,21 @@ class HeadToHead:
         return asdict(self)
 
     def __str__(self) -> str:
-        return (f"{self.bot} vs {self.against} ({self.rules}): {self.rate:.1%} of {self.games} "
-                f"games [{self.low:.1%}, {self.high:.1%}] (fair share {self.fair_share:.0%})")
+        return (
+            f"{self.bot} vs {self.against} ({self.rules}): {self.rate:.1%} of {self.games} "
+            f"games [{self.low:.1%}, {self.high:.1%}] (fair share {self.fair_share:.0%})"
+        )
 
 
-def head_to_head(rules: RNRules, bot, against, deals: int, seed: int = 0,
-                 confidence: float = 0.95, buffers: Buffers | None = None) -> HeadToHead:
+def head_to_head(
+    rules: RNRules,
+    bot,
+    against,
+    deals: int,
+    seed: int = 0,
+    confidence: float = 0.95,
+    buffers: Buffers | None = None,
+) -> HeadToHead:
     """``bot`` in each seat in turn against ``against`` in every other seat, over ``deals``
     deals; the win rate with a ``confidence`` interval clustered by deal."""
     a, b = parse_bot(bot), parse_bot(against)
@@ -53,7 +62,20 @@ def head_to_head(rules: RNRules, bot, against, deals: int, seed: int = 0,
         bots[seat] = a
         wins += play_rows(rules, bots, words, buffers=buffers)[:, R_WINNER] == seat
     share = wins / n
-    low, high = (DescrStatsW(share).tconfint_mean(1 - confidence) if deals > 1 and share.std()
-                 else (share.mean(), share.mean()))
-    return HeadToHead(a.label, b.label, rules.id, deals, deals * n, int(wins.sum()),
-                      float(share.mean()), float(max(0.0, low)), float(min(1.0, high)), 1 / n)
+    low, high = (
+        DescrStatsW(share).tconfint_mean(1 - confidence)
+        if deals > 1 and share.std()
+        else (share.mean(), share.mean())
+    )
+    return HeadToHead(
+        a.label,
+        b.label,
+        rules.id,
+        deals,
+        deals * n,
+        int(wins.sum()),
+        float(share.mean()),
+        float(max(0.0, low)),
+        float(min(1.0, high)),
+        1 / n,
+    )

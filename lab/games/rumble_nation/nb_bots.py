@@ -16,8 +16,19 @@ Floating point here is only + − × ÷ and sqrt, which round identically compil
 import math
 
 from lab.engine.jit import hot, kernel
-from lab.games.rumble_nation.nb_core import (apply, in_stock, legal, next32, pf, pf_set,
-                                             placed_count, power, present, rand_below, roll)
+from lab.games.rumble_nation.nb_core import (
+    apply,
+    in_stock,
+    legal,
+    next32,
+    pf,
+    pf_set,
+    placed_count,
+    power,
+    present,
+    rand_below,
+    roll,
+)
 from lab.games.rumble_nation import nb_layout as L
 
 # float work array wf (float64[W_SIZE])
@@ -167,8 +178,9 @@ def heuristic_choose(s, c, acts, n, lookahead, unc, edge, wf):
             continue
         daimyo = (a - 1) & 1
         single = ((a - 1) >> 1) % 6 + 1
-        v = option_value(s, c, p, (a - 1) // 12, placed_count(c, single, in_stock(s, p)),
-                         daimyo, wf, unc)
+        v = option_value(
+            s, c, p, (a - 1) // 12, placed_count(c, single, in_stock(s, p)), daimyo, wf, unc
+        )
         if v > best:
             best = v
             bk = k
@@ -233,8 +245,16 @@ def choose(s, c, acts, n, bot, wf, ts, tot, pacts):
     """Index of the chosen decision among the ``n`` legal ones, by the seat's bot spec."""
     kind = bot[L.BP_KIND]
     if kind == L.BOT_HEURISTIC:
-        return heuristic_choose(s, c, acts, n, bot[L.BP_LOOKAHEAD], bot[L.BP_UNCERTAIN] / 100.0,
-                                bot[L.BP_REROLL_EDGE] / 100.0, wf)
+        return heuristic_choose(
+            s,
+            c,
+            acts,
+            n,
+            bot[L.BP_LOOKAHEAD],
+            bot[L.BP_UNCERTAIN] / 100.0,
+            bot[L.BP_REROLL_EDGE] / 100.0,
+            wf,
+        )
     if kind == L.BOT_SEARCH:
         return search_choose(s, c, acts, n, bot, wf, ts, tot, pacts)
     return rand_below(s, L.S_BOT_RNG, n)

@@ -7,16 +7,36 @@ first broken invariant (``INVARIANTS``), 0 if all hold.
 """
 
 from lab.engine.jit import kernel
-from lab.games.rumble_nation.nb_core import (apply, in_stock, legal, men, pf, power, present,
-                                             rand_below, roll, setup)
+from lab.games.rumble_nation.nb_core import (
+    apply,
+    in_stock,
+    legal,
+    men,
+    pf,
+    power,
+    present,
+    rand_below,
+    roll,
+    setup,
+)
 from lab.games.rumble_nation import nb_layout as L
 
-INVARIANTS = ("", "meeple conservation", "daimyo in one place", "stock empty ⇔ sword chip held",
-              "sword chips distinct and biggest first", "dice on the table",
-              "seat to move has meeples", "areas resolved in ascending order",
-              "war: the large token to the highest power (ties: bigger chip)",
-              "war: the small token to the runner-up", "reinforcements from won adjacent areas",
-              "tokens taken once", "scores = sum of tokens", "ranks by score, then chip")
+INVARIANTS = (
+    "",
+    "meeple conservation",
+    "daimyo in one place",
+    "stock empty ⇔ sword chip held",
+    "sword chips distinct and biggest first",
+    "dice on the table",
+    "seat to move has meeples",
+    "areas resolved in ascending order",
+    "war: the large token to the highest power (ties: bigger chip)",
+    "war: the small token to the runner-up",
+    "reinforcements from won adjacent areas",
+    "tokens taken once",
+    "scores = sum of tokens",
+    "ranks by score, then chip",
+)
 
 # event counters of the checked loop (coverage: every rule path occurs)
 K_REROLL = 0
@@ -52,8 +72,9 @@ def check(s, c):
         for t in range(L.NA):
             on_map += men(s, t, p)
         d = pf(s, L.P_DAIMYO, p)
-        if pf(s, L.P_STOCK, p) < 0 or in_stock(s, p) + on_map + (1 if d >= 0 else 0) \
-                != pf(s, L.P_TOTAL, p):
+        if pf(s, L.P_STOCK, p) < 0 or in_stock(s, p) + on_map + (1 if d >= 0 else 0) != pf(
+            s, L.P_TOTAL, p
+        ):
             return 1
         if pf(s, L.P_DSTOCK, p) + (1 if d >= 0 else 0) > c[L.C_DAIMYO]:
             return 2
@@ -145,8 +166,9 @@ def check(s, c):
         above = 0
         for q in range(n):
             if pf(s, L.P_SCORE, q) > pf(s, L.P_SCORE, p) or (
-                    pf(s, L.P_SCORE, q) == pf(s, L.P_SCORE, p)
-                    and pf(s, L.P_CHIP, q) > pf(s, L.P_CHIP, p)):
+                pf(s, L.P_SCORE, q) == pf(s, L.P_SCORE, p)
+                and pf(s, L.P_CHIP, q) > pf(s, L.P_CHIP, p)
+            ):
                 above += 1
         if pf(s, L.P_RANK, p) != above + 1 or (above == 0) != (s[L.S_WINNER] == p):
             return 13

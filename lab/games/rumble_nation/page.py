@@ -28,22 +28,29 @@ def rule_fields(preset: str, overrides: dict | None = None) -> list[dict]:
             kind, allowed = "choice", ["default"]  # other maps: name them in a config file
         else:
             kind, allowed = "text", None
-        out.append({"key": key, "value": rules.show(key) if key != "map" else "default",
-                    "preset": base.show(key) if key != "map" else "default",
-                    "kind": kind, "allowed": allowed, "description": DESCRIPTIONS.get(key, "")})
+        out.append(
+            {
+                "key": key,
+                "value": rules.show(key) if key != "map" else "default",
+                "preset": base.show(key) if key != "map" else "default",
+                "kind": kind,
+                "allowed": allowed,
+                "description": DESCRIPTIONS.get(key, ""),
+            }
+        )
     return out
 
 
-def settings(form: dict, preset: str, overrides: dict, bot: str, seed: int | None,
-             uploaded=None):
+def settings(form: dict, preset: str, overrides: dict, bot: str, seed: int | None, uploaded=None):
     """(the human's seat as the form names it, the checked ``lab play`` settings)."""
     from lab.games.rumble_nation.play import settings as play_settings
 
     seat = str(form.get("seat") or "P1")
     st = play_settings(None, preset, overrides, bot, seat, seed)
     if not 0 <= st.seat < st.rules.players:
-        raise LabError(f"seat {seat} is not a seat of {st.rules.id}; "
-                       f"allowed values: P1–P{st.rules.players}")
+        raise LabError(
+            f"seat {seat} is not a seat of {st.rules.id}; allowed values: P1–P{st.rules.players}"
+        )
     return seat, st
 
 
@@ -96,16 +103,22 @@ class RumbleMatch:
     def replay_text(self) -> tuple[str, str]:
         """The match in the step grammar (docs/rumble_nation.md): rules, seed, every step."""
         if not self.over:
-            raise LabError("the log with its seed decides the dice to come; it is offered when "
-                           "the match is over")
+            raise LabError(
+                "the log with its seed decides the dice to come; it is offered when "
+                "the match is over"
+            )
         g = self.g
-        head = [(f"# Rumble Nation — {g.rules.id}, seed {self.seed}; you were {self.me}, "
-                 f"bots {self.setup.settings.bot.label}"), f"# result: {g.summary()}"]
+        head = [
+            (
+                f"# Rumble Nation — {g.rules.id}, seed {self.seed}; you were {self.me}, "
+                f"bots {self.setup.settings.bot.label}"
+            ),
+            f"# result: {g.summary()}",
+        ]
         return f"rumble-nation-s{self.seed}.txt", "\n".join(head + g.log_lines()) + "\n"
 
     def scenario_text(self, folder: Path) -> tuple[str, str, Path]:
-        raise LabError("a Rumble Nation match has no scenario writer yet; download its log "
-                       "instead")
+        raise LabError("a Rumble Nation match has no scenario writer yet; download its log instead")
 
     def view(self) -> dict:
         g = self.g
@@ -113,18 +126,29 @@ class RumbleMatch:
         result = None
         if self.over:
             r = g.result()
-            result = {"head": "You win" if r["winner"] == self.me else f"{r['winner']} wins",
-                      "winner": r["winner"], "scores": r["scores"], "summary": g.summary(),
-                      "war": g.war_lines()}
+            result = {
+                "head": "You win" if r["winner"] == self.me else f"{r['winner']} wins",
+                "winner": r["winner"],
+                "scores": r["scores"],
+                "summary": g.summary(),
+                "war": g.war_lines(),
+            }
         return {
-            "game": "rumble_nation", "you": self.me, "bot": self.setup.settings.bot.label,
-            "rules": g.rules.id, "preset": self.setup.preset,
+            "game": "rumble_nation",
+            "you": self.me,
+            "bot": self.setup.settings.bot.label,
+            "rules": g.rules.id,
+            "preset": self.setup.preset,
             "seed": self.seed if (self.over or self.setup.seed is not None) else None,
-            "over": self.over, "step": self.steps, "to_move": g.to_move,
+            "over": self.over,
+            "step": self.steps,
+            "to_move": g.to_move,
             "dice": list(obs["dice"]) if obs["dice"] and g.to_move == self.me else None,
-            "areas": obs["areas"], "seats": obs["seats"],
+            "areas": obs["areas"],
+            "seats": obs["seats"],
             "legal": [{"i": k, "text": a.label} for k, a in enumerate(self.legal)],
-            "log": [{"seat": line.split(" ", 1)[0], "text": line, "kind": ""}
-                    for line in g.history],
+            "log": [
+                {"seat": line.split(" ", 1)[0], "text": line, "kind": ""} for line in g.history
+            ],
             "result": result,
         }

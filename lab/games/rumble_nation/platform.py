@@ -8,7 +8,14 @@ from pathlib import Path
 
 from lab.games.rumble_nation import commands
 from lab.games.rumble_nation.batch import record_columns
-from lab.games.rumble_nation.experiment import GAMES, load_experiment, plan, play_chunk, schema, warm
+from lab.games.rumble_nation.experiment import (
+    GAMES,
+    load_experiment,
+    plan,
+    play_chunk,
+    schema,
+    warm,
+)
 from lab.games.rumble_nation.game import new_game, seats
 from lab.games.rumble_nation.record import is_replay
 from lab.games.rumble_nation.rules import DEFAULT as DEFAULT_PRESET
@@ -29,8 +36,9 @@ class RumbleNation:
     def seats(self, rules=None) -> tuple[str, ...]:
         return seats(rules if rules is not None else self.rules())
 
-    def rules(self, preset: str | None = None, overrides: dict | None = None,
-              source: str | None = None) -> RNRules:
+    def rules(
+        self, preset: str | None = None, overrides: dict | None = None, source: str | None = None
+    ) -> RNRules:
         return RNRules.preset(preset or DEFAULT_PRESET).with_overrides(overrides or {}, source)
 
     def new_game(self, rules, seed_words, first_seat=None):
@@ -41,14 +49,23 @@ class RumbleNation:
         return load_experiment(data, source, games=games, cards=cards)
 
     def smoke_config(self, games: int = 4) -> dict:
-        return {"game": self.name, "name": "smoke", "seed": 3, "games": games,
-                "chunk_size": max(1, games // 2), "rules": ["base_3p"], "bots": "random",
-                "grid": {"reroll": [True, False]}}
+        return {
+            "game": self.name,
+            "name": "smoke",
+            "seed": 3,
+            "games": games,
+            "chunk_size": max(1, games // 2),
+            "rules": ["base_3p"],
+            "bots": "random",
+            "grid": {"reroll": [True, False]},
+        }
 
     def describe(self, exp) -> str:
         tiers = f" × {len(exp.tiers)} bot tier(s)" if len(exp.tiers) > 1 else ""
-        return (f"{exp.name} ({self.display}): {len(exp.variants)} variant(s){tiers} × "
-                f"{exp.games:,} deal(s) = {exp.total_games:,} games")
+        return (
+            f"{exp.name} ({self.display}): {len(exp.variants)} variant(s){tiers} × "
+            f"{exp.games:,} deal(s) = {exp.total_games:,} games"
+        )
 
     def plan(self, exp):
         return plan(exp)

@@ -32,9 +32,11 @@ from lab.games.rumble_nation.rules import DEFAULT, RNRules
 
 EXIT_INTERRUPTED = 130
 DEFAULT_REPLAY_DIR = Path("results/replays")
-HELP = ("Type the number of a decision, or the decision itself: `place 7 with 5` (the pair's "
-        "sum and the single die), `place 7 with 5 +daimyo`, `reroll`. Also: board, help, quit "
-        "(save the replay and leave).")
+HELP = (
+    "Type the number of a decision, or the decision itself: `place 7 with 5` (the pair's "
+    "sum and the single die), `place 7 with 5 +daimyo`, `reroll`. Also: board, help, quit "
+    "(save the replay and leave)."
+)
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,18 @@ class Leave(Exception):
 
 
 class Session:
-    def __init__(self, settings: Settings, console: Console | None = None,
-                 ask: Callable[[str], str] | None = None,
-                 replay_dir: Path = DEFAULT_REPLAY_DIR):
+    def __init__(
+        self,
+        settings: Settings,
+        console: Console | None = None,
+        ask: Callable[[str], str] | None = None,
+        replay_dir: Path = DEFAULT_REPLAY_DIR,
+    ):
         if not 0 <= settings.seat < settings.rules.players:
-            raise LabError(f"--seat P{settings.seat + 1} is not a seat of {settings.rules.id}; "
-                           f"allowed values: P1–P{settings.rules.players}")
+            raise LabError(
+                f"--seat P{settings.seat + 1} is not a seat of {settings.rules.id}; "
+                f"allowed values: P1–P{settings.rules.players}"
+            )
         self.st = settings
         self.console = console or Console()
         self.ask = ask or (lambda prompt: self.console.input(Text(prompt)))
@@ -89,15 +97,20 @@ class Session:
         (quit, end of input, Ctrl-C: saved as abandoned, then the session ends)."""
         seed, g = new_match(self.st)
         me = g.seats[self.st.seat]
-        rec = RNRecord(self.st.rules, seed, {s: "human" if s == me else "bot" for s in g.seats},
-                       self.st.bot.label)
+        rec = RNRecord(
+            self.st.rules,
+            seed,
+            {s: "human" if s == me else "bot" for s in g.seats},
+            self.st.bot.label,
+        )
         try:
             self._play(g, me, seed)
         except (Leave, EOFError, KeyboardInterrupt) as e:
             rec.close(g, "abandoned")
             self.save(rec)
-            self.console.print(Text(f"match abandoned after {len(g.history)} step(s)",
-                                    style="yellow"))
+            self.console.print(
+                Text(f"match abandoned after {len(g.history)} step(s)", style="yellow")
+            )
             if isinstance(e, KeyboardInterrupt):
                 raise Leave(EXIT_INTERRUPTED, "interrupted") from None
             if isinstance(e, EOFError):
@@ -110,18 +123,30 @@ class Session:
         try:
             path = rec.save(self.replay_dir)
         except OSError as e:
-            self.console.print(Text(f"error: could not save the replay in {self.replay_dir}: "
-                                    f"{e.strerror}", style="bold red"))
+            self.console.print(
+                Text(
+                    f"error: could not save the replay in {self.replay_dir}: {e.strerror}",
+                    style="bold red",
+                )
+            )
             return
         self.replays.append(path)
-        self.console.print(Text(f"replay saved: {path}  (show it: lab replay {path})",
-                                style="cyan"), soft_wrap=True)
+        self.console.print(
+            Text(f"replay saved: {path}  (show it: lab replay {path})", style="cyan"),
+            soft_wrap=True,
+        )
 
     def _play(self, g, me: str, seed: int) -> None:
-        self.console.print(Text(f"Rumble Nation — {self.st.rules.id}, seed {seed}: you are {me}, "
-                                f"bots ({self.st.bot.label}) play "
-                                f"{', '.join(s for s in g.seats if s != me)}; {g.to_move} "
-                                "starts", style="bold"), soft_wrap=True)
+        self.console.print(
+            Text(
+                f"Rumble Nation — {self.st.rules.id}, seed {seed}: you are {me}, "
+                f"bots ({self.st.bot.label}) play "
+                f"{', '.join(s for s in g.seats if s != me)}; {g.to_move} "
+                "starts",
+                style="bold",
+            ),
+            soft_wrap=True,
+        )
         seen = 0
         while not g.is_over:
             legal = g.legal_actions()  # rolls the dice when they are due
@@ -158,18 +183,23 @@ class Session:
             if a["daimyo"]:
                 men += " (daimyo " + ",".join(a["daimyo"]) + ")"
             reinf = " ".join(f"{k}:{v}" for k, v in a["reinforcements"].items())
-            t.add_row(str(a["token"]), a["area"], men or "·", reinf or "·",
-                      ",".join(map(str, a["adjacent"])))
+            t.add_row(
+                str(a["token"]),
+                a["area"],
+                men or "·",
+                reinf or "·",
+                ",".join(map(str, a["adjacent"])),
+            )
         self.console.print(t)
-        stocks = "; ".join(f"{k} stock {v['stock']}" + (f", chip {v['chip']}" if v["chip"]
-                                                          else "")
-                           for k, v in obs["seats"].items())
+        stocks = "; ".join(
+            f"{k} stock {v['stock']}" + (f", chip {v['chip']}" if v["chip"] else "")
+            for k, v in obs["seats"].items()
+        )
         self.console.print(stocks, soft_wrap=True)
 
     def human(self, g, legal) -> None:
         d = g.dice
-        self.console.print(Text(f"{g.to_move}, your dice: {d[0]} {d[1]} {d[2]}",
-                                style="bold"))
+        self.console.print(Text(f"{g.to_move}, your dice: {d[0]} {d[1]} {d[2]}", style="bold"))
         for i, a in enumerate(legal, 1):
             self.console.print(f"  {i:>2}. {a.label}", soft_wrap=True)
         while True:
@@ -193,8 +223,7 @@ class Session:
                 g.step(text)
                 return
             except (IllegalAction, LabError) as e:
-                self.console.print(Text(f"not a legal decision: {e}", style="red"),
-                                   soft_wrap=True)
+                self.console.print(Text(f"not a legal decision: {e}", style="red"), soft_wrap=True)
 
 
 def new_match(st: Settings):
@@ -210,8 +239,9 @@ def bot_step(g, legal, bot_row, b: Buffers) -> None:
     g.step(legal[int(k)])
 
 
-def settings(players: int | None, preset: str | None, toggles: dict, bot: str,
-             seat: str, seed: int | None) -> Settings:
+def settings(
+    players: int | None, preset: str | None, toggles: dict, bot: str, seat: str, seed: int | None
+) -> Settings:
     """The session's settings from the command line's words (one-line errors)."""
     name = preset or (f"base_{players}p" if players in (2, 3, 4) else DEFAULT)
     rules = RNRules.preset(name).with_overrides(toggles or {}, source="--set")

@@ -34,8 +34,9 @@ def _plain(value):
 
 
 def final_state(g: Game) -> dict:
-    return _plain({"over": g.is_over, "to_move": g.to_move, "result": g.result(),
-                   "board": g.observation(0)})
+    return _plain(
+        {"over": g.is_over, "to_move": g.to_move, "result": g.result(), "board": g.observation(0)}
+    )
 
 
 @dataclass
@@ -55,11 +56,19 @@ class RNRecord:
         self.final = final_state(g)
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "game": "rumble_nation",
-                "created": self.created, "status": self.status,
-                "rules": {"id": self.rules.id, "toggles": self.rules.as_dict()},
-                "seed": self.seed, "players": self.players, "bot": self.bot,
-                "steps": self.steps, "final": self.final}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": "rumble_nation",
+            "created": self.created,
+            "status": self.status,
+            "rules": {"id": self.rules.id, "toggles": self.rules.as_dict()},
+            "seed": self.seed,
+            "players": self.players,
+            "bot": self.bot,
+            "steps": self.steps,
+            "final": self.final,
+        }
 
     def save(self, folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
@@ -71,8 +80,9 @@ class RNRecord:
         while path.exists():
             path = folder / f"{base}-{k}.json"
             k += 1
-        path.write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n",
-                        encoding="utf-8")
+        path.write_text(
+            json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
         return path
 
 
@@ -97,21 +107,39 @@ def load(path: str | Path) -> RNRecord:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LabError(f"not a Rumble Nation replay (format is not {FORMAT})", source=src)
     if data.get("version") != VERSION:
-        raise LabError(f"replay format version {data.get('version')!r}; this lab reads version "
-                       f"{VERSION}", source=src)
+        raise LabError(
+            f"replay format version {data.get('version')!r}; this lab reads version {VERSION}",
+            source=src,
+        )
     try:
         toggles = data["rules"]["toggles"]
         steps, seed = data["steps"], data["seed"]
         players, bot, status = data["players"], data["bot"], data["status"]
     except (KeyError, TypeError) as e:
         raise LabError(f"missing key {e} (the file was edited or damaged)", source=src) from None
-    if not (isinstance(steps, list) and all(isinstance(s, str) for s in steps)
-            and isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
-        raise LabError("steps must be a list of step texts and seed a whole number ≥ 0 (the "
-                       "file was edited or damaged)", source=src)
+    if not (
+        isinstance(steps, list)
+        and all(isinstance(s, str) for s in steps)
+        and isinstance(seed, int)
+        and not isinstance(seed, bool)
+        and seed >= 0
+    ):
+        raise LabError(
+            "steps must be a list of step texts and seed a whole number ≥ 0 (the "
+            "file was edited or damaged)",
+            source=src,
+        )
     rules = RNRules.preset(DEFAULT).with_overrides(toggles, source=src)
-    return RNRecord(rules, seed, dict(players), str(bot), steps, status, data.get("final"),
-                    data.get("created", ""))
+    return RNRecord(
+        rules,
+        seed,
+        dict(players),
+        str(bot),
+        steps,
+        status,
+        data.get("final"),
+        data.get("created", ""),
+    )
 
 
 def replay(rec: RNRecord) -> tuple[Game, str]:
@@ -132,17 +160,25 @@ def show(path: str | Path, console: Console, log: bool = True) -> int:
     the file no longer reproduces)."""
     rec = load(path)
     who = ", ".join(f"{s} {p}" for s, p in rec.players.items())
-    console.print(Text(f"replay {path}: Rumble Nation {rec.rules.id}, seed {rec.seed}, {who} "
-                       f"(bots {rec.bot}); {rec.status}, {len(rec.steps)} steps, saved "
-                       f"{rec.created}", style="bold"), soft_wrap=True)
+    console.print(
+        Text(
+            f"replay {path}: Rumble Nation {rec.rules.id}, seed {rec.seed}, {who} "
+            f"(bots {rec.bot}); {rec.status}, {len(rec.steps)} steps, saved "
+            f"{rec.created}",
+            style="bold",
+        ),
+        soft_wrap=True,
+    )
     g, problem = replay(rec)
     if log:
         for line in g.log_lines():
             console.print("  " + line, soft_wrap=True)
     console.print(Text(f"result: {g.summary()}", style="bold"), soft_wrap=True)
     if problem:
-        console.print(Text("does not reproduce the recorded match: ", style="bold red")
-                      + Text(problem), soft_wrap=True)
+        console.print(
+            Text("does not reproduce the recorded match: ", style="bold red") + Text(problem),
+            soft_wrap=True,
+        )
         return EXIT_MISMATCH
     console.print(Text("reproduces the recorded match", style="green"))
     return 0

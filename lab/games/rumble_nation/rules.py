@@ -52,8 +52,9 @@ class RNRules:
     @classmethod
     def preset(cls, name: str) -> "RNRules":
         if name not in PRESETS:
-            raise LabError(f"unknown Rumble Nation preset \"{name}\"; presets: "
-                           f"{', '.join(PRESETS)}")
+            raise LabError(
+                f"unknown Rumble Nation preset \"{name}\"; presets: {', '.join(PRESETS)}"
+            )
         return PRESETS[name]
 
     def with_overrides(self, overrides: dict, source: str | None = None) -> "RNRules":
@@ -62,14 +63,21 @@ class RNRules:
         changes = {}
         for key, value in (overrides or {}).items():
             if key not in names:
-                raise LabError(f"unknown Rumble Nation rules key \"{key}\"; valid keys: "
-                               f"{', '.join(names)}", source=source)
+                raise LabError(
+                    f"unknown Rumble Nation rules key \"{key}\"; valid keys: {', '.join(names)}",
+                    source=source,
+                )
             changes[key] = _coerce(key, value, source)
         return replace(self, **changes) if changes else self
 
     @classmethod
-    def from_dict(cls, data: dict, source: str | None = None, preset: str | None = None,
-                  base_dir: str | Path | None = None) -> "RNRules":
+    def from_dict(
+        cls,
+        data: dict,
+        source: str | None = None,
+        preset: str | None = None,
+        base_dir: str | Path | None = None,
+    ) -> "RNRules":
         """Toggles on top of ``preset = "…"`` (or the given preset); with neither, the base
         preset of the ``players`` named (base_3p for players = 3), else base_2p. A relative
         ``map`` path is taken from ``base_dir`` (the folder of the file that names it)."""
@@ -78,8 +86,9 @@ class RNRules:
         if name is None:
             name = f"base_{data['players']}p" if data.get("players") in (2, 3, 4) else DEFAULT
         if name not in PRESETS:
-            raise LabError(f"preset = \"{name}\" is not one of: {', '.join(PRESETS)}",
-                           source=source)
+            raise LabError(
+                f"preset = \"{name}\" is not one of: {', '.join(PRESETS)}", source=source
+            )
         if base_dir is not None and isinstance(data.get("map"), str) and data["map"] != "default":
             data["map"] = str((Path(base_dir) / data["map"]).resolve())
         return PRESETS[name].with_overrides(data, source)
@@ -132,12 +141,12 @@ class RNRules:
         c = np.zeros(L.C_SIZE, np.int64)
         c[L.C_PLAYERS] = self.players
         c[L.C_REROLL] = int(self.reroll)
-        c[L.C_COUNT:L.C_COUNT + 3] = self.soldier_counts
+        c[L.C_COUNT : L.C_COUNT + 3] = self.soldier_counts
         c[L.C_REINF] = self.reinforcements
         c[L.C_SECOND] = int(self.second_place)
         c[L.C_DAIMYO] = int(self.daimyo)
         c[L.C_SOLDIERS] = self.soldiers
-        c[L.C_AREA_ADJ:L.C_AREA_ADJ + L.NA] = self.board().masks()
+        c[L.C_AREA_ADJ : L.C_AREA_ADJ + L.NA] = self.board().masks()
         return c
 
 
@@ -170,17 +179,25 @@ def _coerce(key: str, value, source):
         if isinstance(value, str):
             value = value.replace(",", "-").split("-")
             value = [int(v) if v.strip().isdigit() else v for v in value]
-        if (not isinstance(value, (list, tuple)) or len(value) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9
-                           for v in value)):
-            raise LabError(f"soldier_counts = {value!r} is not allowed; give three whole "
-                           "numbers 1–9 for a single die of 1–2, 3–4, 5–6, e.g. [1, 2, 3]",
-                           source=source)
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) != 3
+            or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9 for v in value
+            )
+        ):
+            raise LabError(
+                f"soldier_counts = {value!r} is not allowed; give three whole "
+                "numbers 1–9 for a single die of 1–2, 3–4, 5–6, e.g. [1, 2, 3]",
+                source=source,
+            )
         return tuple(value)
     if key == "map":
         if not isinstance(value, (str, Path)) or not str(value):
-            raise LabError(f"map = {value!r} is not allowed; give \"default\" or the path of a "
-                           "map .toml file", source=source)
+            raise LabError(
+                f"map = {value!r} is not allowed; give \"default\" or the path of a map .toml file",
+                source=source,
+            )
         return str(value)
     raise AssertionError(key)
 
@@ -190,6 +207,7 @@ PRESETS: dict[str, RNRules] = {
     "base_2p": RNRules(),
     "base_3p": RNRules(players=3, reinforcements=2, second_place=True),
     "base_4p": RNRules(players=4, reinforcements=2, second_place=True),
-    "advanced_4p": RNRules(players=4, reinforcements=2, second_place=True, daimyo=True,
-                           soldiers=16),
+    "advanced_4p": RNRules(
+        players=4, reinforcements=2, second_place=True, daimyo=True, soldiers=16
+    ),
 }

@@ -18,20 +18,56 @@ from lab.errors import LabError, read_toml
 from lab.games.rumble_nation.board import AREAS, area_index
 from lab.games.rumble_nation.game import SEAT_NAMES, Game, IllegalAction, parse_step
 from lab.games.rumble_nation.nb_core import power
-from lab.games.rumble_nation.nb_layout import (MAXP, P_CHIP, P_DAIMYO, P_DSTOCK, P_RANK,
-                                               P_REROLLS, P_SCORE, P_STOCK, P_TURNS, S_LARGE,
-                                               S_MEN, S_REINF, S_SLOT, S_SMALL)
+from lab.games.rumble_nation.nb_layout import (
+    MAXP,
+    P_CHIP,
+    P_DAIMYO,
+    P_DSTOCK,
+    P_RANK,
+    P_REROLLS,
+    P_SCORE,
+    P_STOCK,
+    P_TURNS,
+    S_LARGE,
+    S_MEN,
+    S_REINF,
+    S_SLOT,
+    S_SMALL,
+)
 from lab.games.rumble_nation.rules import RNRules
 from lab.schema.base import Table
 from lab.schema.base import check as validate
 from lab.schema.scenario import ScenarioTable, Step
 
 GAME = "rumble_nation"
-TOP_KEYS = {"game", "name", "rules", "seed", "first", "steps", "overrides", "tokens", "expect",
-            *SEAT_NAMES}
+TOP_KEYS = {
+    "game",
+    "name",
+    "rules",
+    "seed",
+    "first",
+    "steps",
+    "overrides",
+    "tokens",
+    "expect",
+    *SEAT_NAMES,
+}
 EXPECT_TOP = {"winner", "phase", "to_move", "dice", "set_aside", "ranking", *SEAT_NAMES}
-EXPECT_SEAT = {"score", "rank", "chip", "stock", "daimyo", "daimyo_in_stock", "soldiers",
-               "reinforcements", "power", "large", "small", "rerolls", "turns"}
+EXPECT_SEAT = {
+    "score",
+    "rank",
+    "chip",
+    "stock",
+    "daimyo",
+    "daimyo_in_stock",
+    "soldiers",
+    "reinforcements",
+    "power",
+    "large",
+    "small",
+    "rerolls",
+    "turns",
+}
 
 
 class _Steps(Table):
@@ -74,51 +110,75 @@ def load(path: str | Path) -> list[Scenario]:
     if not isinstance(tables, list):
         raise LabError("`scenario` must be an array of tables ([[scenario]])", source=src)
     many = "scenario" in data
-    return [_parse(t, src + (f" [[scenario]] #{k + 1}" if many else ""), Path(path).parent)
-            for k, t in enumerate(tables)]
+    return [
+        _parse(t, src + (f" [[scenario]] #{k + 1}" if many else ""), Path(path).parent)
+        for k, t in enumerate(tables)
+    ]
 
 
 def _parse(t: dict, src: str, folder: Path) -> Scenario:
     unknown = set(t) - TOP_KEYS
     if unknown:
-        raise LabError(f"unknown key(s) {', '.join(sorted(unknown))}; allowed: "
-                       f"{', '.join(sorted(TOP_KEYS))}", source=src)
+        raise LabError(
+            f"unknown key(s) {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(TOP_KEYS))}",
+            source=src,
+        )
     if t.get("game", GAME) != GAME:
         raise LabError(f"game = {t['game']!r}: this runner plays game = \"{GAME}\"", source=src)
     for key in ("name", "steps"):
         if key not in t:
             raise LabError(f"missing key \"{key}\"", source=src)
-    rules = RNRules.from_dict({"preset": t.get("rules", "base_2p"), **t.get("overrides", {})},
-                              source=src, base_dir=folder)
+    rules = RNRules.from_dict(
+        {"preset": t.get("rules", "base_2p"), **t.get("overrides", {})}, source=src, base_dir=folder
+    )
     first = t.get("first", "P1")
-    if first not in SEAT_NAMES[:rules.players]:
-        raise LabError(f"first = {first!r}; allowed: "
-                       f"{', '.join(SEAT_NAMES[:rules.players])}", source=src)
+    if first not in SEAT_NAMES[: rules.players]:
+        raise LabError(
+            f"first = {first!r}; allowed: {', '.join(SEAT_NAMES[: rules.players])}", source=src
+        )
     # the steps list is 大天下's scenario format (lab.schema.scenario): one schema for both
-    steps = [(st, False) if isinstance(st, str) else (st.do, st.expect_illegal)
-             for st in validate(_Steps, {"steps": t["steps"]}, src).steps]
+    steps = [
+        (st, False) if isinstance(st, str) else (st.do, st.expect_illegal)
+        for st in validate(_Steps, {"steps": t["steps"]}, src).steps
+    ]
     for k, (text, _) in enumerate(steps):
         parse_step(text, source=f"{src} steps[{k}]")
     expect = t.get("expect", {})
     unknown = set(expect) - EXPECT_TOP
     if unknown:
-        raise LabError(f"[expect]: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
-                       f"{', '.join(sorted(EXPECT_TOP))}", source=src)
+        raise LabError(
+            f"[expect]: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
+            f"{', '.join(sorted(EXPECT_TOP))}",
+            source=src,
+        )
     for seat in SEAT_NAMES:
         bad = set(expect.get(seat, {})) - EXPECT_SEAT
         if bad:
-            raise LabError(f"[expect.{seat}]: unknown key(s) {', '.join(sorted(bad))}; "
-                           f"allowed: {', '.join(sorted(EXPECT_SEAT))}", source=src)
+            raise LabError(
+                f"[expect.{seat}]: unknown key(s) {', '.join(sorted(bad))}; "
+                f"allowed: {', '.join(sorted(EXPECT_SEAT))}",
+                source=src,
+            )
     seats = {k: t[k] for k in SEAT_NAMES if k in t}
-    return Scenario(t["name"], src, rules, int(t.get("seed", 0)), first, steps,
-                    t.get("tokens", {}), seats, expect)
+    return Scenario(
+        t["name"],
+        src,
+        rules,
+        int(t.get("seed", 0)),
+        first,
+        steps,
+        t.get("tokens", {}),
+        seats,
+        expect,
+    )
 
 
 def set_up(sc: Scenario) -> Game:
     """The scenario's position; a position or a step the rules cannot hold is a ``LabError``
     (the file is malformed), not a failed scenario."""
-    game = Game.from_position(sc.rules, sc.tokens, sc.seats, sc.first, seed=sc.seed,
-                              source=sc.source)
+    game = Game.from_position(
+        sc.rules, sc.tokens, sc.seats, sc.first, seed=sc.seed, source=sc.source
+    )
     for text, _ in sc.steps:
         parse_step(text)
     return game
@@ -133,11 +193,15 @@ def play(sc: Scenario, game: Game) -> Outcome:
     for k, (text, illegal) in enumerate(sc.steps):
         where = f"step {k + 1} \"{text}\""
         if game.is_over:
-            return Outcome(sc, False, f"{where}: the game is already over ({game.summary()})",
-                           game)
+            return Outcome(sc, False, f"{where}: the game is already over ({game.summary()})", game)
         if game.dice is None and parse_step(text).verb != "roll":
-            return Outcome(sc, False, f"{where}: the dice are due; a scenario gives every roll "
-                                      f"(`{game.to_move} roll D D D`)", game)
+            return Outcome(
+                sc,
+                False,
+                f"{where}: the dice are due; a scenario gives every roll "
+                f"(`{game.to_move} roll D D D`)",
+                game,
+            )
         try:
             game.step(text)
         except IllegalAction as e:
@@ -146,8 +210,9 @@ def play(sc: Scenario, game: Game) -> Outcome:
             return Outcome(sc, False, f"{where}: {e}", game)
         else:
             if illegal:
-                return Outcome(sc, False, f"{where} was expected to be illegal but was "
-                                          "accepted", game)
+                return Outcome(
+                    sc, False, f"{where} was expected to be illegal but was accepted", game
+                )
     diff = check(game, sc.expect)
     return Outcome(sc, not diff, diff, game)
 
@@ -169,11 +234,16 @@ def observed(game: Game, key: str, seat: str | None = None):
         if key == "ranking":
             if not game.is_over:
                 return []
-            return sorted(game.seats, key=lambda nm: game.seat_field(SEAT_NAMES.index(nm),
-                                                                     P_RANK))
+            return sorted(game.seats, key=lambda nm: game.seat_field(SEAT_NAMES.index(nm), P_RANK))
     p = SEAT_NAMES.index(seat)
-    fields = {"score": P_SCORE, "rank": P_RANK, "chip": P_CHIP, "stock": P_STOCK,
-              "rerolls": P_REROLLS, "turns": P_TURNS}
+    fields = {
+        "score": P_SCORE,
+        "rank": P_RANK,
+        "chip": P_CHIP,
+        "stock": P_STOCK,
+        "rerolls": P_REROLLS,
+        "turns": P_TURNS,
+    }
     if key in fields:
         return game.seat_field(p, fields[key])
     if key == "daimyo_in_stock":
