@@ -168,8 +168,9 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
 
 
 def searches(*specs: BotSpec) -> bool:
-    """Does any of these bots search (so the loop must hold the search and expert kernels)?"""
-    return any(s.kind in ("search", "expert") for s in specs)
+    """Does any of these bots need the full loop (the search, expert and strong kernels)? The
+    strong bot rides with the search so that a heuristics-only run compiles none of it."""
+    return any(s.kind in ("search", "expert", "strong") for s in specs)
 
 
 def policy(spec: BotSpec):

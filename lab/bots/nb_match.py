@@ -15,10 +15,9 @@ from lab.engine.nb_resolve import apply, begin_turn
 
 
 @hot
-def _take_turn(s, c, lg, acts, wk, bots):
-    """Begin a due leader turn; a random, heuristic or strong seat moves (True) — the same step
-    as choose() over the listing would take, mostly without the listing — else False: the bot
-    searches."""
+def _take_turn_basic(s, c, lg, acts, wk, bots):
+    """Begin a due leader turn; a random or heuristic seat moves (True) — the same step as
+    choose() over the listing would take, mostly without the listing — else False."""
     if s[L.G_PHASE] == L.PH_LEADER_START:
         begin_turn(s, c, lg)
     kind = bots[s[L.G_TO_MOVE]][BP_KIND]
@@ -26,15 +25,24 @@ def _take_turn(s, c, lg, acts, wk, bots):
         random_pick(s, c, acts, wk)
     elif kind == BOT_HEURISTIC:
         heuristic_pick(s, c, acts, wk, bots[s[L.G_TO_MOVE]])
-    elif kind == BOT_STRONG:
-        n = legal_actions(s, c, acts, wk)
-        k = strong_choose(s, c, acts, n, bots[s[L.G_TO_MOVE]])
-        apply(s, c, lg, acts[k])
-        return True
     else:
         return False
     apply(s, c, lg, acts[0])
     return True
+
+
+@hot
+def _take_turn(s, c, lg, acts, wk, bots):
+    """``_take_turn_basic``, and a strong seat moves too; False: the bot searches. The strong
+    bot lives in the full loop only, so a run of heuristics (the default config's cold start)
+    compiles none of it."""
+    if _take_turn_basic(s, c, lg, acts, wk, bots):
+        return True
+    if bots[s[L.G_TO_MOVE]][BP_KIND] == BOT_STRONG:
+        n = legal_actions(s, c, acts, wk)
+        apply(s, c, lg, acts[strong_choose(s, c, acts, n, bots[s[L.G_TO_MOVE]])])
+        return True
+    return False
 
 
 # The game loops are inlined into the batch loops (hot), not kernels of their own: each kernel
@@ -52,10 +60,10 @@ def play_game(s, c, lg, acts, wk, bots, sb, sacts):
 
 @hot
 def play_game_basic(s, c, lg, acts, wk, bots, sb, sacts):
-    """``play_game`` for random, heuristic and strong seats only (nothing of the search
-    compiled)."""
+    """``play_game`` for random and heuristic seats only (nothing of the search or the strong
+    bot compiled)."""
     while s[L.G_PHASE] != L.PH_OVER:
-        _take_turn(s, c, lg, acts, wk, bots)
+        _take_turn_basic(s, c, lg, acts, wk, bots)
 
 
 @kernel

@@ -16,12 +16,10 @@ from lab.engine.nb_core import rand_below
 
 @kernel
 def choose_basic(s, c, lg, acts, n, wk, bot, sb, sacts):
-    """``choose`` for the random, heuristic and strong bots only: a run without search bots
-    compiles neither search (lab.sim.warmup)."""
+    """``choose`` for the random and heuristic bots only: a run without search, expert or strong
+    bots compiles none of them (lab.sim.warmup)."""
     if bot[BP_KIND] == BOT_HEURISTIC:
         return heuristic_choose(s, c, acts, n, bot)
-    if bot[BP_KIND] == BOT_STRONG:
-        return strong_choose(s, c, acts, n, bot)
     return rand_below(s, G_RNG, n)
 
 
