@@ -1,6 +1,7 @@
 """Issue 5: compiled bots — specs, personas that play differently, and no peeking (rules.md R1):
 every built-in bot decides the same when everything hidden from it is re-dealt."""
 
+from _support.jit_run import run_support
 import numpy as np
 import pytest
 
@@ -268,28 +269,7 @@ def test_expert_beats_the_heuristic():
 
 def test_expert_decides_the_same_compiled_and_under_numba_disable_jit():
     """architecture.md principle 1, for the tree search (hash, UCB floats, availability)."""
-    import json
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    here = Path(__file__).parent
-    runs = []
-    for jit in (True, False):
-        env = dict(os.environ, PYTHONPATH=str(here) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        env.pop("NUMBA_DISABLE_JIT", None)
-        if not jit:
-            env["NUMBA_DISABLE_JIT"] = "1"
-        out = subprocess.run(
-            [sys.executable, "-m", "_support.expert_decisions"],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=here,
-        )
-        runs.append(json.loads(out.stdout))
+    runs = [run_support("expert_decisions", jit=jit) for jit in (True, False)]
     assert len(runs[0]) == 8 and runs[0] == runs[1]
 
 

@@ -1,10 +1,7 @@
 """architecture.md principle 1: the compiled engine and the same code under NUMBA_DISABLE_JIT=1
 give identical event sequences (and identical final states) for the same seeds."""
 
-import json
-import os
-import subprocess
-import sys
+from _support.jit_run import run_support
 from pathlib import Path
 
 import pytest
@@ -13,21 +10,7 @@ ROOT = Path(__file__).parent
 
 
 def _run(per_preset: int, jit: bool) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    if jit:
-        env.pop("NUMBA_DISABLE_JIT", None)
-    else:
-        env["NUMBA_DISABLE_JIT"] = "1"
-    out = subprocess.run(
-        [sys.executable, "-m", "_support.parity_games", str(per_preset)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    return json.loads(out.stdout)
+    return run_support("parity_games", str(per_preset), jit=jit)
 
 
 def _compare(per_preset: int):

@@ -2,10 +2,7 @@
 NUMBA_DISABLE_JIT=1 give identical games — result rows of random, heuristic and search play per
 preset, and a facade game's every step — for the same seed words."""
 
-import json
-import os
-import subprocess
-import sys
+from _support.jit_run import run_support
 from pathlib import Path
 
 import pytest
@@ -14,21 +11,7 @@ ROOT = Path(__file__).parent
 
 
 def _run(scale: int, jit: bool) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    if jit:
-        env.pop("NUMBA_DISABLE_JIT", None)
-    else:
-        env["NUMBA_DISABLE_JIT"] = "1"
-    out = subprocess.run(
-        [sys.executable, "-m", "_support.rn_parity", str(scale)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    return json.loads(out.stdout)
+    return run_support("rn_parity", str(scale), jit=jit)
 
 
 def _compare(scale: int):

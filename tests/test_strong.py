@@ -3,10 +3,8 @@ weights are what the command writes, the policy with the heuristic's weight alon
 heuristic, it beats the heuristic, and it plays the same compiled and uncompiled. Its no-peeking
 check is tests/test_bots.py's (it is one of BOTS there)."""
 
+from _support.jit_run import run_support
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -81,19 +79,5 @@ def test_strong_takes_no_parameters_and_names_itself():
 
 def test_strong_plays_the_same_compiled_and_under_numba_disable_jit():
     """architecture.md principle 1, for the strong bot's floating-point scores."""
-    runs = []
-    for jit in (True, False):
-        env = dict(os.environ, PYTHONPATH=str(HERE) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        env.pop("NUMBA_DISABLE_JIT", None)
-        if not jit:
-            env["NUMBA_DISABLE_JIT"] = "1"
-        out = subprocess.run(
-            [sys.executable, "-m", "_support.strong_games"],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=HERE,
-        )
-        runs.append(json.loads(out.stdout))
+    runs = [run_support("strong_games", jit=jit) for jit in (True, False)]
     assert len(runs[0]) == 2 and runs[0] == runs[1]
