@@ -25,16 +25,16 @@ import time
 
 import numpy as np
 
-from lab.bots import nb_policy
-from lab.bots.ladder import deal_points
-from lab.bots.match import Batch, parse_bot
-from lab.bots.nb_search import SB_SIZE
-from lab.cards.pool import load_armies, load_pool
-from lab.engine import nb_actions
-from lab.engine.api import Game
-from lab.engine.context import matchup_context
-from lab.engine.layout import AW, MAXA
-from lab.rules import RuleSet
+from lab.games.daitenka.bots import nb_policy
+from lab.games.daitenka.bots.ladder import deal_points
+from lab.games.daitenka.bots.match import Batch, parse_bot
+from lab.games.daitenka.bots.nb_search import SB_SIZE
+from lab.games.daitenka.cards.pool import load_armies, load_pool
+from lab.games.daitenka.engine import nb_actions
+from lab.games.daitenka.engine.api import Game
+from lab.games.daitenka.engine.context import matchup_context
+from lab.games.daitenka.engine.layout import AW, MAXA
+from lab.games.daitenka.rules import RuleSet
 from lab.stats.intervals import mean_interval
 
 SEARCH_400 = {"kind": "search", "simulations": 400}
@@ -110,7 +110,7 @@ def speed_ratio(runs=3):
 def army_rates(spec, games_per_pair, seed):
     """Each army's score (draws half) in a round robin of ``spec`` against itself: every
     ordered army pair, ``games_per_pair`` deals each, the same deals for any bot."""
-    from lab.engine.nb_play import RES_WINNER
+    from lab.games.daitenka.engine.nb_play import RES_WINNER
 
     pool = load_pool()
     armies = load_armies(pool)

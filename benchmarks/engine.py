@@ -1,6 +1,6 @@
 """Engine benchmark: `python benchmarks/engine.py [--games N] [--runs R] [--compile-runs K]`.
 
-The same measurement as `lab bench` (lab/bench.py): random-vs-random full games per preset on one
+The same measurement as `lab bench` (lab/games/daitenka/bench.py): random-vs-random full games per preset on one
 core, all nine armies round robin; medians of R runs; cold compile and cached start of a fresh
 process, medians of K runs. Prints JSON.
 
@@ -11,7 +11,7 @@ the cost of the abilities is the ratio of the two runs.
 import argparse
 import json
 
-from lab.bench import run
+from lab.games.daitenka.bench import run
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
@@ -21,7 +21,7 @@ if __name__ == "__main__":
     ap.add_argument("--no-abilities", action="store_true")
     a = ap.parse_args()
     if a.no_abilities:
-        from lab.cards.pool import CardPool, PoolTables
+        from lab.games.daitenka.cards.pool import CardPool, PoolTables
 
         real = CardPool.tables
 

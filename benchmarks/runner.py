@@ -20,10 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from lab.sim.config import DEFAULT_CHUNK, from_dict
-from lab.sim.plan import jobs as plan_jobs
+from lab.schema.experiment import DEFAULT_CHUNK
+from lab.sim.config import from_dict
+from lab.games.daitenka.plan import jobs as plan_jobs
 from lab.sim.runner import run
-from lab.sim.worker import _batch, _context, seeds_for
+from lab.games.daitenka.worker import _batch, _context, seeds_for
 
 
 def experiment(games: int, chunk: int):

@@ -1,14 +1,14 @@
-"""Tune the heuristic by self-play (CMA-ES on paired deals, lab.bots.tune) and check the result.
+"""Tune the heuristic by self-play (CMA-ES on paired deals, lab.games.daitenka.bots.tune) and check the result.
 
     pip install -e '.[tune]'
     python benchmarks/tune.py [--generations 30] [--popsize 12] [--scale 1] [--seed 0]
                               [--start balanced] [--state results/tune-state.pkl]
 
 Prints each generation's best and median score against the pool (balanced, aggressive, defensive
-heuristics and search(25), lab.bots.tune.DEFAULT_POOL), resumes from --state when it exists, then
+heuristics and search(25), lab.games.daitenka.bots.tune.DEFAULT_POOL), resumes from --state when it exists, then
 scores the final mean parameters, the start persona and balanced against each opponent of the pool on
 fresh deals (another seed, --check-scale times the deals), and prints the parameters as JSON:
-that is what the `tuned` persona in lab/bots/personas.py ships.
+that is what the `tuned` persona in lab/games/daitenka/bots/personas.py ships.
 """
 
 import argparse
@@ -16,8 +16,8 @@ import json
 import math
 from pathlib import Path
 
-from lab.bots.personas import PERSONAS
-from lab.bots.tune import Evaluator, tune
+from lab.games.daitenka.bots.personas import PERSONAS
+from lab.games.daitenka.bots.tune import Evaluator, tune
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)

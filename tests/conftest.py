@@ -2,7 +2,7 @@
 addopts; ``-n 0`` runs it in one process), so what the workers share is settled here.
 
 Before the workers start, the controller compiles the 大天下 engine and its bots into numba's
-cache (``lab.bots.compile.ensure_compiled``, which compiles a cold cache on every core and only
+cache (``lab.games.daitenka.bots.compile.ensure_compiled``, which compiles a cold cache on every core and only
 looks at a warm one): otherwise each worker would compile the same kernels at once on a cold
 cache, doubling the wait, and the first test to play would carry the whole compile. Everything
 else a test writes goes to its own ``tmp_path``; the one shared folder, results/screenshots/,
@@ -24,6 +24,6 @@ def pytest_configure(config):
         return
     if not getattr(config.option, "numprocesses", None):  # one process: it compiles as it goes
         return
-    from lab.bots.compile import ensure_compiled
+    from lab.games.daitenka.bots.compile import ensure_compiled
 
     ensure_compiled(search=True)

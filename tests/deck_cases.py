@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from lab.cards.pool import DECKS_DIR
+from lab.games.daitenka.cards.pool import DECKS_DIR
 
 with open(DECKS_DIR / "oda.toml", "rb") as _f:
     ODA: dict[str, int] = tomllib.load(_f)["cards"]

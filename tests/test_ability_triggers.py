@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from lab.cards.pool import CardPool, PoolTables, load_armies, load_pool
-from lab.cards.vocab import EFFECT_NAMES, Effect
-from lab.engine.api import Game
-from lab.engine.triggers import random_triggers
-from lab.rules import RuleSet
-from lab.scenario import load, run
+from lab.games.daitenka.cards.pool import CardPool, PoolTables, load_armies, load_pool
+from lab.games.daitenka.cards.vocab import EFFECT_NAMES, Effect
+from lab.games.daitenka.engine.api import Game
+from lab.games.daitenka.engine.triggers import random_triggers
+from lab.games.daitenka.rules import RuleSet
+from lab.games.daitenka.scenario import load, run
 
 # Abilities that can never change the state under rules.md, so random play must never see them act:
 # 郡山城's 百万一心 flips face-down camp units when it is built, but 築城 is a leader action and

@@ -1,4 +1,4 @@
-"""The Python API (lab.engine.api): the step grammar round trip, illegal steps, observations
+"""The Python API (lab.games.daitenka.engine.api): the step grammar round trip, illegal steps, observations
 (rules.md R1 visibility), the event log, whole random games for every matchup and preset, the
 decision counter and determinism."""
 
@@ -11,12 +11,19 @@ from itertools import product
 import numpy as np
 import pytest
 
-from lab.cards.pool import ARMIES, load_pool
-from lab.engine.api import Action, Game, IllegalAction, play_random_game
-from lab.engine.layout import END_NAMES, G_ERROR, G_LOG_N, G_LOG_ON, G_PHASE, PH_MULLIGAN
-from lab.engine.text import parse_step, row_to_step
+from lab.games.daitenka.cards.pool import ARMIES, load_pool
+from lab.games.daitenka.engine.api import Action, Game, IllegalAction, play_random_game
+from lab.games.daitenka.engine.layout import (
+    END_NAMES,
+    G_ERROR,
+    G_LOG_N,
+    G_LOG_ON,
+    G_PHASE,
+    PH_MULLIGAN,
+)
+from lab.games.daitenka.engine.text import parse_step, row_to_step
 from lab.errors import LabError
-from lab.rules import PRESETS, RuleSet
+from lab.games.daitenka.rules import PRESETS, RuleSet
 
 SEATS = ("A", "B")
 END_REASONS = {n for n in END_NAMES if n}

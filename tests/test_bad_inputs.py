@@ -13,12 +13,12 @@ import subprocess
 import pytest
 
 from _support.sim_cases import lab_command
-from lab import scenario as sc
-from lab.cards.pool import load_army, load_deck, load_pool
+from lab.games.daitenka import scenario as sc
+from lab.games.daitenka.cards.pool import load_army, load_deck, load_pool
 from lab.errors import LabError
-from lab.play.options import parse_assignments
-from lab.play.record import FORMAT, VERSION, load_record
-from lab.rules import RuleSet
+from lab.games.daitenka.play.options import parse_assignments
+from lab.games.daitenka.play.record import FORMAT, VERSION, load_record
+from lab.games.daitenka.rules import RuleSet
 from test_cli import assert_one_line_error, invoke
 
 ODA = "oda"

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import lab.cli as cli
 from _support.sim_cases import write_config
-from lab.cards.patch import Patch, parse_patch
+from lab.games.daitenka.cards.patch import Patch, parse_patch
 from lab.design import balance, balance_search
 from lab.design.balance_edits import catalogue, edit_table
 from lab.design.tiers import balance_note
@@ -26,7 +26,8 @@ from lab.records.balance import read_result
 from lab.report import balance as shown
 from lab.errors import LabError
 from lab.sim import runner as sim_runner
-from lab.sim.config import load_experiment, with_patches
+from lab.games.daitenka.experiment import with_patches
+from lab.sim.config import load_experiment
 from lab.records import read_games
 from lab.stats.balance import Objectives, cluster_mean, game_mean, hopeless, objectives, pareto
 

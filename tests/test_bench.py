@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lab import bench
+from lab.games.daitenka import bench
 from lab.errors import LabError
 
 

@@ -5,18 +5,18 @@ from _support.jit_run import run_support
 import numpy as np
 import pytest
 
-from lab.bots import nb_policy
-from lab.bots.match import Batch, parse_bot
-from lab.bots.nb_params import BP_TICKS
-from lab.bots.nb_search import SB_SIZE
-from lab.cards.pool import load_armies, load_pool
-from lab.engine.api import Game
-from lab.engine.context import matchup_context
-from lab.engine.layout import *  # noqa: F403
-from lab.engine.nb_actions import legal_actions
-from lab.engine.nb_play import RES_CNT
+from lab.games.daitenka.bots import nb_policy
+from lab.games.daitenka.bots.match import Batch, parse_bot
+from lab.games.daitenka.bots.nb_params import BP_TICKS
+from lab.games.daitenka.bots.nb_search import SB_SIZE
+from lab.games.daitenka.cards.pool import load_armies, load_pool
+from lab.games.daitenka.engine.api import Game
+from lab.games.daitenka.engine.context import matchup_context
+from lab.games.daitenka.engine.layout import *  # noqa: F403
+from lab.games.daitenka.engine.nb_actions import legal_actions
+from lab.games.daitenka.engine.nb_play import RES_CNT
 from lab.errors import LabError
-from lab.rules import RuleSet
+from lab.games.daitenka.rules import RuleSet
 from lab.stats.intervals import mean_interval
 
 from _support.hidden import positions as _random_positions, resample_hidden
@@ -90,8 +90,8 @@ def test_heuristic_pick_takes_the_step_scoring_the_listing_would(preset):
     row heuristic_choose picks from legal_actions, and counts the steps the same, at every
     decision of games mixing heuristic and random moves, for every persona and for weights so
     large that the 帰陣 shortcut must not be taken."""
-    from lab.bots.nb_heuristic import heuristic_choose, heuristic_pick
-    from lab.bots.personas import PERSONAS
+    from lab.games.daitenka.bots.nb_heuristic import heuristic_choose, heuristic_pick
+    from lab.games.daitenka.bots.personas import PERSONAS
 
     specs = [
         *PERSONAS,
@@ -215,8 +215,8 @@ def _expert_tree(g: Game, spec) -> tuple[tuple, np.ndarray]:
 
 
 def test_expert_builds_a_tree_over_both_seats_and_plays_its_most_visited_action(positions):
-    from lab.bots import nb_buffer as B
-    from lab.bots.nb_expert import action_key, find_child, nd
+    from lab.games.daitenka.bots import nb_buffer as B
+    from lab.games.daitenka.bots.nb_expert import action_key, find_child, nd
 
     deep = 0
     for g in positions[:12]:
@@ -239,8 +239,8 @@ def test_expert_builds_a_tree_over_both_seats_and_plays_its_most_visited_action(
 
 
 def test_expert_time_budget_stops_early(positions):
-    from lab.bots import nb_buffer as B
-    from lab.bots.nb_expert import nd
+    from lab.games.daitenka.bots import nb_buffer as B
+    from lab.games.daitenka.bots.nb_expert import nd
 
     g = next(p for p in positions if legal_actions(p.s, p.c, p._acts, p._wk) > 3)
     _, sb = _expert_tree(g.copy(), {"kind": "expert", "simulations": 100_000, "time_ms": 5})
@@ -255,7 +255,7 @@ def test_expert_is_deterministic_for_a_seed(positions):
 
 def test_expert_beats_the_heuristic():
     """A broken tree (wrong backup sign, wrong mover) plays far below the heuristic."""
-    from lab.bots.ladder import play_pair
+    from lab.games.daitenka.bots.ladder import play_pair
 
     aw, bw, d = play_pair(
         parse_bot({"kind": "expert", "simulations": 150}),
@@ -276,7 +276,7 @@ def test_expert_decides_the_same_compiled_and_under_numba_disable_jit():
 def test_the_evaluation_is_a_chance_that_sums_to_one_over_the_seats(positions):
     """nb_eval: antisymmetric features, so the two seats' chances add up to 1; more walls (the
     opponent's broken) is worth more to a seat."""
-    from lab.bots.nb_eval import WEIGHTS, N_FEAT, features, win_prob
+    from lab.games.daitenka.bots.nb_eval import WEIGHTS, N_FEAT, features, win_prob
 
     f = np.zeros(N_FEAT)
     for g in positions:
@@ -293,9 +293,9 @@ def test_the_evaluation_is_a_chance_that_sums_to_one_over_the_seats(positions):
 
 
 def test_evaluation_fit_learns_from_self_play():
-    """lab.bots.evalfit: on a small self-play sample the walls carry positive weight and the
+    """lab.games.daitenka.bots.evalfit: on a small self-play sample the walls carry positive weight and the
     model predicts held-out results better than the walls alone."""
-    from lab.bots.evalfit import fit, positions as selfplay
+    from lab.games.daitenka.bots.evalfit import fit, positions as selfplay
 
     out = fit(*selfplay(games_per_pair=4, random_moves=0.05, seed=3))
     assert out["rows"] > 2000 and out["weights"][0] > 0
@@ -306,8 +306,8 @@ def test_the_cutoff_scores_playouts_by_the_evaluation(positions):
     """cutoff = 1: a playout stops at its first leader-turn start, so node values are
     thousandths of a chance (not only 0, 500 or 1000 per visit) and the decision still comes
     from the most visited root child; cutoff is an expert parameter only."""
-    from lab.bots import nb_buffer as B
-    from lab.bots.nb_expert import WIN, nd
+    from lab.games.daitenka.bots import nb_buffer as B
+    from lab.games.daitenka.bots.nb_expert import WIN, nd
 
     fractional = 0
     for g in positions[:8]:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import lab.cli as cli
 from deck_cases import BAD_DECKS, ODA, WEAK_DECK, write_deck
-from lab.cards.pool import load_armies, load_deck
+from lab.games.daitenka.cards.pool import load_armies, load_deck
 from lab.errors import LabError
 
 runner = CliRunner()

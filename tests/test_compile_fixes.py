@@ -1,4 +1,4 @@
-"""lab.engine.compile_fixes: numba with its inliner's quadratic costs and its repeated typing of
+"""lab.jit.compile_fixes: numba with its inliner's quadratic costs and its repeated typing of
 builtins repaired compiles the same machine code, and deep-copies IR as before outside inlining."""
 
 import copy
@@ -15,7 +15,7 @@ JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
 PROBE = """
 import re, numpy as np
 from _support import nested_hot
-from lab.engine import compile_fixes
+from lab.jit import compile_fixes
 a = np.array([3, -2, 5, 0, 7], np.int64)
 value = nested_hot.top(a)
 used = compile_fixes._usable  # None: never looked at (LAB_COMPILE_FIXES=0)
@@ -56,7 +56,7 @@ def test_same_machine_code_with_and_without_the_fix(tmp_path):
 @pytest.fixture
 def compile_fixes():
     """The repairs installed, as while a lab kernel compiles; taken out after the test."""
-    from lab.engine import compile_fixes
+    from lab.jit import compile_fixes
 
     assert all(compile_fixes.usable().values())
     with compile_fixes.active():
@@ -184,7 +184,7 @@ def test_the_pinned_numba_is_the_one_every_repair_was_checked_on():
 
     import numba
 
-    from lab.engine import compile_fixes
+    from lab.jit import compile_fixes
 
     pins = tomllib.loads((ROOT.parent / "pyproject.toml").read_text())["project"]["dependencies"]
     assert compile_fixes.TESTED in pins  # an upper bound: a newer numba is checked first
@@ -204,7 +204,7 @@ def test_a_repair_whose_numba_source_changed_is_left_out_saying_so_once(monkeypa
     from numba.core import analysis, ir, ssa
     from numba.core.inline_closurecall import InlineWorker
 
-    from lab.engine import compile_fixes
+    from lab.jit import compile_fixes
 
     stock_ssa, stock_inline = ssa._run_ssa, InlineWorker.inline_function
     real_source = compile_fixes._source
@@ -238,12 +238,12 @@ def test_a_repair_whose_numba_source_changed_is_left_out_saying_so_once(monkeypa
 
 CONTAINED = """
 import sys
-from _support import nested_hot  # lab.engine.jit, its decorators and a kernel made with them
-import lab, lab.engine.nb_resolve, lab.engine.nb_pick, lab.bots.compile, lab.cli
+from _support import nested_hot  # lab.jit, its decorators and a kernel made with them
+import lab, lab.games.daitenka.engine.nb_resolve, lab.games.daitenka.engine.nb_pick, lab.games.daitenka.bots.compile, lab.cli
 from numba.core import analysis, ir, ir_utils, ssa
 from numba.core.inline_closurecall import InlineWorker
 from numba.core.types.functions import Function
-from lab.engine import compile_fixes
+from lab.jit import compile_fixes
 
 
 def stock():
@@ -295,8 +295,8 @@ def test_the_repairs_are_in_only_while_a_kernel_compiles(tmp_path):
 KERNELS = """
 import re, sys
 import numba
-from lab.bots import compile as lab_compile
-from lab.engine import compile_fixes
+from lab.games.daitenka.bots import compile as lab_compile
+from lab.jit import compile_fixes
 
 for name in ("apply", "random_pick"):
     lab_compile.compile_kernel(name)

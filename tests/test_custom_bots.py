@@ -1,8 +1,8 @@
 """Issue 5: a custom Python bot (the documented protocol) plays whole games against compiled
 bots through the Python API, and sees only its seat's observation."""
 
-from lab.bots.custom import play
-from lab.engine.api import Game
+from lab.games.daitenka.bots.custom import play
+from lab.games.daitenka.engine.api import Game
 
 
 class BiggestSet:
@@ -51,8 +51,8 @@ def test_python_bot_returning_text_or_index_works():
 
 
 def test_compiled_bot_through_the_api_matches_the_batch_loop():
-    """The same seed and bots give the same game through play() and through lab.bots.match."""
-    from lab.bots.match import finish
+    """The same seed and bots give the same game through play() and through lab.games.daitenka.bots.match."""
+    from lab.games.daitenka.bots.match import finish
 
     a = play(Game("second_edition", "mouri", "houjou", seed=7), "heuristic", "random")
     b = finish(Game("second_edition", "mouri", "houjou", seed=7), "heuristic", "random")

@@ -5,10 +5,11 @@ may not hold for stronger play."""
 
 from __future__ import annotations
 
-from lab.bots.match import parse_bot
+from lab.games.daitenka.bots.match import parse_bot
 from lab.design import value
 from lab.design.tiers import names, weak, weak_tier_note
-from lab.sim.config import Tier, load_experiment
+from lab.games.daitenka.experiment import Tier
+from lab.sim.config import load_experiment
 
 
 def tier(a, b=None):

@@ -1,6 +1,6 @@
 """One effect interpreter for every trigger (issue 15 item 1; architecture.md principle 2).
 
-Every state-changing (trigger, effect) pair the support table (``lab.cards.vocab.SUPPORT``)
+Every state-changing (trigger, effect) pair the support table (``lab.games.daitenka.cards.vocab.SUPPORT``)
 allows is put on a card of a designer's own card file, played in random games with every
 invariant checked after every step (``nb_check``), and must change the state at least once —
 so the table promises only what the engine runs, and an effect written once works under every
@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab.cards.pool import deck_from, load_army, pool_from
-from lab.cards.vocab import STATE_EFFECTS, SUPPORT, Effect, Trigger
-from lab.engine import layout as L
-from lab.engine.context import matchup_context
-from lab.engine.nb_actions import WK_SIZE
-from lab.engine.nb_check import INVARIANTS, play_random_checked
-from lab.rules import PRESETS
+from lab.games.daitenka.cards.pool import deck_from, load_army, pool_from
+from lab.games.daitenka.cards.vocab import STATE_EFFECTS, SUPPORT, Effect, Trigger
+from lab.games.daitenka.engine import layout as L
+from lab.games.daitenka.engine.context import matchup_context
+from lab.games.daitenka.engine.nb_actions import WK_SIZE
+from lab.games.daitenka.engine.nb_check import INVARIANTS, play_random_checked
+from lab.games.daitenka.rules import PRESETS
 
 # triggers with a controller, whose state effects run through nb_effects.apply_effect
 RUN_BY_INTERPRETER = (
@@ -106,7 +106,7 @@ def test_every_supported_state_effect_runs_under_its_trigger(trigger, effect):
 
 
 def _triggers(pool, rules, a, b, test_ids, seeds) -> int:
-    from lab.engine import nb_play
+    from lab.games.daitenka.engine import nb_play
 
     c = matchup_context(pool, rules, a, b)
     res = np.zeros((len(seeds), nb_play.N_RES), np.int64)

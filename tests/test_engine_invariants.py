@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lab.cards.pool import ARMIES, load_army, load_deck, load_pool
-from lab.engine.context import matchup_context
-from lab.engine.layout import *  # noqa: F403
-from lab.engine.nb_actions import WK_SIZE
-from lab.engine.nb_check import INVARIANTS, play_random_checked
-from lab.engine.text import VERBS
-from lab.rules import PRESETS
+from lab.games.daitenka.cards.pool import ARMIES, load_army, load_deck, load_pool
+from lab.games.daitenka.engine.context import matchup_context
+from lab.games.daitenka.engine.layout import *  # noqa: F403
+from lab.games.daitenka.engine.nb_actions import WK_SIZE
+from lab.games.daitenka.engine.nb_check import INVARIANTS, play_random_checked
+from lab.games.daitenka.engine.text import VERBS
+from lab.games.daitenka.rules import PRESETS
 
 GAMES = 2000
 

@@ -1,4 +1,4 @@
-"""Issue 14: the PettingZoo environment (lab.env) passes PettingZoo's API test, masks exactly the
+"""Issue 14: the PettingZoo environment (lab.games.daitenka.env) passes PettingZoo's API test, masks exactly the
 legal steps, and shows an agent only what its seat may see (rules.md R1)."""
 
 import numpy as np
@@ -8,9 +8,9 @@ pytest.importorskip("pettingzoo", reason="the rl extra (pip install '.[rl]') is 
 
 from pettingzoo.test import api_test  # noqa: E402
 
-import lab.env  # noqa: E402
-from lab.bots.play import bot_action  # noqa: E402
-from lab.engine.text import SEATS  # noqa: E402
+import lab.games.daitenka.env  # noqa: E402
+from lab.games.daitenka.bots.play import bot_action  # noqa: E402
+from lab.games.daitenka.engine.text import SEATS  # noqa: E402
 from _support.hidden import positions, resample_hidden  # noqa: E402
 
 
@@ -20,11 +20,11 @@ from _support.hidden import positions, resample_hidden  # noqa: E402
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 def test_pettingzoo_api_test_passes():
-    api_test(lab.env.env(), num_cycles=200)
+    api_test(lab.games.daitenka.env.env(), num_cycles=200)
 
 
 def test_mask_marks_exactly_the_legal_steps_and_illegal_actions_are_refused():
-    e = lab.env.env(armies=("oda", "seigun"))
+    e = lab.games.daitenka.env.env(armies=("oda", "seigun"))
     e.reset(seed=3)
     for _ in range(40):
         agent = e.agent_selection
@@ -42,21 +42,21 @@ def test_mask_marks_exactly_the_legal_steps_and_illegal_actions_are_refused():
 
 def test_observation_does_not_change_when_hidden_cards_are_redealt():
     rng = np.random.default_rng(4)
-    n_types = lab.env.env().n_types
+    n_types = lab.games.daitenka.env.env().n_types
     moved = 0
     for g in positions(count=30, seed=5):
         me = SEATS.index(g.to_move)
-        base = lab.env.encode_observation(g, me, n_types)
+        base = lab.games.daitenka.env.encode_observation(g, me, n_types)
         for _ in range(2):
             h = resample_hidden(g, me, rng)
             moved += not np.array_equal(h.s, g.s)
-            assert np.array_equal(lab.env.encode_observation(h, me, n_types), base)
+            assert np.array_equal(lab.games.daitenka.env.encode_observation(h, me, n_types), base)
     assert moved > 30
 
 
 def test_a_random_policy_plays_whole_games_against_a_builtin_bot():
     """The example's loop: seat A a masked random policy, seat B the heuristic."""
-    e = lab.env.env()
+    e = lab.games.daitenka.env.env()
     rng = np.random.default_rng(0)
     results = []
     for episode in range(6):

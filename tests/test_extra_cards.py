@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 import lab.cli as cli
-from lab.cards.pool import load_pool
+from lab.games.daitenka.cards.pool import load_pool
 from lab.errors import LabError
 from lab.sim.config import load_experiment
 
@@ -176,7 +176,7 @@ def test_a_row_the_engine_does_not_run_stops_the_load(folder, row, fragments):
 
 def test_every_row_of_the_package_pool_is_supported():
     """The support table covers the shipped cards (it is what the engine runs)."""
-    from lab.cards.vocab import unsupported
+    from lab.games.daitenka.cards.vocab import unsupported
 
     pool = load_pool()
     bad = [

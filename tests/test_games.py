@@ -211,10 +211,10 @@ def test_lab_replay_reproduces_a_recorded_rumble_nation_game(rn_run):
 
 
 def test_lab_replay_names_a_tampered_rumble_nation_record(rn_run, monkeypatch):
-    import lab.sim.replay as sim_replay
+    import lab.records as records_io
     from lab.games.rumble_nation.experiment import replay
 
-    real = sim_replay.load_record
+    real = records_io.read_record
 
     def tampered(out, game_id):
         man, row = real(out, game_id)
@@ -222,7 +222,7 @@ def test_lab_replay_names_a_tampered_rumble_nation_record(rn_run, monkeypatch):
 
     gid = int(read_games(rn_run)["game_id"].iloc[0])
     assert replay(rn_run, gid).reproduced
-    monkeypatch.setattr(sim_replay, "load_record", tampered)
+    monkeypatch.setattr(records_io, "read_record", tampered)
     r = replay(rn_run, gid)
     assert not r.reproduced and r.mismatches[0].startswith("score_p2: recorded ")
 

@@ -43,7 +43,7 @@ def test_every_game_and_preset_has_golden_files_and_no_file_is_stale():
         "golden files and cases differ; run python -m tests._support.golden --update"
     )
     armies = {a for c in G.CASES for a in c.armies}
-    from lab.cards.pool import load_armies
+    from lab.games.daitenka.cards.pool import load_armies
 
     assert armies == {a.key for a in load_armies()}  # every 大天下 army plays in some file
 

@@ -1,4 +1,4 @@
-"""lab.engine.jit.kernel: a kernel called with constants is compiled once per argument types,
+"""lab.jit.kernel: a kernel called with constants is compiled once per argument types,
 not once per constant (numba's default, which multiplied the cold compile)."""
 
 import os

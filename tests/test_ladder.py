@@ -6,10 +6,16 @@ import json
 import pandas as pd
 import pytest
 
-from lab.bots.ladder import bradley_terry, deal_points, play_pair, rating_gaps, run_ladder
-from lab.bots.match import parse_bot
+from lab.games.daitenka.bots.ladder import (
+    bradley_terry,
+    deal_points,
+    play_pair,
+    rating_gaps,
+    run_ladder,
+)
+from lab.games.daitenka.bots.match import parse_bot
 from lab.errors import LabError
-from lab.rules import RuleSet
+from lab.games.daitenka.rules import RuleSet
 
 
 def test_bradley_terry_recovers_an_ordering_with_intervals():
@@ -88,7 +94,7 @@ def test_rating_gaps_use_the_difference_of_neighbours():
 def test_five_bot_tables_fit_a_terminal_and_say_which_neighbours_are_separated():
     from rich.console import Console
 
-    from lab.bots.ladder import LadderResult, render
+    from lab.games.daitenka.bots.ladder import LadderResult, render
 
     bots = ["random", "heuristic", "tuned", "search", "expert"]
     strength = dict(zip(bots, [-2.0, 0.0, 0.4, 1.0, 1.1]))

@@ -50,7 +50,7 @@ def test_the_pattern_catches_a_branch_on_a_name(line):
     "line",
     [
         'game: str = "daitenka",',  # a default value names a game without branching on it
-        'GAMES = Registry(Registered("daitenka", "大天下", "lab.games.daitenka"))',
+        'GAMES = Registry(Registered("daitenka", "大天下", "lab.games.daitenka.entry"))',
         'help="The game: daitenka (大天下, the default) or rumble_nation.")] = "daitenka",',
         "if form.get('game') in GAMES else DEFAULT",
     ],

@@ -189,8 +189,8 @@ def test_play_save_scenario_below_a_file_and_a_read_only_replay_dir(tmp_path, mo
 
 
 def test_replay_save_scenario_is_checked_before_the_replay(tmp_path, monkeypatch):
-    from lab.play import PlaySession, PlaySettings, show_replay_file
-    from lab.play.options import parse_bot_option
+    from lab.games.daitenka.play import PlaySession, PlaySettings, show_replay_file
+    from lab.games.daitenka.play.options import parse_bot_option
 
     answers = iter(["1"] * 500)
     console = Console(file=StringIO(), width=120)

@@ -1,4 +1,4 @@
-"""Card patches (lab.cards.patch): the edit vocabulary, TOML and Python forms that round-trip,
+"""Card patches (lab.games.daitenka.cards.patch): the edit vocabulary, TOML and Python forms that round-trip,
 what a patch does to a matchup's pool and decks (and what it leaves alone), and the one-line
 errors for bad patches (rules.md R2 for deck legality)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab.cards.patch import (
+from lab.games.daitenka.cards.patch import (
     BASE,
     Patch,
     ability_off,
@@ -16,12 +16,12 @@ from lab.cards.patch import (
     set_amount,
     set_strength,
 )
-from lab.cards.pool import load_army, load_pool
-from lab.cards.vocab import INF, Effect, Trigger
-from lab.engine.context import matchup_context
-from lab.engine.layout import C_GTYPE, C_NLOC, C_STR
+from lab.games.daitenka.cards.pool import load_army, load_pool
+from lab.games.daitenka.cards.vocab import INF, Effect, Trigger
+from lab.games.daitenka.engine.context import matchup_context
+from lab.games.daitenka.engine.layout import C_GTYPE, C_NLOC, C_STR
 from lab.errors import LabError
-from lab.rules import RuleSet
+from lab.games.daitenka.rules import RuleSet
 
 POOL = load_pool()
 

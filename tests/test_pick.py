@@ -1,4 +1,4 @@
-"""The random bot's counted pick (lab/engine/nb_pick.py) against the listed legal actions.
+"""The random bot's counted pick (lab/games/daitenka/engine/nb_pick.py) against the listed legal actions.
 
 The benchmark's random bot no longer lists every legal step: it counts them group by group and
 emits only the drawn one. It must count exactly what ``legal_actions`` lists and produce, for
@@ -12,17 +12,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lab.bots.match import play_batch
-from lab.cards.pool import ARMIES, load_army, load_deck, load_pool
-from lab.engine import nb_play
-from lab.engine.context import matchup_context
-from lab.engine.layout import *  # noqa: F403
-from lab.engine.nb_actions import WK_SIZE, legal_actions
-from lab.engine.nb_pick import count_steps, nth_step
-from lab.engine.nb_play import setup, step_random
-from lab.engine.nb_core import rand_below
-from lab.engine.nb_resolve import apply, begin_turn
-from lab.rules import PRESETS
+from lab.games.daitenka.bots.match import play_batch
+from lab.games.daitenka.cards.pool import ARMIES, load_army, load_deck, load_pool
+from lab.games.daitenka.engine import nb_play
+from lab.games.daitenka.engine.context import matchup_context
+from lab.games.daitenka.engine.layout import *  # noqa: F403
+from lab.games.daitenka.engine.nb_actions import WK_SIZE, legal_actions
+from lab.games.daitenka.engine.nb_pick import count_steps, nth_step
+from lab.games.daitenka.engine.nb_play import setup, step_random
+from lab.games.daitenka.engine.nb_core import rand_below
+from lab.games.daitenka.engine.nb_resolve import apply, begin_turn
+from lab.games.daitenka.rules import PRESETS
 
 DECKS = Path(__file__).parent / "data" / "decks"
 

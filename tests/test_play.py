@@ -25,19 +25,25 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import lab.cli as cli
-from lab import scenario as scen
-from lab.bots.match import parse_bot
-from lab.bots.play import BotPlayer, bot_action
-from lab.engine.api import Game
-from lab.engine.layout import G_PHASE, PH_LEADER_START
-from lab.engine.text import parse_step
+from lab.games.daitenka import scenario as scen
+from lab.games.daitenka.bots.match import parse_bot
+from lab.games.daitenka.bots.play import BotPlayer, bot_action
+from lab.games.daitenka.engine.api import Game
+from lab.games.daitenka.engine.layout import G_PHASE, PH_LEADER_START
+from lab.games.daitenka.engine.text import parse_step
 from lab.errors import LabError
-from lab.play import PlaySession, PlaySettings, load_record, replay_game, show_replay_file
-from lab.play.narrate import Narrator
-from lab.play.options import parse_assignments, parse_bot_option
-from lab.play.record import final_state, scenario_toml
-from lab.play.session import EXIT_INTERRUPTED
-from lab.play.view import FieldTrack
+from lab.games.daitenka.play import (
+    PlaySession,
+    PlaySettings,
+    load_record,
+    replay_game,
+    show_replay_file,
+)
+from lab.games.daitenka.play.narrate import Narrator
+from lab.games.daitenka.play.options import parse_assignments, parse_bot_option
+from lab.games.daitenka.play.record import final_state, scenario_toml
+from lab.games.daitenka.play.session import EXIT_INTERRUPTED
+from lab.games.daitenka.play.view import FieldTrack
 
 HEURISTIC = parse_bot("heuristic")
 
@@ -541,10 +547,10 @@ def test_the_bot_does_not_touch_the_games_random_stream():
 
 def test_bot_action_is_the_batch_policy_for_a_deterministic_bot():
     """The heuristic bot picks the same action as the batch loop's policy on the real state."""
-    from lab.bots import nb_policy
-    from lab.bots.nb_search import SB_SIZE
-    from lab.engine import nb_actions
-    from lab.engine.layout import AW, MAXA
+    from lab.games.daitenka.bots import nb_policy
+    from lab.games.daitenka.bots.nb_search import SB_SIZE
+    from lab.games.daitenka.engine import nb_actions
+    from lab.games.daitenka.engine.layout import AW, MAXA
 
     g = Game(None, "houjou", "mouri", seed=2)
     for _ in range(12):

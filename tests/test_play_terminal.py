@@ -15,14 +15,14 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import lab.cli as cli
-from lab.cards.pool import ARMIES, load_pool
-from lab.engine.api import Game, IllegalAction
-from lab.engine.text import PHRASES, parse_step
-from lab.play import PlaySession, PlaySettings
-from lab.play.options import parse_bot_option
-from lab.play.view import actions_view
-from lab.play.why import explain, set_strength
-from lab.rules import RuleSet
+from lab.games.daitenka.cards.pool import ARMIES, load_pool
+from lab.games.daitenka.engine.api import Game, IllegalAction
+from lab.games.daitenka.engine.text import PHRASES, parse_step
+from lab.games.daitenka.play import PlaySession, PlaySettings
+from lab.games.daitenka.play.options import parse_bot_option
+from lab.games.daitenka.play.view import actions_view
+from lab.games.daitenka.play.why import explain, set_strength
+from lab.games.daitenka.rules import RuleSet
 from test_cli import assert_one_line_error
 
 POOL = load_pool()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from deck_cases import BAD_DECKS, ODA, WEAK_DECK, WEAK_TOTAL, write_deck
-from lab.cards.pool import (
+from lab.games.daitenka.cards.pool import (
     ARMIES,
     CARDS_FILE,
     DECK_SIZE,
@@ -22,7 +22,7 @@ from lab.cards.pool import (
     load_deck,
     load_pool,
 )
-from lab.cards.vocab import INF, Condition, Effect, Kind, Trigger
+from lab.games.daitenka.cards.vocab import INF, Condition, Effect, Kind, Trigger
 from lab.errors import LabError
 
 TEST_CARDS = Path(__file__).parent / "data" / "test_cards.toml"

@@ -109,7 +109,7 @@ def test_without_a_terminal_a_short_wait_prints_nothing(monkeypatch):
 def test_lab_run_with_stderr_piped_prints_while_the_engine_warms_up(tmp_path, monkeypatch):
     """The wait before the first game (the compile: minutes on a loaded machine) is no longer
     silent when stderr is not a terminal (CliRunner's stderr is not one)."""
-    from lab.games import daitenka
+    from lab.games.daitenka import entry as daitenka
 
     plain_every(monkeypatch, 0.2)
     warm = daitenka.GAME.warm

@@ -17,9 +17,10 @@ SPEC = ROOT.parent / "shared" / "spec" / "rules.md"
 RULE_IDS = [f"R{k}" for k in range(1, 15)]
 RULINGS = ROOT / "docs" / "rulings.md"
 # where rules are implemented: the engine, the card data and its checks, the rule set, scenarios
-CODE = [p for d in ("lab/engine", "lab/cards") for p in (ROOT / d).rglob("*.py")] + [
-    ROOT / "lab" / "rules.py",
-    ROOT / "lab" / "scenario.py",
+GAME = ROOT / "lab" / "games" / "daitenka"
+CODE = [p for d in ("engine", "cards") for p in (GAME / d).rglob("*.py")] + [
+    GAME / "rules.py",
+    GAME / "scenario.py",
 ]
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
 # ruling → (unit test that pins it, why no scenario can)
@@ -58,7 +59,9 @@ def test_rulings_have_ids():
 @pytest.mark.parametrize("rid", RULE_IDS + ruling_ids())
 def test_every_rule_and_ruling_has_its_code_and_a_scenario(rid):
     code = [p.relative_to(ROOT) for p, t in _texts(CODE).items() if cites(t, rid)]
-    assert code, f"{rid}: no code under lab/engine, lab/cards, lab/rules.py cites it"
+    assert code, (
+        f"{rid}: no code under lab/games/daitenka/ (engine, cards, rules.py, scenario.py) cites it"
+    )
     if rid in NOT_A_SCENARIO:
         test_file, _why = NOT_A_SCENARIO[rid]
         assert cites((ROOT / test_file).read_text(encoding="utf-8"), rid), (

@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 
 from lab.errors import LabError
-from lab.rules import (
+from lab.games.daitenka.rules import (
     CHOICES,
     DESCRIPTIONS,
     N_RULES,
@@ -279,7 +279,7 @@ def test_id_names_the_nearest_preset_and_the_changes():
 
 def test_id_is_stable_across_processes():
     code = (
-        "from lab.rules import PRESETS; "
+        "from lab.games.daitenka.rules import PRESETS; "
         "print(PRESETS['legacy_testlab'].with_overrides({'walls': 7, 'first_player': 'B'}).id)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.scenario import load, run
+from lab.games.daitenka.scenario import load, run
 
 DIR = Path(__file__).parent / "scenarios"
 SCENARIOS = [sc for f in sorted(DIR.glob("*.toml")) for sc in load(f)]

@@ -10,12 +10,12 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-import lab.rules as rules_module
-from lab.bots.match import parse_bot
+import lab.games.daitenka.rules as rules_module
+from lab.games.daitenka.bots.match import parse_bot
 from lab.errors import LabError
-from lab.rules import BOOLS, CHOICES, DESCRIPTIONS, N_RULES, RANGES, RuleSet
+from lab.games.daitenka.rules import BOOLS, CHOICES, DESCRIPTIONS, N_RULES, RANGES, RuleSet
 from lab.schema.base import check
-from lab.schema.bots import bot_from_text, bot_text
+from lab.games.daitenka.schema.bots import bot_from_text, bot_text
 from lab.schema.experiment import ExperimentFile
 from lab.schema.scenario import ScenarioTable
 

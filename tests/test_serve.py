@@ -95,8 +95,8 @@ def _hidden_names(match) -> set[str]:
     """Names of the bot's cards the human's seat may not see now (rules.md R1): its hand
     cards not known to be there, its deck and its walls — less any name shown legitimately
     (a copy in a public zone or the human's hand, or named by the seat's narration)."""
-    from lab.play.narrate import Narrator
-    from lab.play.record import replay_game
+    from lab.games.daitenka.play.narrate import Narrator
+    from lab.games.daitenka.play.record import replay_game
 
     m = match.m
     game, me, opp = m.game, m.human, m.bot_seat
@@ -153,7 +153,7 @@ def test_the_replay_and_scenario_are_offered_only_at_the_end(client, folders):
         view = act(client, match_id, view, 0)
     r = client.get(f"/play/{match_id}/replay")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
-    from lab.play.record import load_record, replay_game
+    from lab.games.daitenka.play.record import load_record, replay_game
 
     saved = results / "replays" / r.headers["content-disposition"].split('"')[1]
     assert json.loads(saved.read_text(encoding="utf-8")) == json.loads(r.text)
@@ -161,7 +161,7 @@ def test_the_replay_and_scenario_are_offered_only_at_the_end(client, folders):
     assert replay_game(rec).summary() == view["result"]["summary"]
     r = client.get(f"/play/{match_id}/scenario")
     assert r.status_code == 200
-    from lab.scenario import each_outcome
+    from lab.games.daitenka.scenario import each_outcome
 
     written = next((results / "scenarios").glob("*.toml"))
     assert written.read_text(encoding="utf-8") == r.text
@@ -190,7 +190,7 @@ def test_a_toggle_changed_on_the_same_screen_plays_the_next_match_under_it(clien
 
 def test_every_toggle_is_offered_with_its_allowed_values(client):
     from lab.games.rumble_nation.rules import RNRules
-    from lab.rules import CHOICES, RANGES, RuleSet
+    from lab.games.daitenka.rules import CHOICES, RANGES, RuleSet
     from dataclasses import fields
 
     page = client.get("/play").text
@@ -210,7 +210,7 @@ def test_bad_settings_are_the_one_line_errors_of_lab_play(client):
     assert r.status_code == 400
     assert error_line(r.text) == "walls = 13 is not allowed; allowed values: whole numbers 1–12"
     r = client.post("/play", data={"game": "daitenka", "bot": "wizard"})
-    from lab.play.options import parse_bot_option
+    from lab.games.daitenka.play.options import parse_bot_option
 
     with pytest.raises(LabError) as e:
         parse_bot_option("wizard")
@@ -247,7 +247,7 @@ def test_rumble_nation_in_the_page(client):
 
 def test_a_deck_file_uploaded_for_play(client, folders):
     results, _ = folders
-    deck = Path("lab/cards/decks/oda.toml").read_text(encoding="utf-8")
+    deck = Path("lab/games/daitenka/cards/decks/oda.toml").read_text(encoding="utf-8")
     r = client.post(
         "/play/deck",
         files={"deck": ("my_oda.toml", deck.encode(), "text/plain")},

@@ -1,7 +1,7 @@
 """Set-up (rules.md R3): shuffle, walls without castles, legacy logistics, opening hands,
 三好長慶's extra card, the legacy mulligan, the first player, seeding and card conservation.
 
-Every test deals real games through ``lab.engine.api.Game`` and reads the zones right after
+Every test deals real games through ``lab.games.daitenka.engine.api.Game`` and reads the zones right after
 set-up (before the first leader turn's automatic draw, which only happens when the first
 ``legal_actions()`` of a leader turn is asked for).
 """
@@ -12,10 +12,10 @@ from collections import Counter
 
 import pytest
 
-from lab.cards.pool import ARMIES, load_army, load_deck, load_pool
-from lab.cards.vocab import Kind
-from lab.engine.api import Game
-from lab.engine.layout import (
+from lab.games.daitenka.cards.pool import ARMIES, load_army, load_deck, load_pool
+from lab.games.daitenka.cards.vocab import Kind
+from lab.games.daitenka.engine.api import Game
+from lab.games.daitenka.engine.layout import (
     G_FIRST,
     G_PHASE,
     NL,
@@ -24,7 +24,7 @@ from lab.engine.layout import (
     ST_BASE,
     ST_OPENING,
 )
-from lab.rules import PRESETS, RuleSet
+from lab.games.daitenka.rules import PRESETS, RuleSet
 
 SEATS = ("A", "B")
 DECK_SIZE = 30

@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 import lab.cli as cli
 from _support.sim_cases import write_config
-from lab.cards.pool import ARMIES
+from lab.games.daitenka.cards.pool import ARMIES
 from lab.errors import LabError
 from lab.sim.config import load_experiment
-from lab.sim.plan import cells, jobs
+from lab.games.daitenka.plan import cells, jobs
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 BASE = 'seed = 1\ngames = 10\n'
@@ -57,7 +57,7 @@ def test_seat_swap_plays_each_pair_of_armies_once_in_both_orders(tmp_path):
 
 
 def test_armies_by_printed_name_pairs_and_deck_file(tmp_path):
-    deck = Path(__file__).parent.parent / "lab" / "cards" / "decks" / "tougun.toml"
+    deck = Path(__file__).parent.parent / "lab/games/daitenka/cards/decks/tougun.toml"
     (tmp_path / "mine.toml").write_bytes(deck.read_bytes())
     exp = load(tmp_path, BASE + 'armies = [["東軍", "西軍"], ["mine.toml", "oda"]]\n')
     assert exp.matchups == (("tougun", "seigun"), ("mine", "oda"))

@@ -484,7 +484,7 @@ def test_the_wait_says_whether_it_compiles_and_counts_the_seconds(tmp_path, monk
 
     from rich.console import Console
 
-    from lab.engine import jit
+    from lab import jit
     from lab.sim import progress
 
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)

@@ -15,10 +15,11 @@ import lab.cli as cli
 from _support.sim_cases import assert_same_records, records, write_config
 from lab.errors import LabError
 from lab.sim import manifest
-from lab.sim.config import load_experiment, with_patches
-from lab.sim.plan import cells, chunks, jobs
+from lab.games.daitenka.experiment import with_patches
+from lab.sim.config import load_experiment
+from lab.games.daitenka.plan import cells, chunks, jobs
 from lab.records import CARDS, GAMES, chunk_path
-from lab.sim.replay import replay
+from lab.games.daitenka.replay import replay
 from lab.sim.runner import run
 
 BASE = 'seed = 3\ngames = 4\narmies = ["oda", "takeda", "uesugi"]\nbots = "random"\n'

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 import lab.cli as cli
 from _support.sim_cases import records, write_config
-from lab.cards.pool import load_army
-from lab.sim.records import CARDS_SCHEMA, GAMES_SCHEMA
-from lab.sim.summary import army_rates, variant_rates
+from lab.games.daitenka.cards.pool import load_army
+from lab.games.daitenka.records import CARDS_SCHEMA, GAMES_SCHEMA
+from lab.games.daitenka.summary import army_rates, variant_rates
 
 DOC = Path(__file__).parent.parent / "docs" / "records.md"
 TINY = """
@@ -136,7 +136,7 @@ def test_summary_keeps_bot_tiers_apart(monkeypatch):
     # would describe no player, so the summary shows one army table per tier (issue 12).
     from rich.console import Console
 
-    import lab.sim.summary as summary
+    import lab.games.daitenka.summary as summary
 
     rows = []
     for tier, winner in (("random-vs-random", "A"), ("heuristic-vs-heuristic", "B")):

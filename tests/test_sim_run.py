@@ -13,8 +13,8 @@ from _support.sim_cases import SMALL, assert_same_records, records, write_config
 from lab.errors import LabError
 from lab import records as rec
 from lab.sim.config import load_experiment
-from lab.sim.plan import jobs
-from lab.sim.replay import replay
+from lab.games.daitenka.plan import jobs
+from lab.games.daitenka.replay import replay
 from lab.sim.runner import run
 
 

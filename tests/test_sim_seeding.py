@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 from _support.sim_cases import records, write_config
-from lab.cards.pool import load_army
-from lab.engine.api import Game
-from lab.rules import RuleSet
+from lab.games.daitenka.cards.pool import load_army
+from lab.games.daitenka.engine.api import Game
+from lab.games.daitenka.rules import RuleSet
 from lab.sim.config import load_experiment
-from lab.sim.records import TOGGLE_TYPES
+from lab.games.daitenka.records import TOGGLE_TYPES
 from lab.sim.runner import run
-from lab.sim.seeding import deal_key, game_seeds, play_key
+from lab.games.daitenka.seeds import game_seeds
+from lab.sim.seeding import deal_key, play_key
 
 PAIRED = """
 name = "paired"

@@ -8,7 +8,7 @@ import pytest
 
 from _support.frames import cards_frame, games_frame
 from lab import stats
-from lab.cards.pool import load_pool
+from lab.games.daitenka.cards.pool import load_pool
 from lab.errors import LabError
 from lab.stats.intervals import wilson
 

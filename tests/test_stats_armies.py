@@ -47,7 +47,7 @@ def test_matchup_table_is_complementary():
             if a != b:
                 assert m.loc[a, b] + m.loc[b, a] == pytest.approx(1.0)
                 assert n.loc[a, b] == n.loc[b, a]
-    # canonical army order (lab.cards.pool.ARMIES), not alphabetical
+    # canonical army order (lab.games.daitenka.cards.pool.ARMIES), not alphabetical
     assert list(m.index) == ["oda", "honganji", "takeda", "uesugi"]
 
 

@@ -170,9 +170,9 @@ def test_games_flagged_error_are_set_aside(frames):
 
 
 def test_reads_what_the_runner_writes(tmp_path, frames):
-    """The runner's own schema (lab.sim.records) and chunk writer (lab.records), fed synthetic
+    """The runner's own schema (lab.games.daitenka.records) and chunk writer (lab.records), fed synthetic
     rows."""
-    sim = pytest.importorskip("lab.sim.records")
+    sim = pytest.importorskip("lab.games.daitenka.records")
     from lab.records import write_chunk
 
     pa = pytest.importorskip("pyarrow")

@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lab.bots.distill import DATA, DEFAULTS, SMALL, _learner, document, train
-from lab.bots.match import parse_bot, strong_weights
-from lab.bots.nb_heuristic import heuristic_choose
-from lab.bots.nb_params import N_W
-from lab.bots.nb_strong import FEATURE_NAMES, SCALE, strong_choose
-from lab.engine.nb_actions import legal_actions
+from lab.games.daitenka.bots.distill import DATA, DEFAULTS, SMALL, _learner, document, train
+from lab.games.daitenka.bots.match import parse_bot, strong_weights
+from lab.games.daitenka.bots.nb_heuristic import heuristic_choose
+from lab.games.daitenka.bots.nb_params import N_W
+from lab.games.daitenka.bots.nb_strong import FEATURE_NAMES, SCALE, strong_choose
+from lab.games.daitenka.engine.nb_actions import legal_actions
 from lab.errors import LabError
-from lab.rules import RuleSet
+from lab.games.daitenka.rules import RuleSet
 
 from _support.hidden import positions as _random_positions
 
@@ -64,7 +64,7 @@ def test_the_heuristic_weight_alone_chooses_as_the_heuristic_does():
 
 def test_strong_beats_the_heuristic():
     """A fit with a wrong sign or a feature read from the wrong seat plays below the heuristic."""
-    from lab.bots.ladder import play_pair
+    from lab.games.daitenka.bots.ladder import play_pair
 
     aw, bw, d = play_pair(parse_bot("strong"), parse_bot("heuristic"), 648, RuleSet(), seed=7)
     assert (aw + 0.5 * d) / (aw + bw + d) > 0.55

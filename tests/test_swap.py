@@ -15,7 +15,7 @@ from _support.sim_cases import records, write_config
 from lab.errors import LabError
 from lab.design import swap
 from lab.sim.config import load_experiment
-from lab.sim.replay import replay
+from lab.games.daitenka.replay import replay
 
 CONFIG = """
 name = "swaptest"

@@ -4,8 +4,8 @@ one half), parameters stay in their ranges, and a run resumes from its saved sta
 import numpy as np
 import pytest
 
-from lab.bots.personas import PERSONAS
-from lab.bots.tune import SPACE, Evaluator, to_params, tune
+from lab.games.daitenka.bots.personas import PERSONAS
+from lab.games.daitenka.bots.tune import SPACE, Evaluator, to_params, tune
 
 
 def test_paired_deals_give_a_mirror_match_exactly_one_half():

@@ -14,12 +14,13 @@ from typer.testing import CliRunner
 
 import lab.cli as cli
 from _support.sim_cases import write_config
-from lab.cards.patch import Patch, set_amount
-from lab.cards.pool import load_pool
+from lab.games.daitenka.cards.patch import Patch, set_amount
+from lab.games.daitenka.cards.pool import load_pool
 from lab.design import value
 from lab.errors import LabError
-from lab.sim.config import BASE_PATCH, load_experiment, with_patches
-from lab.sim.plan import cells
+from lab.games.daitenka.experiment import BASE_PATCH, with_patches
+from lab.sim.config import load_experiment
+from lab.games.daitenka.plan import cells
 from lab.stats.value import VALUE_COLUMNS, read_value, value_table
 
 CONFIG = """

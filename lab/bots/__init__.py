@@ -1,4 +1,1 @@
-"""Bots: who chooses among the legal actions. Compiled bots (random, heuristic, strong, search,
-expert) are selected by a small integer spec array so one compiled match loop plays any pairing;
-custom Python bots play through the engine's Python API. ``lab.bots.tune`` re-tunes the heuristic
-and ``lab.bots.distill`` trains the strong bot."""
+"""Former home of 大天下's bots, now ``lab.games.daitenka.bots``; kept for the paths docs/bots.md and examples/ use."""

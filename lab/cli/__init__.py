@@ -89,6 +89,6 @@ def root(
 ) -> None:
     """Daitenka Lab — a rules-variant simulation lab for the card game 大天下.
 
-    Cards, armies and rule sets are data (lab/cards/*.toml, rule configs in TOML). A bad input
-    file or value is reported as one line naming the file, the entry and the fix, with exit code 2.
+    Cards, armies and rule sets are data (TOML card, deck and rule files). A bad input file or
+    value is reported as one line naming the file, the entry and the fix, with exit code 2.
     """

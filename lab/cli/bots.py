@@ -1,8 +1,8 @@
 """``lab ladder`` and ``lab bench``: how strong the bots are and how fast the engine is.
 
 Parses the options and hands them to the game named by --game (``lab.games``), which plays,
-times and prints: 大天下's ladder is played, rated and drawn by ``lab.bots.ladder``, its timings
-taken by ``lab.bench``.
+times and prints: 大天下's ladder is played, rated and drawn by ``lab.games.daitenka.bots.ladder``, its timings
+taken by ``lab.games.daitenka.bench``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Annotated
 import typer
 
 from lab.cli.common import command, err, out
-from lab.rules import DEFAULT_PRESET
-from lab.schema.bots import BOT_FORMS
+from lab.games.daitenka.rules import DEFAULT_PRESET
+from lab.games.daitenka.schema.bots import BOT_FORMS
 
 
 # ---------------------------------------------------------------------------------- lab ladder

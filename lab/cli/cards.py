@@ -2,8 +2,8 @@
 a designer reads them.
 
 Owns how cards, decks, strength curves and rule sets are shown (rich tables) and the deck
-strength warning of ``lab decks --check`` and ``lab run``. The data comes from ``lab.cards.pool``
-and ``lab.rules``; this module checks nothing of its own beyond the command-line values.
+strength warning of ``lab decks --check`` and ``lab run``. The data comes from ``lab.games.daitenka.cards.pool``
+and ``lab.games.daitenka.rules``; this module checks nothing of its own beyond the command-line values.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from lab.cards.pool import (
+from lab.games.daitenka.cards.pool import (
     BALANCE_TOLERANCE,
     Card,
     CardPool,
@@ -27,10 +27,10 @@ from lab.cards.pool import (
     load_deck,
     strength_warning,
 )
-from lab.cards.vocab import KIND_LABELS, KIND_NAMES, Kind
+from lab.games.daitenka.cards.vocab import KIND_LABELS, KIND_NAMES, Kind
 from lab.cli.common import PRESET_HELP, CardFiles, command, out, pool_of, warn
 from lab.errors import LabError, closest, read_toml
-from lab.rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, RuleSet
+from lab.games.daitenka.rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, RuleSet
 
 
 # ------------------------------------------------------------------------------- card display

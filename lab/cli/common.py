@@ -17,9 +17,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from lab.cards.pool import CardPool, load_pool
+from lab.games.daitenka.cards.pool import CardPool, load_pool
 from lab.errors import LabError
-from lab.rules import DEFAULT_PRESET, PRESETS, RuleSet
+from lab.games.daitenka.rules import DEFAULT_PRESET, PRESETS, RuleSet
 
 app = typer.Typer(
     name="lab",
@@ -36,7 +36,7 @@ err = Console(stderr=True, highlight=False)
 
 PRESET_HELP = "Rules preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET})."
 CARDS_HELP = (
-    "An extra card file (TOML, the format of lab/cards/cards.toml: cards = [ … ] and "
+    "An extra card file (TOML, the format of lab/games/daitenka/cards/cards.toml: cards = [ … ] and "
     "[ability.ID] tables) added to the package's cards; deck files may use its cards. "
     "Repeatable. Checked like the package's cards. See docs/cards.md."
 )
@@ -54,7 +54,7 @@ Lang = Annotated[str, typer.Option("--lang", metavar="ja|en", help=LANG_HELP)]
 
 
 def check_lang(lang: str) -> str:
-    from lab.engine.text import LANGS
+    from lab.games.daitenka.engine.text import LANGS
 
     if lang not in LANGS:
         raise LabError(f"--lang {lang} is not allowed; allowed values: {', '.join(LANGS)}")

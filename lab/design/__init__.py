@@ -1,5 +1,5 @@
 """Design questions above the runner (architecture.md, "Growing it"): commands that *plan*
-experiments as card patches (``lab.cards.patch``) on an experiment config, run them through the
+experiments as card patches (``lab.games.daitenka.cards.patch``) on an experiment config, run them through the
 experiment runner (``lab.sim.runner``) and *read* their records through the statistics
 (``lab.stats``). They never reach into the engine: a patch is data the runner hands to the
 context builder, like a rules toggle.

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from lab.bots.match import parse_bot
+from lab.games.daitenka.bots.match import parse_bot
 from lab.errors import LabError, closest
 from lab.records.balance import FORMAT, RESULT
-from lab.sim.config import BASE_PATCH, Experiment, Tier
+from lab.games.daitenka.experiment import BASE_PATCH, Experiment, Tier
 from lab.stats.balance import game_mean, objectives
 
 from lab.design.balance_edits import catalogue, card_ids, patch_toml, responsible

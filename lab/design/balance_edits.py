@@ -10,7 +10,7 @@ deck). When a ``lab value`` table of the same rule set and tier is at hand, only
 most responsible (largest |value|) for each army are edited. Two edits conflict when they touch
 the same strength or the same ability of a card in overlapping scopes; an edit set holds no
 conflicting pair. Also owns the TOML a designer pastes into a config (``patch_toml``), which
-``lab.cards.patch.parse_patch`` reads back into the same edits. Plays nothing.
+``lab.games.daitenka.cards.patch.parse_patch`` reads back into the same edits. Plays nothing.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from lab.cards.patch import Edit, Patch, ability_off, set_amount, set_strength
-from lab.cards.pool import ARMIES, Card, CardPool, Deck, load_army, load_pool
-from lab.cards.vocab import INF, Kind
+from lab.games.daitenka.cards.patch import Edit, Patch, ability_off, set_amount, set_strength
+from lab.games.daitenka.cards.pool import ARMIES, Card, CardPool, Deck, load_army, load_pool
+from lab.games.daitenka.cards.vocab import INF, Kind
 from lab.errors import LabError, closest
 
 STEPS = (-2, -1, 1, 2)  # strength changes tried

@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from lab.cards.patch import Patch
+from lab.games.daitenka.cards.patch import Patch
 from lab.design.balance_edits import digest
 from lab.design.balance_tiers import (
     FRESH,
@@ -63,7 +63,7 @@ from lab.design.balance_tiers import (
     tier_of,
 )
 from lab.errors import LabError
-from lab.sim.config import BASE_PATCH, Experiment, Tier, with_patches
+from lab.games.daitenka.experiment import BASE_PATCH, Experiment, Tier, with_patches
 from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
 
 CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)

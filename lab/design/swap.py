@@ -1,6 +1,6 @@
 """The card-swap test (``lab swap``): the same deals with and without a card — a card patch.
 
-Owns the swap's patch and the reading of its result. A swap is the patch (``lab.cards.patch``)
+Owns the swap's patch and the reading of its result. A swap is the patch (``lab.games.daitenka.cards.patch``)
 that, in every army holding the card (or, with ``--army``, in that army only), replaces each copy
 by the other card in place and copy for copy; ``lab swap`` runs the experiment with the patches ``base`` and that one (variant ids
 ``RULES`` and ``RULES@CARD→WITH``) into one ordinary results folder through ``lab.sim.runner``
@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from lab.cards.patch import BASE, Patch, replace_card
-from lab.cards.pool import Card
+from lab.games.daitenka.cards.patch import BASE, Patch, replace_card
+from lab.games.daitenka.cards.pool import Card
 from lab.errors import LabError, closest, read_toml
 from lab.schema.base import check
 from lab.schema.experiment import SwapTable
-from lab.sim.config import BASE_PATCH, Experiment, with_patches
+from lab.games.daitenka.experiment import BASE_PATCH, Experiment, with_patches
 
 
 @dataclass(frozen=True)

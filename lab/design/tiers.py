@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lab.bots.match import BotSpec
+from lab.games.daitenka.bots.match import BotSpec
 
 ADVICE = 'the README\'s "Which bot tier for balance work" table'
 PLAIN = "balanced"  # the heuristic's default persona: the "plain heuristic" of the README
@@ -35,7 +35,7 @@ def strong(bot: BotSpec) -> bool:
 
 
 def weak_tier_note(tiers: Iterable) -> str | None:
-    """The line to print when any of ``tiers`` (``lab.sim.config.Tier``) seats a weak bot
+    """The line to print when any of ``tiers`` (``lab.games.daitenka.experiment.Tier``) seats a weak bot
     (``weak``), else None — for every design command that measures at a config's tiers."""
     labels = [t.label for t in tiers if weak(t.a) or weak(t.b)]
     if not labels:

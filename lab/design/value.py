@@ -27,12 +27,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from lab.cards.patch import Patch, ability_off, replace_card
-from lab.cards.pool import Card, Deck
-from lab.cards.vocab import INF, Kind
+from lab.games.daitenka.cards.patch import Patch, ability_off, replace_card
+from lab.games.daitenka.cards.pool import Card, Deck
+from lab.games.daitenka.cards.vocab import INF, Kind
 from lab.errors import LabError, closest
 from lab.design.tiers import names as tier_names
-from lab.sim.config import BASE_PATCH, Experiment, with_patches
+from lab.games.daitenka.experiment import BASE_PATCH, Experiment, with_patches
 from lab.stats.intervals import ALPHA
 from lab.stats.value import ARM_COLUMNS, CONTRASTS, GAME_COLUMNS, value_table, write_value
 

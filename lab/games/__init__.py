@@ -53,7 +53,7 @@ class Registry(Mapping):
 
 
 GAMES = Registry(
-    Registered("daitenka", "大天下", "lab.games.daitenka"),
+    Registered("daitenka", "大天下", "lab.games.daitenka.entry"),
     Registered("rumble_nation", "Rumble Nation", "lab.games.rumble_nation.platform"),
 )
 

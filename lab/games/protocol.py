@@ -245,7 +245,7 @@ class GameEntry(Protocol):
         """Compile or load the kernels ``job`` needs and play one game."""
 
     def play_chunk(self, job, out) -> Any:
-        """Play one chunk and write its record files (picklable; ``lab.sim.worker.Receipt``)."""
+        """Play one chunk and write its record files (picklable; ``lab.sim.receipt.Receipt``)."""
 
     def schema(self, kind: str):
         """The Arrow schema of the record table ``kind``."""
@@ -263,6 +263,24 @@ class GameEntry(Protocol):
         """The rich tables ``lab run`` prints at the end."""
 
     def build_report(self, results, fmt: str = "html", out=None, **options) -> Path: ...
+
+    # -- what statistics and reports name (lab.stats, lab.report)
+    def armies(self) -> list[tuple[str, str]]:
+        """(key, printed name) of the game's built-in armies in their canonical order (tables
+        and the play page list them so); [] for a game without armies."""
+
+    def card_pool(self) -> Any | None:
+        """The game's built-in card pool — each card with ``name``, ``id`` and ``abilities``
+        (each with ``id``, ``name``, ``rows``), ``pool.get(name)``, ``name in pool`` — from
+        which card statistics name cards and abilities; None for a game without cards."""
+
+    def bot_short(self, spec) -> str:
+        """The short name (a ``--tier`` value) of a bot as a resolved config writes it; a
+        ``LabError`` line for one this version cannot read."""
+
+    def variant_ids(self, config: dict) -> list[str]:
+        """The variant ids of a resolved config (manifest.json's ``config``) in its order, as
+        the records' ``variant`` column writes them."""
 
     @property
     def EDITS_CARDS(self) -> bool:
@@ -320,6 +338,11 @@ class GameEntry(Protocol):
     ) -> tuple[str, Any]:
         """(the person's seat, the match settings) from the page's form, checked (a bad value is
         one ``LabError`` line); ``uploaded(name)`` is the path of a file uploaded for play."""
+
+    def page_upload(self, text: str, name: str) -> dict[str, str]:
+        """Check a file uploaded for play (``name``, its ``text``) — one ``LabError`` line if
+        the game cannot play it — and return the form fields that choose it once saved; a game
+        that plays no uploaded file refuses every one."""
 
     def page_match(self, setup, replay_dir: Path) -> PageMatch:
         """A match of the page set up from ``setup`` (``settings`` from ``page_settings``);

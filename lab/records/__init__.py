@@ -10,7 +10,7 @@ truncated or overwritten chunk is named in one line (and replayed by ``--resume`
 failing deep inside pyarrow. Also ``manifest.json``'s reading and atomic writing, and the files
 of one record table (merged ``KIND.parquet`` or complete chunks). Which tables a chunk holds and
 their schemas are the game's (``lab.games``); what the tables mean is the game's records module
-(大天下: ``lab.sim.records``). It plays nothing and computes no statistic.
+(大天下: ``lab.games.daitenka.records``). It plays nothing and computes no statistic.
 
 ``LAB_SIM_WRITE_PAUSE`` (seconds; a test hook, never set in normal use) pauses each write between
 the temp file and the rename, so a test can kill a run while a chunk is being written.
@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from lab.errors import LabError
@@ -313,3 +314,20 @@ def read_cards(out: str | Path, columns=None) -> pd.DataFrame:
     if "game_id" in df:
         df = df.sort_values("game_id", kind="stable", ignore_index=True)
     return df
+
+
+def read_record(out, game_id: int) -> tuple[dict, dict]:
+    """(manifest, games row) of one recorded game, with one-line errors."""
+    man = read_manifest(out)
+    if man is None:
+        raise LabError(f"{out} holds no {MANIFEST}; give a results folder that `lab run` wrote")
+    table = read_table(out, GAMES, filter=pc.field("game_id") == game_id)
+    if table.num_rows == 0:
+        ids = read_table(out, GAMES, columns=["game_id"])["game_id"]
+        span = (
+            f"its recorded game ids run {pc.min(ids).as_py()}–{pc.max(ids).as_py()}"
+            if len(ids)
+            else "it holds no recorded game yet"
+        )
+        raise LabError(f"no game {game_id} in {out}; {span}")
+    return man, table.slice(0, 1).to_pylist()[0]

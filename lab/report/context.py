@@ -30,6 +30,14 @@ class Context:
     value: pd.DataFrame | None = None
     names: dict = field(default_factory=dict)
 
+    @cached_property
+    def game(self):
+        """The registered game whose records these are (its manifest names it)."""
+        from lab.games import get
+
+        config = self.rec.manifest.get("config") if isinstance(self.rec.manifest, dict) else None
+        return get((config or {}).get("game"))
+
     # ------------------------------------------------------------------------------ labels
 
     @cached_property
@@ -109,8 +117,6 @@ class Context:
         """The ``lab value`` command that writes the table this folder lacks."""
         import shlex
 
-        from lab.bots.match import parse_bot
-
         man = self.rec.manifest
         config = man.get("config") if isinstance(man.get("config"), dict) else {}
         source = config.get("source") or "CONFIG"
@@ -119,8 +125,8 @@ class Context:
         for t in config.get("tiers") or []:
             if isinstance(t, dict) and t.get("label") in missing:
                 try:
-                    a, b = parse_bot(t.get("a")), parse_bot(t.get("b"))
-                    tiers.append(a.short if a == b else t["label"])
+                    a, b = self.game.bot_short(t.get("a")), self.game.bot_short(t.get("b"))
+                    tiers.append(a if a == b else t["label"])
                 except LabError:  # a manifest of another version: its label still names it
                     tiers.append(t["label"])
         all_tiers = len(tiers) == len(config.get("tiers") or [])

@@ -288,3 +288,14 @@ def _allowed(tp, ctx: dict) -> str:
     if isinstance(base, type) and issubclass(base, Table):
         return f"a table with keys {', '.join(base.keys())}"
     return "see the file format"
+
+
+def parse_seed(value) -> int:
+    """A seed a person typed (``lab play``, the play page): a whole number ≥ 0."""
+    try:
+        seed = int(str(value).strip())
+    except ValueError:
+        raise LabError(f"seed = \"{value}\" must be a whole number ≥ 0 (or random)") from None
+    if seed < 0:
+        raise LabError(f"seed = {seed} must be a whole number ≥ 0 (or random)")
+    return seed

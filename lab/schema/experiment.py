@@ -3,7 +3,7 @@ card patches and the ``[swap]`` table of ``lab swap``.
 
 What needs the card pool, the armies or the rules — an unknown army or card, a toggle's value, a
 patch that makes a deck illegal, a bot's parameters — is checked after this schema by
-``lab.sim.config``, ``lab.cards.patch`` and ``lab.bots.match`` with the same one-line errors. A
+``lab.games.daitenka.experiment``, ``lab.games.daitenka.cards.patch`` and ``lab.games.daitenka.bots.match`` with the same one-line errors. A
 key a later version adds (e.g. ``game`` for a second game) is one more field here.
 """
 
@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from lab.rules import DEFAULT_PRESET, PRESETS
+from lab.games.daitenka.rules import DEFAULT_PRESET, PRESETS
 from lab.schema.base import Table, field, problem
 
 MAX_SEED = 2**63 - 1
@@ -138,7 +138,7 @@ class ExperimentFile(Table):
         {}, allowed="a table of rules toggles, each a list of values ([grid])"
     )
     armies: Any = "all"  # "all", armies or [seat A, seat B] pairs: resolved with the decks
-    bots: Any = None  # bots are checked by lab.bots.match.parse_bot
+    bots: Any = None  # bots are checked by lab.games.daitenka.bots.match.parse_bot
     tiers: Any = None
     seat_swap: bool = False
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK)] = DEFAULT_CHUNK

@@ -1,9 +1,9 @@
-"""Rules files and the toggles of a rule set, as schemas derived from ``lab.rules.RuleSet``.
+"""Rules files and the toggles of a rule set, as schemas derived from ``lab.games.daitenka.rules.RuleSet``.
 
 A rules file holds ``preset = "…"`` and toggles, at top level or under one ``[rules]`` table; a
 config's ``[overrides]``, a scenario's ``[overrides]``, ``--set`` and the play-again prompt hold
 toggles. Every toggle's type and allowed values come from its one declaration in the game's rule
-set (``lab.rules.RuleSet``, handed in: this module imports no game); it adds the words of the
+set (``lab.games.daitenka.rules.RuleSet``, handed in: this module imports no game); it adds the words of the
 command line (``on``/``off``, ``"10"``) and nothing else.
 """
 

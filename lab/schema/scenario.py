@@ -3,7 +3,7 @@
 A scenario file is one scenario (its keys at top level) or several ``[[scenario]]`` tables.
 Unknown keys, zones and expectations are refused, and a mistyped expectation is an error in the
 file, never a failed ruling. The zones' card names are checked when the position is built
-(``lab.engine.api.Game.from_position``), against the pool the scenario is run with.
+(``lab.games.daitenka.engine.api.Game.from_position``), against the pool the scenario is run with.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, model_validator
 
-from lab.engine.layout import END_NAMES
-from lab.rules import DEFAULT_PRESET, PRESETS
+from lab.games.daitenka.engine.layout import END_NAMES
+from lab.games.daitenka.rules import DEFAULT_PRESET, PRESETS
 from lab.schema.base import Table, field, problem
 
 Names = list[str]

@@ -3,7 +3,7 @@ a thin layer over the functions the commands call.
 
 - ``app``: the routes, templates and request guards (Starlette, server-rendered pages, a little
   plain JavaScript in ``static/``);
-- ``play``: the page's matches (``lab.play.match``, Rumble Nation's facade) and what a seat sees;
+- ``play``: the page's matches (``lab.games.daitenka.play.match``, Rumble Nation's facade) and what a seat sees;
 - ``jobs`` / ``child``: experiments started from the page, each in its own process calling the
   runner, ``lab value`` or ``lab balance``; progress, stop and resume;
 - ``answers``: the results browser (summaries, reports, value and balance results, side by side);

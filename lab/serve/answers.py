@@ -201,15 +201,11 @@ def balance_blocks(folder: Path) -> list[dict] | None:
 
 
 def variants_of(folder: Path) -> list[str]:
+    from lab.games import get
+
     man = _manifest(folder) or {}
     cfg = man.get("config") or {}
-    from lab.sim.config import PATCH_SEPARATOR
-
-    rules = [v.get("id") for v in cfg.get("variants") or []]
-    patches = [p.get("name") for p in cfg.get("patches") or []]
-    if patches:
-        return [r if p == "base" else f"{r}{PATCH_SEPARATOR}{p}" for r in rules for p in patches]
-    return rules
+    return get(cfg.get("game")).variant_ids(cfg)
 
 
 def compare(a: Path, va: str, b: Path, vb: str) -> dict:

@@ -13,7 +13,6 @@ through them, the commands' own functions); nothing here computes or simulates.
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import threading
 import time
@@ -206,7 +205,7 @@ def create_app(
             toggles = rule_fields(game, preset)
             for t in toggles:  # keep what was typed, so the error can be fixed in place
                 t["value"] = form.get(f"rule_{t['key']}", t["value"])
-        armies = nine_armies()
+        armies = get(game).armies()
         decks_dir = roots.results / DECKS
         uploaded = sorted(p.name for p in decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
         view = match.view() if match is not None else None
@@ -338,14 +337,11 @@ def create_app(
             text = decode(await upload.read(), name)
             folder = roots.results / DECKS
             folder.mkdir(parents=True, exist_ok=True)
-            from lab.cards.pool import deck_from, load_pool
-            from lab.errors import parse_toml
-
-            deck_from(parse_toml(text, name), name, load_pool())  # one line if it is no deck
+            chosen = get(back.get("game") or DEFAULT).page_upload(text, name)  # one line if bad
             (folder / name).write_text(text, encoding="utf-8")
         except LabError as e:
             return page(request, "play.html", status=400, **play_context(back, error=one_line(e)))
-        back["army"] = f"deck:{name}"
+        back.update(chosen)
         return RedirectResponse("/play?" + urlencode(back), status_code=303)
 
     # -------------------------------------------------------------------- experiments
@@ -629,7 +625,8 @@ def create_app(
                 lab.matches._items.pop(m.id, None)
             for name in templates.env.list_templates():  # Jinja compiles each on first use
                 templates.get_template(name)
-            nine_armies()
+            for name in GAMES:  # their armies' files, read once
+                get(name).armies()
             # The compiled engine leaves a large, long-lived heap of objects behind; a full
             # collection walking it took 0.1–0.4 s (measured in the middle of a click). Frozen,
             # it is never walked again; what a match allocates later is collected as usual.
@@ -692,14 +689,6 @@ def as_named(path: Path, name: str):
         yield
     except LabError as e:
         raise LabError(str(e).replace(str(path), name)) from None
-
-
-@functools.lru_cache(maxsize=1)
-def nine_armies() -> list[tuple[str, str]]:
-    """(key, printed name) of the nine armies (package data: read once)."""
-    from lab.cards.pool import ARMIES, load_armies
-
-    return [(d.key, d.name) for d in load_armies() if d.key in ARMIES]
 
 
 def _int(value, key: str) -> int | None:

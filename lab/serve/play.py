@@ -63,7 +63,7 @@ class Setup:
     (its entry's ``page_settings``)."""
 
     def __init__(self, form: dict, decks_dir: Path):
-        from lab.play.options import parse_seed
+        from lab.schema.base import parse_seed
         from lab.serve.paths import inside
 
         game = str(form.get("game") or DEFAULT)

@@ -1,7 +1,7 @@
 """The CLI's rich tables as plain data a page renders as HTML tables.
 
 ``lab run``, ``lab value`` and ``lab balance`` print rich ``Table`` objects built by the layers
-that own them (``lab.sim.summary``, ``lab.design.value``, ``lab.design.balance``); the page shows
+that own them (``lab.games.daitenka.summary``, ``lab.design.value``, ``lab.design.balance``); the page shows
 those very tables, converted here cell by cell (text, bold, dimmed), so the page and the terminal
 cannot disagree. Nothing here computes a number.
 """

@@ -6,7 +6,7 @@ anything is written; a lost worker becomes one note of ours (Dask replays its ch
 so the records do not change); a lost scheduler, a cluster left without workers, or a chunk
 that kills every worker it meets ends the dispatch with ``ClusterLost``, which the runner turns
 into its one line; Dask's own log lines and warnings stay off the terminal unless ``verbose``.
-It writes no record itself (``lab.sim.worker`` writes each chunk, on the worker) and knows no
+It writes no record itself (the game's ``play_chunk`` writes each chunk, on the worker) and knows no
 rule.
 """
 
@@ -27,7 +27,6 @@ from rich.console import Console
 from rich.text import Text
 
 from lab.errors import LabError
-from lab.sim.plan import Job
 from lab.sim.progress import engine_message, live_status, note as show_note, status
 
 CONNECT_S = 5.0  # a live scheduler answers in milliseconds; nobody should wait 18 s to hear no
@@ -215,7 +214,7 @@ def quiet_dask(verbose: bool = False):
 # ------------------------------------------------------------------------------- the workers
 
 
-def warm(client, job: Job, console: Console | None, warm_one) -> None:
+def warm(client, job, console: Console | None, warm_one) -> None:
     """Compile (or load) the engine on every Dask worker before the games start, with the
     workers' state in the status line: a cold worker compiles for minutes, which a progress bar
     stuck at 0% would not explain. A worker lost meanwhile is simply not waited for."""
@@ -252,7 +251,7 @@ def warm(client, job: Job, console: Console | None, warm_one) -> None:
                     pending.pop(f).cancel()
 
 
-def play(client, todo: list[Job], out: Path, play_one, note=None):
+def play(client, todo: list, out: Path, play_one, note=None):
     """Receipts of the chunks as they finish (in any order), played on the cluster with at
     most four chunks per worker thread queued, so a stop leaves little to cancel. ``note``
     hears of lost workers."""

@@ -4,7 +4,7 @@
 Owns the loky worker processes' conduct — a worker ignores Ctrl-C (the parent stops the run) and
 leaves as soon as its parent is gone; after an early stop, loky's own threads stay quiet. The
 Dask side (connecting, warming the workers, watching the cluster) belongs to ``lab.sim.cluster``.
-It writes nothing itself (``lab.sim.worker`` writes each chunk) and knows no rule.
+It writes nothing itself (the game's ``play_chunk`` writes each chunk) and knows no rule.
 """
 
 from __future__ import annotations
@@ -17,19 +17,9 @@ import time
 from pathlib import Path
 
 from lab.sim import cluster
-from lab.sim.plan import Job
-from lab.sim.worker import play_chunk
 
 
-def chunks(
-    todo: list[Job],
-    out: Path,
-    n_jobs: int,
-    backend: str,
-    play_one=play_chunk,
-    client=None,
-    note=None,
-):
+def chunks(todo: list, out: Path, n_jobs: int, backend: str, play_one, client=None, note=None):
     """Receipts of the chunks as they finish (in any order); ``play_one(job, out)`` plays and
     writes a chunk (the game's ``play_chunk``, a module-level function the workers import). On
     Dask, ``client`` is the cluster's client and ``note`` hears of lost workers; a lost

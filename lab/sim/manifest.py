@@ -26,7 +26,7 @@ from lab.records import read_manifest as read
 from lab.records import write_manifest as write  # noqa: F401
 from lab.records import written_chunks
 from lab.sim import lock
-from lab.sim.config import Experiment
+from lab.games.protocol import Experiment
 
 SCHEMA = 1
 _LAB = Path(__file__).resolve().parent.parent
@@ -75,16 +75,15 @@ def git_commit() -> dict | None:
         return None
 
 
-def code_digest() -> str:
-    """A hash of every source and data file that decides what a game does (engine, bots, rules,
-    card pool and armies): records made by different code never mix in one folder."""
-    files = (
-        sorted(_LAB.glob("engine/*.py"))
-        + sorted(_LAB.glob("bots/*.py"))
-        + [_LAB / "rules.py"]
-        + sorted(_LAB.glob("cards/*.py"))
-        + sorted(_LAB.glob("cards/*.toml"))
-        + sorted(_LAB.glob("cards/decks/*.toml"))
+def code_digest(game: str) -> str:
+    """A hash of every source and data file of ``game``'s folder (``lab/games/<game>/``: its
+    engine, bots, rules, cards and armies) and of the shared kernel helpers (``lab/jit/``):
+    records made by different code never mix in one folder."""
+    files = sorted(
+        p
+        for folder in (_LAB / "games" / game, _LAB / "jit")
+        for p in folder.rglob("*")
+        if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts
     )
     h = hashlib.sha256()
     for p in files:
@@ -98,7 +97,7 @@ def new(exp: Experiment, plan: list[dict]) -> dict:
         "schema": SCHEMA,
         "status": "running",
         "fingerprint": exp.fingerprint(),
-        "code_digest": code_digest(),
+        "code_digest": code_digest(exp.game),
         "config": exp.resolved(),
         "games": exp.total_games,
         "cells": exp.n_cells,
@@ -157,10 +156,10 @@ def check_folder(out: Path, exp: Experiment, resume: bool, fresh: bool = False) 
             f"{', '.join(diff) or 'its fingerprint'}); choose another --out, or add "
             "--fresh to replace them"
         )
-    if old.get("code_digest") != code_digest():
+    if old.get("code_digest") != (now := code_digest(exp.game)):
         raise LabError(
             f"--out {out} was written by other engine, bot or card code (digest "
-            f"{old.get('code_digest')}, now {code_digest()}); resuming would mix "
+            f"{old.get('code_digest')}, now {now}); resuming would mix "
             "records of two versions — choose another --out, or add --fresh to "
             "replace them"
         )

@@ -38,7 +38,7 @@ PLAIN_EVERY_S = 10.0
 
 def engine_message() -> str:
     """What the wait before the first game is: compiling, or loading the cached kernels."""
-    from lab.engine import jit
+    from lab import jit
 
     cache = Path(jit.numba.config.CACHE_DIR)
     if os.environ.get("NUMBA_DISABLE_JIT") == "1" or next(cache.rglob("*.nbi"), None):

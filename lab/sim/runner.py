@@ -8,7 +8,7 @@ the seconds, on the Dask workers too), dispatch, completion — and the interrup
 is either fully written or absent, so Ctrl-C (one line, exit 130; workers ignore SIGINT), SIGKILL
 (workers leave when their parent dies) or a lost Dask cluster (one line naming the command that
 finishes the run, exit 2) loses at most the chunks in flight and ``--resume`` plays only what is
-missing or damaged. Workers write their own chunks (``lab.sim.worker``); this module never builds
+missing or damaged. Workers write their own chunks (the game's ``play_chunk``); this module never builds
 a record and knows no rule.
 """
 
@@ -27,8 +27,8 @@ from rich.console import Console
 from lab.errors import LabError
 from lab import records
 from lab.sim import cluster, dispatch, lock, manifest, progress
-from lab.sim.config import Experiment
-from lab.sim.worker import Receipt
+from lab.games.protocol import Experiment
+from lab.sim.receipt import Receipt
 
 BACKENDS = ("loky", "dask")
 MANIFEST_EVERY_S = 1.0  # how often the manifest takes in the chunks finished since

@@ -1,7 +1,7 @@
 """Seed words for recorded games: the deal and play streams of architecture.md principle 5.
 
-Every game gets the engine's twelve seed words (``lab.engine.layout.N_SEED_WORDS``: seat A's deal
-stream, seat B's deal stream, the play stream; four 32-bit words each) from two keys, each turned
+A game's seed words (大天下's twelve: seat A's deal stream, seat B's deal stream, the play
+stream, four 32-bit words each, assembled by ``lab.games.daitenka.seeds``) come from two keys, each turned
 by ``numpy.random.SeedSequence`` into the key of a counter-based ``numpy.random.Philox``
 generator whose counter is the deal index (so the words of deal d cost one Philox block, and
 consecutive deals come out of one vectorised call):
@@ -24,8 +24,6 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-
-from lab.engine.layout import N_SEED_WORDS
 
 DEAL_STREAM = 0
 PLAY_STREAM = 1
@@ -61,27 +59,3 @@ def stream_words(key: tuple[int, tuple[int, ...]], lo: int, hi: int) -> np.ndarr
     state = np.random.SeedSequence(entropy, spawn_key=spawn).generate_state(2, dtype=np.uint64)
     raw = np.random.Philox(key=state, counter=lo).random_raw(4 * (hi - lo)).reshape(-1, 4)
     return np.stack([raw & _LOW, raw >> np.uint64(32)], axis=2).reshape(-1, 8)
-
-
-def game_seeds(
-    seed: int,
-    pair: tuple[str, str],
-    seat_a_slot: int,
-    variant_id: str,
-    bot_a: str,
-    bot_b: str,
-    lo: int,
-    hi: int,
-) -> np.ndarray:
-    """The engine seed words of deals [lo, hi): int64[hi - lo, 12]."""
-    deal = stream_words(deal_key(seed, pair), lo, hi)
-    play = stream_words(play_key(seed, pair, variant_id, bot_a, bot_b, seat_a_slot), lo, hi)
-    a = 4 * seat_a_slot
-    b = 4 - a
-    words = np.concatenate([deal[:, a : a + 4], deal[:, b : b + 4], play[:, :4]], axis=1)
-    words = words.astype(np.int64)
-    assert words.shape[1] == N_SEED_WORDS
-    for k in (0, 4, 8):  # a generator state of four zero words never leaves zero
-        zero = ~words[:, k : k + 4].any(axis=1)
-        words[zero, k] = 1
-    return words

@@ -1,6 +1,6 @@
 """Dead and rare abilities: every ability of the pool, how often it held and how often it acted.
 
-Owns: ``ability_table`` — one row per card × ability of ``lab.cards.pool`` (× any ``by`` group):
+Owns: ``ability_table`` — one row per card × ability of the game's card pool (``GameEntry.card_pool``) (× any ``by`` group):
 ``decks`` (seat-games whose deck held the card), ``held`` (seat-games where it reached the hand —
 opening, drawn or gained — or otherwise acted), ``fired`` (seat-games where this ability changed
 the state at least once: ``triggers`` for a one-ability card, the ability's entry of the
@@ -41,9 +41,9 @@ def pool_abilities(pool=None) -> pd.DataFrame:
     """Every (card, ability) of the pool: card, card_id, ability_id, ability (printed name),
     effects (effect rows), n_abilities (of the card)."""
     if pool is None:
-        from lab.cards.pool import load_pool
+        from lab.games import get
 
-        pool = load_pool()
+        pool = get(None).card_pool()  # the default game's cards
     rows = [
         (c.name, c.id, a.id, a.name, len(a.rows), len(c.abilities))
         for c in pool

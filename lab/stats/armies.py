@@ -25,7 +25,7 @@ import pandas as pd
 import statsmodels.api as sm
 from scipy.special import expit
 
-from lab.cards.pool import ARMIES
+from lab.games import get
 from lab.stats.clustered import CLUSTER, clustered_rate
 from lab.stats.intervals import ALPHA, MIN_GAMES, thin
 from lab.stats.records import as_records
@@ -41,9 +41,10 @@ from lab.stats.views import (
 
 
 def army_order(armies) -> list[str]:
-    """The nine armies in their canonical order (lab.cards.pool.ARMIES), then any others A–Z."""
-    armies = set(armies)
-    return [a for a in ARMIES if a in armies] + sorted(armies - set(ARMIES))
+    """The built-in armies in their canonical order (the default game's ``ARMIES``), then any
+    others A–Z."""
+    armies, known = set(armies), [key for key, _ in get(None).armies()]
+    return [a for a in known if a in armies] + sorted(armies - set(known))
 
 
 def _seats(rec, keys):

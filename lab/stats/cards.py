@@ -17,7 +17,7 @@ over decisive games of the seat whose deck held the card:
 - ``played``: win rate in games where ≥ 1 copy was played; ``won_set``: of those games, the share
   in which ≥ 1 copy was in a winning set;
 - ``trigger``: of the games where the card reached the hand (any route), the share in which one of
-  its abilities changed the state (NaN for cards without effects, from ``lab.cards.pool``).
+  its abilities changed the state (NaN for cards without effects, from the game's card pool).
 
 These are observational: a won battle draws cards (荷駄隊, 物見 …), so the winner of a game draws
 more of its deck than the loser (``draw_bias`` measures it per variant and tier) and "drawn"
@@ -79,9 +79,9 @@ def card_flags(rows: pd.DataFrame) -> pd.DataFrame:
 
 def _has_effects(names, pool) -> dict[str, bool]:
     if pool is None:
-        from lab.cards.pool import load_pool
+        from lab.games import get
 
-        pool = load_pool()
+        pool = get(None).card_pool()  # the default game's cards
     out = {}
     for name in names:
         out[name] = bool(pool.get(name).rows()) if name in pool else True

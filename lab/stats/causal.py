@@ -175,9 +175,9 @@ def read_value(folder) -> pd.DataFrame | None:
 def _with_abilities(names) -> set[str]:
     """The cards among ``names`` that have an ability (those ``lab value`` measures); a name
     the pool does not know counts as one."""
-    from lab.cards.pool import load_pool
+    from lab.games import get
 
-    pool = load_pool()
+    pool = get(None).card_pool()  # the default game's cards (lab value edits only its cards)
     return {n for n in names if n not in pool or pool.get(n).abilities}
 
 

@@ -6,12 +6,12 @@ import json
 import numpy as np
 
 from _support.hidden import positions
-from lab.bots import nb_buffer as B
-from lab.bots import nb_policy
-from lab.bots.match import parse_bot
-from lab.bots.nb_expert import nd
-from lab.engine.layout import AW, MAXA
-from lab.engine.nb_actions import legal_actions
+from lab.games.daitenka.bots import nb_buffer as B
+from lab.games.daitenka.bots import nb_policy
+from lab.games.daitenka.bots.match import parse_bot
+from lab.games.daitenka.bots.nb_expert import nd
+from lab.games.daitenka.engine.layout import AW, MAXA
+from lab.games.daitenka.engine.nb_actions import legal_actions
 
 if __name__ == "__main__":
     bot = parse_bot({"kind": "expert", "simulations": 25, "widen": 150}).pack()

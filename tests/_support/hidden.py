@@ -4,9 +4,9 @@ golden playthroughs (tests/test_golden.py), for 大天下 and for Rumble Nation.
 
 import numpy as np
 
-from lab.cards.pool import load_armies
-from lab.engine.api import Game
-from lab.rules import RuleSet
+from lab.games.daitenka.cards.pool import load_armies
+from lab.games.daitenka.engine.api import Game
+from lab.games.daitenka.rules import RuleSet
 
 
 def positions(count=60, seed=0):

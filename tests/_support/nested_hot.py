@@ -1,7 +1,7 @@
 """Kernels for tests/test_compile_fixes.py: inlined helpers inside inlined helpers, each called
 from several places, the shape the engine's kernels have."""
 
-from lab.engine.jit import hot, kernel
+from lab.jit import hot, kernel
 
 
 @hot

@@ -1,6 +1,6 @@
 """Kernels for tests/test_jit_kernel.py: a callee called from a kernel with constants."""
 
-from lab.engine.jit import kernel
+from lab.jit import kernel
 
 
 @kernel

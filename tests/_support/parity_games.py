@@ -3,9 +3,9 @@
 import json
 import sys
 
-from lab.cards.pool import ARMIES
-from lab.engine.api import play_random_game
-from lab.rules import PRESETS
+from lab.games.daitenka.cards.pool import ARMIES
+from lab.games.daitenka.engine.api import play_random_game
+from lab.games.daitenka.rules import PRESETS
 
 
 def games(per_preset: int):

@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 
-from lab.bots.match import Batch, parse_bot
-from lab.cards.pool import load_armies, load_pool
-from lab.engine.context import matchup_context
-from lab.rules import RuleSet
+from lab.games.daitenka.bots.match import Batch, parse_bot
+from lab.games.daitenka.cards.pool import load_armies, load_pool
+from lab.games.daitenka.engine.context import matchup_context
+from lab.games.daitenka.rules import RuleSet
 
 if __name__ == "__main__":
     pool = load_pool()

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lab.cards.pool import load_army, load_pool
+from lab.games.daitenka.cards.pool import load_army, load_pool
 
 ARMIES = ("oda", "takeda", "uesugi", "mouri")
 STRENGTH = {"oda": 0.30, "takeda": 0.10, "uesugi": -0.10, "mouri": -0.30}

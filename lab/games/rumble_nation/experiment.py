@@ -263,7 +263,7 @@ def warm(job: Job) -> None:
 
 def play_chunk(job: Job, out: str):
     from lab import records
-    from lab.sim.worker import Receipt
+    from lab.sim.receipt import Receipt
 
     t = time.perf_counter()
     seeds, cols = play(job)
@@ -354,9 +354,9 @@ def replay(out, game_id: int) -> Replay:
     from its tier, its seed words) and compare the scores, ranks and winner with the record."""
     from lab.games.rumble_nation.batch import finish
     from lab.games.rumble_nation.game import new_game
-    from lab.sim.replay import load_record
+    from lab.records import read_record
 
-    man, row = load_record(out, game_id)
+    man, row = read_record(out, game_id)
     variants = {v["id"]: v["rules"] for v in man["config"].get("variants", [])}
     tiers = {t["label"]: t["bots"] for t in man["config"].get("tiers", [])}
     if row["variant"] not in variants or row["tier"] not in tiers:

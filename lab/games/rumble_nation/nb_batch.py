@@ -2,7 +2,7 @@
 No I/O and no allocation; the Python facade (``batch``) owns the buffers, seeds and columns.
 """
 
-from lab.engine.jit import kernel
+from lab.jit import kernel
 from lab.games.rumble_nation.nb_bots import choose
 from lab.games.rumble_nation.nb_core import apply, legal, record, roll, setup
 from lab.games.rumble_nation.nb_layout import PH_OVER, S_PHASE, S_STAGE, S_TO_MOVE, ST_ROLL

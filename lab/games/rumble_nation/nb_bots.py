@@ -15,7 +15,7 @@ Floating point here is only + − × ÷ and sqrt, which round identically compil
 
 import math
 
-from lab.engine.jit import hot, kernel
+from lab.jit import hot, kernel
 from lab.games.rumble_nation.nb_core import (
     apply,
     in_stock,

@@ -6,7 +6,7 @@ war's outcome area by area, reinforcements, scores and ranks — and returns the
 first broken invariant (``INVARIANTS``), 0 if all hold.
 """
 
-from lab.engine.jit import kernel
+from lab.jit import kernel
 from lab.games.rumble_nation.nb_core import (
     apply,
     in_stock,

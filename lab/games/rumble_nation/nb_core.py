@@ -6,8 +6,8 @@ Only ``@kernel``/``@hot`` functions over the state ``s`` and the context ``c`` (
 under NUMBA_DISABLE_JIT=1. Bots, the batch loop and the invariant checks live in their own files.
 """
 
-from lab.engine.jit import hot, kernel
-from lab.engine.nb_rng import next32, rand_below  # noqa: F401  (the shared generator)
+from lab.jit import hot, kernel
+from lab.jit.nb_rng import next32, rand_below  # noqa: F401  (the shared generator)
 from lab.games.rumble_nation import nb_layout as L
 
 

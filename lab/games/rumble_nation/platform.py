@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lab.errors import LabError
 from lab.games.rumble_nation import commands
-from lab.games.rumble_nation.batch import record_columns
+from lab.games.rumble_nation.batch import parse_bot, record_columns
 from lab.games.rumble_nation.experiment import (
     GAMES,
     load_experiment,
@@ -98,6 +99,19 @@ class RumbleNation:
 
         return build_report(results, fmt=fmt, out=out, **options)
 
+    # ------------------------------------------------------------------ statistics and reports
+    def armies(self) -> list[tuple[str, str]]:
+        return []  # no armies
+
+    def card_pool(self):
+        return None  # no cards
+
+    def bot_short(self, spec) -> str:
+        return parse_bot(spec).label
+
+    def variant_ids(self, config: dict) -> list[str]:
+        return [v.get("id") for v in config.get("variants") or []]
+
     # ------------------------------------------------------------------ single games
     def prepare_scenarios(self, path, log: bool = False, pool=None) -> list:
         from lab.games.rumble_nation.scenario import prepare
@@ -135,6 +149,9 @@ class RumbleNation:
         from lab.games.rumble_nation import page
 
         return page.settings(form, preset, overrides, bot, seed, uploaded)
+
+    def page_upload(self, text: str, name: str) -> dict[str, str]:
+        raise LabError(f"{name}: Rumble Nation plays no uploaded file")
 
     def page_match(self, setup, replay_dir):
         from lab.games.rumble_nation.page import RumbleMatch

@@ -1,5 +1,5 @@
 """Replay files of Rumble Nation matches played in the terminal (`lab play --game
-rumble_nation`), and what `lab replay FILE` shows for one — the counterpart of ``lab.play.record``
+rumble_nation`), and what `lab replay FILE` shows for one — the counterpart of ``lab.games.daitenka.play.record``
 for 大天下.
 
 A replay holds what rebuilds the match exactly: the resolved rule toggles, the seed, who played

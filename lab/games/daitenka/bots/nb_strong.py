@@ -1,0 +1,302 @@
+"""The strong bot: a linear policy over action features, distilled from the expert.
+
+Every legal action is described by ``N_FEAT`` numbers from the mover's side — what the balanced
+and the tuned heuristics think of it (is it their choice, their clipped score, is it decisive), its
+kind, and for led and answering sets their size, value, top strength, shape, extra damage,
+車懸り and gun fire, the chance the heuristic gives of it being beaten, the share of the hand's
+value it spends, its strong units, whether it empties the hand, and a few interactions with the
+walls at stake — and scored by a weighted sum; the best is played (the first among equals). The
+weights are a conditional-logit fit of the expert's choices on positions from the bot's own play
+(``lab.bots.distill``); they ship as ``lab/bots/data/strong_weights.json`` and travel in the bot
+spec (``BP_W``…, ×10⁵, and the tuned persona's fields from ``BP_ALT``) so the compiled code
+holds no weight of its own.
+
+It reads what the heuristic reads (rules.md R1): its own hand, counts of the opponent's hand and
+walls, the field and camps — never the opponent's hand, a deck or a wall card.
+"""
+
+from lab.games.daitenka.bots import nb_params as P
+from lab.games.daitenka.bots.nb_heuristic import (
+    _danger,
+    _set_stats,
+    answer_prob,
+    card_value,
+    score_action,
+)
+from lab.jit import hot, kernel
+from lab.games.daitenka.engine import layout as L
+from lab.games.daitenka.engine.nb_core import (
+    copies,
+    deck_count,
+    hand_count,
+    hand_mask,
+    low_index,
+    wall_total,
+)
+
+N_FEAT = P.N_W
+SCALE = 100000.0  # weights are stored in the bot spec as whole numbers ×10⁵
+FEATURE_NAMES = (
+    "heuristic_best",
+    "heuristic_score",
+    "heuristic_decisive",
+    "heuristic_vetoed",
+    "return",
+    "lead",
+    "answer",
+    "pass",
+    "miokuri",
+    "build",
+    "fortify",
+    "siege",
+    "tactic",
+    "logistics",
+    "mulligan",
+    "lead_n",
+    "lead_value",
+    "lead_top",
+    "lead_run",
+    "lead_inf",
+    "lead_bonus",
+    "lead_kuruma",
+    "lead_fire",
+    "lead_beaten",
+    "lead_hand_share",
+    "lead_strong",
+    "lead_empties",
+    "answer_n",
+    "answer_value",
+    "answer_top",
+    "answer_run",
+    "answer_inf",
+    "answer_bonus",
+    "answer_kuruma",
+    "answer_fire",
+    "answer_beaten",
+    "answer_hand_share",
+    "answer_strong",
+    "answer_empties",
+    "lead_value_late",
+    "answer_value_x_danger",
+    "pass_walls",
+    "pass_fatal",
+    "answer_wins_game",
+    "lead_wins_game",
+    "miokuri_x_walls",
+    "tactic_x_danger",
+    "castle_x_walls",
+    "tuned_best",
+    "tuned_score",
+    "tuned_decisive",
+)
+
+
+@hot
+def context(s, c, bot):
+    """What every action of one decision shares: (my walls, opponent's walls, opponent's hand
+    size, my hand size, my hand's value, my deck size, walls at stake if I pass, my plays)."""
+    p = s[L.G_TO_MOVE]
+    mw = wall_total(s, p)
+    ow = wall_total(s, 1 - p)
+    hv = 0.0
+    m = hand_mask(s, p)
+    while m != 0:
+        low = m & -m
+        m ^= low
+        i = low_index(low)
+        hv += card_value(c, i) * copies(s, p, L.PB_HAND, i)
+    po = 0
+    if s[L.G_PHASE] == L.PH_RESPONSE:
+        po = _danger(s, c, bot, p, mw)[0]
+    return (
+        float(mw),
+        float(ow),
+        float(hand_count(s, 1 - p)),
+        float(hand_count(s, p)),
+        hv,
+        float(deck_count(s, p)),
+        float(po),
+        float(s[L.G_PLAYS + p]),
+    )
+
+
+@hot
+def _clip(h):
+    return 30.0 if h > 30.0 else (-30.0 if h < -30.0 else h)
+
+
+@hot
+def _strong_units(c, a):
+    n = 0
+    for j in range(a[L.AX_N]):
+        st = c[L.C_STR + a[L.AX_C0 + j]]
+        if 8 <= st < L.INF:
+            n += 1
+    return n
+
+
+@hot
+def action_features(s, c, a, h, best, ht, best_t, ctx):
+    """The features of action row ``a`` (heuristic score ``h``; ``best``: the heuristic's choice;
+    ``ht``, ``best_t``: the same for the tuned persona) in the order of FEATURE_NAMES."""
+    mw, ow, oh, hn, hv, deck, po, pm = ctx
+    kind = a[L.AX_KIND]
+    is_lead = kind == L.A_LEAD
+    is_answer = kind == L.A_ANSWER
+    k = 0.0
+    val = 0.0
+    top = 0.0
+    run = 0.0
+    inf = 0.0
+    bonus = 0.0
+    kuruma = 0.0
+    fire = 0.0
+    beaten = 0.0
+    share = 0.0
+    strong = 0.0
+    empties = 0.0
+    if is_lead or is_answer:
+        v, t, shape, bo = _set_stats(c, a)
+        k = float(a[L.AX_N])
+        val = v / 10.0
+        top = t / 10.0
+        run = 1.0 if shape == L.SHAPE_RUN else 0.0
+        inf = 1.0 if shape == L.SHAPE_INF else 0.0
+        bonus = float(bo)
+        kuruma = 1.0 if a[L.AX_KURUMAGAKARI] >= 0 else 0.0
+        fire = 1.0 if a[L.AX_FIRE] != 0 else 0.0
+        beaten = answer_prob(a[L.AX_N], t, shape, int(oh))
+        share = v / hv if hv > 0.0 else 0.0
+        strong = float(_strong_units(c, a))
+        empties = 1.0 if k >= hn else 0.0
+    ld = 1.0 if is_lead else 0.0
+    an = 1.0 if is_answer else 0.0
+    ps = 1.0 if kind == L.A_PASS else 0.0
+    hc = _clip(h)
+    # four short tuples: CPython builds a long tuple display through a list, which numba refuses
+    kinds = (
+        1.0 if best else 0.0,
+        hc / 10.0,
+        1.0 if h >= 1000.0 else 0.0,
+        1.0 if h <= -1000.0 else 0.0,
+        1.0 if kind == L.A_RETURN else 0.0,
+        ld,
+        an,
+        ps,
+        1.0 if kind == L.A_MIOKURI else 0.0,
+        1.0 if kind == L.A_BUILD else 0.0,
+        1.0 if kind == L.A_FORTIFY else 0.0,
+        1.0 if kind == L.A_SIEGE else 0.0,
+        1.0 if kind == L.A_TACTIC else 0.0,
+        1.0 if kind == L.A_LOGISTICS else 0.0,
+        1.0 if kind == L.A_MULLIGAN else 0.0,
+    )
+    leads = (
+        ld * k,
+        ld * val,
+        ld * top,
+        ld * run,
+        ld * inf,
+        ld * bonus,
+        ld * kuruma,
+        ld * fire,
+        ld * beaten,
+        ld * share,
+        ld * strong,
+        ld * empties,
+    )
+    answers = (
+        an * k,
+        an * val,
+        an * top,
+        an * run,
+        an * inf,
+        an * bonus,
+        an * kuruma,
+        an * fire,
+        an * beaten,
+        an * share,
+        an * strong,
+        an * empties,
+    )
+    stakes = (
+        ld * val * (1.0 if deck <= 5.0 else 0.0),
+        an * val * (po / mw if mw > 0.0 else 0.0),
+        ps * po,
+        ps * (1.0 if po >= mw else 0.0),
+        an * (1.0 if pm + 1.0 + bonus >= ow else 0.0),
+        ld * (1.0 if 1.0 + bonus >= ow else 0.0),
+        (1.0 if kind == L.A_MIOKURI else 0.0) * mw,
+        (1.0 if kind == L.A_TACTIC or kind == L.A_SIEGE else 0.0) * po,
+        (1.0 if kind == L.A_BUILD or kind == L.A_FORTIFY else 0.0) * mw,
+        1.0 if best_t else 0.0,
+        _clip(ht) / 10.0,
+        1.0 if ht >= 1000.0 else 0.0,
+    )
+    return kinds + leads + answers + stakes
+
+
+@hot
+def heuristic_best(s, c, acts, n, bot):
+    """The heuristic's choice among the ``n`` rows (its first best) and its score."""
+    best = 0
+    best_score = -1.0e300
+    for k in range(n):
+        sc = score_action(s, c, acts[k], bot)
+        if sc > best_score:
+            best_score = sc
+            best = k
+    return best
+
+
+@kernel
+def strong_choose(s, c, acts, n, bot):
+    """Index of the row with the highest weighted feature sum (the first among equals)."""
+    if n <= 1:
+        return 0
+    alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
+    hb = heuristic_best(s, c, acts, n, bot)
+    tb = heuristic_best(s, c, acts, n, alt)
+    ctx = context(s, c, bot)
+    pick = 0
+    top = -1.0e300
+    for k in range(n):
+        f = action_features(
+            s,
+            c,
+            acts[k],
+            score_action(s, c, acts[k], bot),
+            k == hb,
+            score_action(s, c, acts[k], alt),
+            k == tb,
+            ctx,
+        )
+        z = 0.0
+        for j in range(N_FEAT):
+            z += bot[P.BP_W + j] / SCALE * f[j]
+        if z > top:
+            top = z
+            pick = k
+    return pick
+
+
+@kernel
+def fill_features(s, c, acts, n, bot, X, row):
+    """Write the features of the ``n`` rows into X[row:row + n] (for ``lab.bots.distill``)."""
+    alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
+    hb = heuristic_best(s, c, acts, n, bot)
+    tb = heuristic_best(s, c, acts, n, alt)
+    ctx = context(s, c, bot)
+    for k in range(n):
+        f = action_features(
+            s,
+            c,
+            acts[k],
+            score_action(s, c, acts[k], bot),
+            k == hb,
+            score_action(s, c, acts[k], alt),
+            k == tb,
+            ctx,
+        )
+        for j in range(N_FEAT):
+            X[row + k, j] = f[j]
