@@ -16,7 +16,7 @@ from _support.sim_cases import lab_command
 from lab.games.daitenka import scenario as sc
 from lab.games.daitenka.cards.pool import load_army, load_deck, load_pool
 from lab.errors import LabError
-from lab.games.daitenka.play.options import parse_assignments
+from lab.schema.base import parse_assignments
 from lab.games.daitenka.play.record import FORMAT, VERSION, load_record
 from lab.games.daitenka.rules import RuleSet
 from test_cli import assert_one_line_error, invoke

@@ -66,9 +66,26 @@ ALLOWED: dict[str, set[str]] = {
 for shim in SHIMS:
     ALLOWED[shim] = BASE | {D, f"{D}.engine", f"{D}.bots", f"{D}.env"}
 
-# Platform modules that still name 大天下's modules: the commands and the design layer not yet
-# behind the protocol. Listed by package so that no other is added; it only shrinks.
-NOT_YET = {"lab.cli", "lab.design"}
+# Platform modules that still import 大天下's modules: `lab cards`, `lab decks`, `lab rules` and
+# the card-edit questions of the design layer (value, swap, balance), not yet behind the
+# protocol. Listed one by one so that none is added; a fixed one must leave the list.
+NOT_YET = {
+    "lab.cli.cards",
+    "lab.design.balance",
+    "lab.design.balance_edits",
+    "lab.design.balance_search",
+    "lab.design.swap",
+    "lab.design.tiers",
+    "lab.design.value",
+}
+
+
+def _game_imports(module: str) -> list[str]:
+    """The modules of a game's folder that ``module`` imports (the registry and the protocol
+    are no game's)."""
+    return sorted(
+        t for t in GRAPH[module] if t.startswith("lab.games.") and t != "lab.games.protocol"
+    )
 
 
 def _modules() -> dict[str, Path]:
@@ -202,18 +219,18 @@ def test_no_platform_package_imports_a_game():
     lab.games.protocol): never a module of a game's folder."""
     wrong = sorted(
         (m, t)
-        for m, targets in GRAPH.items()
-        if package(m) in PLATFORM - NOT_YET
-        for t in targets
-        if t.startswith("lab.games.") and t != "lab.games.protocol"
+        for m in GRAPH
+        if package(m) in PLATFORM and m not in NOT_YET
+        for t in _game_imports(m)
     )
     assert not wrong
 
 
 def test_the_platform_check_sees_a_game_import():
     """What the check above reads: the shims name 大天下's modules (they are no platform)."""
-    assert any(t.startswith(D + ".") for t in GRAPH["lab.engine.api"])
-    assert not NOT_YET - PLATFORM
+    assert _game_imports("lab.engine.api") == [f"{D}.engine.api"]
+    stale = sorted(m for m in NOT_YET if package(m) not in PLATFORM or not _game_imports(m))
+    assert not stale  # a module that no longer imports a game leaves NOT_YET
 
 
 def test_the_rules_the_architecture_names():

@@ -40,7 +40,8 @@ from lab.games.daitenka.play import (
     show_replay_file,
 )
 from lab.games.daitenka.play.narrate import Narrator
-from lab.games.daitenka.play.options import parse_assignments, parse_bot_option
+from lab.games.daitenka.play.options import parse_bot_option
+from lab.schema.base import parse_assignments
 from lab.games.daitenka.play.record import final_state, scenario_toml
 from lab.games.daitenka.play.session import EXIT_INTERRUPTED
 from lab.games.daitenka.play.view import FieldTrack

@@ -161,7 +161,7 @@ def test_the_replay_and_scenario_are_offered_only_at_the_end(client, folders):
     assert replay_game(rec).summary() == view["result"]["summary"]
     r = client.get(f"/play/{match_id}/scenario")
     assert r.status_code == 200
-    from lab.games.daitenka.scenario import each_outcome
+    from lab.games import each_outcome
 
     written = next((results / "scenarios").glob("*.toml"))
     assert written.read_text(encoding="utf-8") == r.text

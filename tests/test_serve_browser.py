@@ -152,7 +152,7 @@ def test_play_a_match_to_the_end_then_again_with_a_changed_toggle(server, page):
     with pg.expect_download() as d:
         pg.click("#scenario")
     scenario = Path(d.value.path()).read_text(encoding="utf-8")
-    from lab.games.daitenka.scenario import each_outcome
+    from lab.games import each_outcome
 
     written = next((server["results"] / "scenarios").glob("*.toml"))
     assert written.read_text(encoding="utf-8") == scenario

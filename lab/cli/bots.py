@@ -11,9 +11,7 @@ from typing import Annotated
 
 import typer
 
-from lab.cli.common import command, err, out
-from lab.games.daitenka.rules import DEFAULT_PRESET
-from lab.games.daitenka.schema.bots import BOT_FORMS
+from lab.cli.common import GAME, command, err, out
 
 
 # ---------------------------------------------------------------------------------- lab ladder
@@ -24,7 +22,7 @@ def ladder_command(
     ctx: typer.Context,
     bots: Annotated[
         list[str] | None,
-        typer.Option("--bots", help=f"Bots to rate (repeat the option), each {BOT_FORMS}."),
+        typer.Option("--bots", help=f"Bots to rate (repeat the option), each {GAME.BOT_FORMS}."),
     ] = None,
     games: Annotated[
         int,
@@ -32,7 +30,9 @@ def ladder_command(
             help="Games per pair of bots, spread over all ordered army pairs with the seats exchanged: rounded up to a multiple of 162 (with a note)."
         ),
     ] = 324,
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules preset.")] = DEFAULT_PRESET,
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="Rules preset.")
+    ] = GAME.DEFAULT_PRESET,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
     game: Annotated[

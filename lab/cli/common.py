@@ -17,9 +17,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from lab.games.daitenka.cards.pool import CardPool, load_pool
 from lab.errors import LabError
-from lab.games.daitenka.rules import DEFAULT_PRESET, PRESETS, RuleSet
+from lab.games import get
 
 app = typer.Typer(
     name="lab",
@@ -34,7 +33,9 @@ app = typer.Typer(
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-PRESET_HELP = "Rules preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET})."
+# the commands without --game speak of the default game (大天下): its presets, bots, languages
+GAME = get(None)
+PRESET_HELP = "Rules preset: " + ", ".join(GAME.PRESETS) + f" (default {GAME.DEFAULT_PRESET})."
 CARDS_HELP = (
     "An extra card file (TOML, the format of lab/games/daitenka/cards/cards.toml: cards = [ … ] and "
     "[ability.ID] tables) added to the package's cards; deck files may use its cards. "
@@ -54,8 +55,7 @@ Lang = Annotated[str, typer.Option("--lang", metavar="ja|en", help=LANG_HELP)]
 
 
 def check_lang(lang: str) -> str:
-    from lab.games.daitenka.engine.text import LANGS
-
+    LANGS = GAME.LANGS
     if lang not in LANGS:
         raise LabError(f"--lang {lang} is not allowed; allowed values: {', '.join(LANGS)}")
     return lang
@@ -97,13 +97,6 @@ def interrupted() -> NoReturn:
     raise SystemExit(130)
 
 
-def pool_of(files: list[Path] | None) -> CardPool:
-    """The package's cards plus the extra card files given with --cards."""
-    return load_pool(extra=tuple(files or ()))
-
-
-def rules_for(preset: str, config: Path | None) -> RuleSet:
-    """The rule set of ``--rules PRESET`` and an optional ``--config`` rules file on top."""
-    if config is not None:
-        return RuleSet.from_toml(config, preset=preset)
-    return RuleSet.preset(preset)
+def pool_of(files: list[Path] | None):
+    """The default game's cards plus the extra card files given with --cards."""
+    return GAME.card_pool(extra=tuple(files or ()))

@@ -14,9 +14,18 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from lab.cli.common import PRESET_HELP, CardFiles, Lang, check_lang, command, err, out, pool_of
+from lab.cli.common import (
+    GAME,
+    PRESET_HELP,
+    CardFiles,
+    Lang,
+    check_lang,
+    command,
+    err,
+    out,
+    pool_of,
+)
 from lab.errors import LabError
-from lab.games.daitenka.schema.bots import BOT_FORMS
 
 
 # ----------------------------------------------------------------------------------- lab match
@@ -84,7 +93,7 @@ def scenario_command(
     card_files: CardFiles = None,
 ) -> None:
     """Run rules scenarios (scenarios.md): one line per scenario, exit 1 if any fails."""
-    from lab.games.daitenka.scenario import each_outcome
+    from lab.games import each_outcome
 
     failed = total = 0
     for o in each_outcome(paths, log=verbose, pool=pool_of(card_files)):
@@ -192,7 +201,7 @@ def play_command(
         typer.Option(
             "--bot",
             metavar="BOT",
-            help=(f"The bot you play against (default heuristic): {BOT_FORMS}."),
+            help=(f"The bot you play against (default heuristic): {GAME.BOT_FORMS}."),
         ),
     ] = "heuristic",
     rules: Annotated[
@@ -284,7 +293,7 @@ def play_command(
     """
     from lab.games import get
     from lab.games.protocol import PlayOptions
-    from lab.games.daitenka.play.options import parse_assignments
+    from lab.schema.base import parse_assignments
 
     if lang is not None:
         check_lang(lang)

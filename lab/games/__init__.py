@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lab.errors import LabError, closest
+from lab.errors import LabError, closest, read_toml
 from lab.games.protocol import GameEntry
 
 DEFAULT = "daitenka"
@@ -87,13 +87,39 @@ def of_results(out: str | Path) -> GameEntry:
     return get((man.get("config") or {}).get("game"), source=str(out))
 
 
+def of_scenario_file(path: Path):
+    """The game a scenario file names (``game = "…"`` at top level or in its first
+    ``[[scenario]]``; default 大天下)."""
+    data = read_toml(path, "a scenario .toml file")
+    tables = data.get("scenario")
+    first = tables[0] if isinstance(tables, list) and tables and isinstance(tables[0], dict) else {}
+    return get(data.get("game", first.get("game")), source=str(path))
+
+
+def each_outcome(paths, log: bool = False, pool=None):
+    """Load and run every scenario of ``paths`` (files, or folders of *.toml files), yielding
+    each ``Outcome`` as soon as it is known. Every file is read and every position set up before
+    the first scenario plays: a malformed file (bad TOML, an unknown key, a position or step the
+    rules cannot hold) is a ``LabError`` — one line, exit 2 — before any outcome, while a
+    scenario whose steps or expectations are not met is a failed ``Outcome`` (exit 1)."""
+    ready = []
+    for path in paths:
+        p = Path(path)
+        for f in sorted(p.glob("*.toml")) if p.is_dir() else [p]:
+            ready += of_scenario_file(f).prepare_scenarios(f, log=log, pool=pool)
+    for start in ready:
+        yield start()
+
+
 __all__ = [
     "DEFAULT",
     "GAMES",
     "GameEntry",
+    "each_outcome",
     "Registered",
     "Registry",
     "get",
     "of_config",
     "of_results",
+    "of_scenario_file",
 ]

@@ -269,10 +269,19 @@ class GameEntry(Protocol):
         """(key, printed name) of the game's built-in armies in their canonical order (tables
         and the play page list them so); [] for a game without armies."""
 
-    def card_pool(self) -> Any | None:
-        """The game's built-in card pool — each card with ``name``, ``id`` and ``abilities``
-        (each with ``id``, ``name``, ``rows``), ``pool.get(name)``, ``name in pool`` — from
-        which card statistics name cards and abilities; None for a game without cards."""
+    def card_pool(self, extra: Iterable = ()) -> Any | None:
+        """The game's built-in card pool plus the card files ``extra`` (``--cards``) — each
+        card with ``name``, ``id`` and ``abilities`` (each with ``id``, ``name``, ``rows``),
+        ``pool.get(name)``, ``name in pool`` — from which card statistics name cards and
+        abilities and the commands take their cards; None for a game without cards."""
+
+    @property
+    def LANGS(self) -> tuple[str, ...]:
+        """The languages its logs and narration come in (``--lang``), the default first."""
+
+    @property
+    def BOT_FORMS(self) -> str:
+        """How one of its bots is written on the command line (``--bot``, ``--bots``' help)."""
 
     def bot_short(self, spec) -> str:
         """The short name (a ``--tier`` value) of a bot as a resolved config writes it; a

@@ -13,6 +13,7 @@ other words raises ``problem(…)``, whose text is kept as written. The first er
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from typing import Any, ClassVar
@@ -299,3 +300,16 @@ def parse_seed(value) -> int:
     if seed < 0:
         raise LabError(f"seed = {seed} must be a whole number ≥ 0 (or random)")
     return seed
+
+
+def parse_assignments(items, what: str = "--set") -> dict[str, str]:
+    """KEY=VALUE strings (each may hold several, separated by spaces or commas) to a dict."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        item = re.sub(r"\s*=\s*", "=", item)  # "walls = 10" is walls=10
+        for part in item.replace(",", " ").split():
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise LabError(f"{what} \"{part}\" is not KEY=VALUE (e.g. walls=10, logistics=on)")
+            out[key.strip()] = value.strip()
+    return out

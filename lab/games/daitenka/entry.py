@@ -150,10 +150,22 @@ class Daitenka:
     def armies(self) -> list[tuple[str, str]]:
         return list(_armies())
 
-    def card_pool(self):
+    def card_pool(self, extra=()):
         from lab.games.daitenka.cards.pool import load_pool
 
-        return load_pool()
+        return load_pool(extra=tuple(extra))
+
+    @property
+    def LANGS(self) -> tuple[str, ...]:
+        from lab.games.daitenka.engine.text import LANGS
+
+        return LANGS
+
+    @property
+    def BOT_FORMS(self) -> str:
+        from lab.games.daitenka.schema.bots import BOT_FORMS
+
+        return BOT_FORMS
 
     def bot_short(self, spec) -> str:
         from lab.games.daitenka.bots.match import parse_bot

@@ -161,21 +161,6 @@ def _ms(c: Counter) -> str:
     return "[" + ", ".join(f"{k}×{v}" if v > 1 else k for k, v in sorted(c.items())) + "]"
 
 
-def each_outcome(paths, log: bool = False, pool: CardPool | None = None):
-    """Load and run every scenario of ``paths`` (files, or folders of *.toml files), yielding
-    each ``Outcome`` as soon as it is known. Every file is read and every position set up before
-    the first scenario plays: a malformed file (bad TOML, an unknown key, a position or step the
-    rules cannot hold) is a ``LabError`` — one line, exit 2 — before any outcome, while a
-    scenario whose steps or expectations are not met is a failed ``Outcome`` (exit 1)."""
-    ready = []
-    for path in paths:
-        p = Path(path)
-        for f in sorted(p.glob("*.toml")) if p.is_dir() else [p]:
-            ready += _game_of(f).prepare_scenarios(f, log=log, pool=pool)
-    for start in ready:
-        yield start()
-
-
 def prepare(path: str | Path, log: bool = False, pool: CardPool | None = None) -> list:
     """The scenarios of one file read and set up, as callables that play one and return its
     ``Outcome`` (a malformed file raises its ``LabError`` here)."""
@@ -186,16 +171,7 @@ def prepare(path: str | Path, log: bool = False, pool: CardPool | None = None) -
     return ready
 
 
-def _game_of(path: Path):
-    """The game a scenario file names (``game = "…"`` at top level or in its first
-    ``[[scenario]]``; default 大天下)."""
-    from lab import games
-
-    data = read_toml(path, "a scenario .toml file")
-    tables = data.get("scenario")
-    first = tables[0] if isinstance(tables, list) and tables and isinstance(tables[0], dict) else {}
-    return games.get(data.get("game", first.get("game")), source=str(path))
-
-
 def run_paths(paths, log: bool = False, pool: CardPool | None = None) -> list[Outcome]:
+    from lab.games import each_outcome
+
     return list(each_outcome(paths, log, pool))

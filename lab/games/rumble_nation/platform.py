@@ -103,8 +103,13 @@ class RumbleNation:
     def armies(self) -> list[tuple[str, str]]:
         return []  # no armies
 
-    def card_pool(self):
+    def card_pool(self, extra=()):
         return None  # no cards
+
+    LANGS = ("en",)  # narrated in English only
+    BOT_FORMS = (
+        "random, heuristic or search (a TOML table such as { kind = \"search\", simulations = 64 })"
+    )
 
     def bot_short(self, spec) -> str:
         return parse_bot(spec).label

@@ -4,7 +4,6 @@ play-again prompt: armies, bot, rules preset and toggles, seed. One-line ``LabEr
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass, field, replace
 
@@ -12,7 +11,6 @@ import numpy as np
 
 from lab.games.daitenka.bots.match import BotSpec, parse_bot
 from lab.games.daitenka.cards.pool import ARMIES, CardPool, Deck, load_army, pool_from
-from lab.errors import LabError
 from lab.games.daitenka.rules import DEFAULT_PRESET, PRESETS, RuleSet
 from lab.schema.base import parse_seed
 from lab.games.daitenka.schema.bots import bot_from_text, bot_text
@@ -24,19 +22,6 @@ DEFAULT_BOT = "heuristic"
 def parse_bot_option(text: str) -> BotSpec:
     """A --bot value (or the play-again prompt's bot=), in the lab's one bot grammar."""
     return bot_from_text(text, "--bot")
-
-
-def parse_assignments(items, what: str = "--set") -> dict[str, str]:
-    """KEY=VALUE strings (each may hold several, separated by spaces or commas) to a dict."""
-    out: dict[str, str] = {}
-    for item in items or []:
-        item = re.sub(r"\s*=\s*", "=", item)  # "walls = 10" is walls=10
-        for part in item.replace(",", " ").split():
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip() or not value.strip():
-                raise LabError(f"{what} \"{part}\" is not KEY=VALUE (e.g. walls=10, logistics=on)")
-            out[key.strip()] = value.strip()
-    return out
 
 
 @dataclass(frozen=True)
@@ -115,9 +100,7 @@ SESSION_KEYS = ("army", "vs", "bot", "rules", "seed")
 __all__ = [
     "PlaySettings",
     "parse_bot_option",
-    "parse_assignments",
     "bot_text",
-    "parse_seed",
     "fresh_seed",
     "pick_vs",
     "SESSION_KEYS",

@@ -31,7 +31,8 @@ from lab import writable
 from lab.errors import LabError, closest
 from lab.games.daitenka.play.match import Match
 from lab.games.daitenka.play.narrate import Line
-from lab.games.daitenka.play.options import SESSION_KEYS, PlaySettings, bot_text, parse_assignments
+from lab.games.daitenka.play.options import SESSION_KEYS, PlaySettings, bot_text
+from lab.schema.base import parse_assignments
 from lab.games.daitenka.play.record import MatchRecord, check_scenario_path, write_scenarios
 from lab.games.daitenka.play.view import (
     SEAT_STYLE,
