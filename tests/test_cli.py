@@ -184,7 +184,9 @@ def test_decks_lists_the_nine_armies_without_warnings():
 
 def test_decks_prints_balance_warnings_but_succeeds(tmp_path, monkeypatch):
     weak = load_deck(write_deck(tmp_path / "weak.toml", WEAK_DECK))
-    monkeypatch.setattr(cli.cards, "load_armies", lambda pool: [*load_armies(pool), weak])
+    from lab.games.daitenka import cards_commands
+
+    monkeypatch.setattr(cards_commands, "load_armies", lambda pool: [*load_armies(pool), weak])
     result = invoke("decks")
     assert result.exit_code == 0
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]

@@ -93,6 +93,32 @@ class PlayOptions:
     lang: str | None = None  # None: the game's default language
 
 
+@dataclass(frozen=True)
+class CardsOptions:
+    """``lab cards``: the card pool."""
+
+    kind: str | None = None
+    army: str | None = None  # only this army's cards, with their copies
+    card_files: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class DecksOptions:
+    """``lab decks``: the armies, one army, or a deck file checked."""
+
+    name: str | None = None
+    check: Path | None = None
+    card_files: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class RulesOptions:
+    """``lab rules``: a resolved rule set."""
+
+    preset: str | None = None  # None: the game's default (or the one the config names)
+    config: Path | None = None
+
+
 # ------------------------------------------------------------------------ the game object
 @runtime_checkable
 class Action(Protocol):
@@ -320,6 +346,21 @@ class GameEntry(Protocol):
 
     def play(self, options: PlayOptions, console) -> int:
         """A terminal session against bots; the exit code."""
+
+    def cards(self, options: CardsOptions, console) -> None:
+        """``lab cards``: the card pool (a game without cards refuses in one line)."""
+
+    def decks(self, options: DecksOptions, console, warn: Callable[[str], None]) -> None:
+        """``lab decks``: the armies with any balance warnings (``warn``), one army, or a deck
+        file checked (a game without decks refuses in one line)."""
+
+    def show_rules(self, options: RulesOptions, console) -> None:
+        """``lab rules``: a resolved rule set, each toggle against its preset, and its id."""
+
+    @property
+    def HELP(self) -> Mapping[str, str]:
+        """The game's own words in the commands' help: ``kind`` (``lab cards --kind``) and
+        ``deck_check`` (``lab decks --check``)."""
 
     # -- the page (lab serve)
     @property

@@ -210,6 +210,33 @@ class Daitenka:
     def play(self, options, console) -> int:
         return commands.play(options, console)
 
+    def cards(self, options, console) -> None:
+        from lab.games.daitenka import cards_commands
+
+        cards_commands.cards(options, console)
+
+    def decks(self, options, console, warn) -> None:
+        from lab.games.daitenka import cards_commands
+
+        cards_commands.decks(options, console, warn)
+
+    def show_rules(self, options, console) -> None:
+        from lab.games.daitenka import cards_commands
+
+        cards_commands.rules(options, console)
+
+    @property
+    def HELP(self) -> dict[str, str]:
+        from lab.games.daitenka.cards.pool import BALANCE_TOLERANCE
+        from lab.games.daitenka.cards_commands import KIND_HELP
+
+        return {
+            "kind": KIND_HELP,
+            "deck_check": "Validate a deck file against rules.md R2 and the 30-card size: prints "
+            "OK and a summary, or the problem and exit code 2; warns (exit 0) when its total "
+            f"strength is more than ±{BALANCE_TOLERANCE:.0%} off the nine armies' mean.",
+        }
+
     # ------------------------------------------------------------------ the page (lab serve)
     def page_rule_fields(self, preset: str, overrides: dict | None = None) -> list[dict]:
         from lab.games.daitenka import page

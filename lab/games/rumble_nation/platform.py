@@ -144,6 +144,17 @@ class RumbleNation:
     def play(self, options, console) -> int:
         return commands.play(options, console)
 
+    def cards(self, options, console) -> None:
+        raise LabError("Rumble Nation has no cards")
+
+    def decks(self, options, console, warn) -> None:
+        raise LabError("Rumble Nation has no decks")
+
+    def show_rules(self, options, console) -> None:
+        raise LabError("Rumble Nation's rule sets are listed in docs/rumble_nation.md")
+
+    HELP = {"kind": "", "deck_check": ""}  # no cards, no decks
+
     # ------------------------------------------------------------------ the page (lab serve)
     def page_rule_fields(self, preset: str, overrides: dict | None = None) -> list[dict]:
         from lab.games.rumble_nation import page
