@@ -31,10 +31,16 @@ per = 150 if bot == "random" else 25
 WORKER = r'''
 import sys, time, json
 import numpy as np
-from lab.games.daitenka.bots.match import Batch, parse_bot
-from lab.games.daitenka.cards.pool import ARMIES, load_army, load_pool
-from lab.games.daitenka.engine.context import matchup_context
-from lab.games.daitenka.rules import RuleSet
+try:
+    from lab.games.daitenka.bots.match import Batch, parse_bot
+    from lab.games.daitenka.cards.pool import ARMIES, load_army, load_pool
+    from lab.games.daitenka.engine.context import matchup_context
+    from lab.games.daitenka.rules import RuleSet
+except ModuleNotFoundError:  # a checkout from before 大天下 moved into lab/games/daitenka/
+    from lab.bots.match import Batch, parse_bot
+    from lab.cards.pool import ARMIES, load_army, load_pool
+    from lab.engine.context import matchup_context
+    from lab.rules import RuleSet
 pool = load_pool(); rules = RuleSet()
 armies = [load_army(a, pool) for a in ARMIES]
 ctxs = [matchup_context(pool, rules, a, b) for a in armies for b in armies]
