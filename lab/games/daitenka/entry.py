@@ -2,10 +2,11 @@
 each the function the lab used before it hosted several games — the runner, records and report
 call exactly what they called then, so 大天下's records and speed are unchanged.
 
-Nothing here holds a rule; everything is imported from the packages that own it (``lab.games.daitenka.rules``,
-``lab.games.daitenka.engine``, ``lab.sim``, ``lab.report``, ``lab.games.daitenka.play``) when first asked for, so naming the
-game costs nothing until it is played. The single-game commands are in
-``lab.games.daitenka.commands``.
+Nothing here holds a rule; everything is imported from the modules of this folder that own it
+(``rules``, ``engine``, ``experiment``, ``plan``, ``worker``, ``records``, ``summary``,
+``scenario``, ``play``) or from the shared report when first asked for, so naming the game costs
+nothing until it is played. The single-game commands are in ``commands`` and
+``cards_commands``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""Experiment configs: read a TOML file, check it, resolve an Experiment.
+"""大天下's experiment configs: the data of a TOML file (read by ``lab.sim.config``) checked and
+resolved into an Experiment.
 
 The file's keys and value types are declared in ``lab.schema.experiment`` (one-line errors from
 its adapter); this module owns what needs the cards, armies and rules — resolving them — and the
-resolved, hashable ``Experiment`` the rest of ``lab.sim`` works from: the rule
-variants (presets × the product of the ``[grid]`` toggles, ``[overrides]`` applied to all), the
-armies and their matchups, the bot tiers, and the record-determining fingerprint that ``--resume``
+resolved, hashable ``Experiment`` the runner (through the entry), the plan and the worker work
+from: the rule variants (presets × the product of the ``[grid]`` toggles, ``[overrides]``
+applied to all), the armies and their matchups, the bot tiers, and the record-determining fingerprint that ``--resume``
 compares. It plays nothing and writes nothing.
 
 Keys: ``name`` (default: the file name), ``seed`` and ``games`` (deals per cell) are whole numbers;
