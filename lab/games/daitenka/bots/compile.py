@@ -27,6 +27,7 @@ GROUPS = {
     "rules": ("apply", "setup"),
     "picks": ("heuristic_pick", "random_pick"),
     "search": ("search_choose", "expert_choose"),
+    "basic_loop": ("run_batch_basic",),
 }
 LOOPS = {"basic": "run_batch_basic", "search": "run_batch"}
 
@@ -118,24 +119,29 @@ def _spawn(group: str) -> subprocess.Popen:
     )
 
 
-def ensure_compiled(search: bool = False, jobs: int | None = None) -> float:
+def ensure_compiled(search: bool = False, jobs: int | None = None, both: bool = False) -> float:
     """Make sure the cache holds the match loop a run needs (with the search kernels if a seat
     searches), compiling its groups in parallel processes first; then compile (or load) the
-    loop here. Returns the seconds spent."""
+    loop here. ``both`` (with ``search``): the heuristics-only loop as well, compiled beside the
+    search group (the test session plays both). Returns the seconds spent."""
     t = time.perf_counter()
     loop = LOOPS["search" if search else "basic"]
-    if not is_cached(loop):
+    wanted = [loop] + ([LOOPS["basic"]] if both and search else [])
+    if not all(is_cached(k) for k in wanted):
         # one compiling process tree per cache: a second run (or Dask worker) on this machine
         # waits, then loads what the first compiled
         with _cache_lock():
-            if not is_cached(loop):
+            if not all(is_cached(k) for k in wanted):
                 jobs = max(1, min(jobs or os.cpu_count() or 1, 2))
                 if jobs > 1:
                     _wait([_spawn(g) for g in ("rules", "picks")])
                     if search:  # it calls the other two groups: after them
-                        _wait([_spawn("search")])
-                compile_kernel(loop)
-    compile_kernel(loop)
+                        beside = ["basic_loop"] if len(wanted) > 1 else []
+                        _wait([_spawn(g) for g in ["search"] + beside])
+                for k in wanted:
+                    compile_kernel(k)
+    for k in wanted:
+        compile_kernel(k)
     return time.perf_counter() - t
 
 

@@ -29,11 +29,21 @@ import numpy as np
 
 from lab.games.daitenka.bots.match import parse_bot
 from lab.games.daitenka.bots.nb_buffer import SB_SIZE
-from lab.games.daitenka.bots.nb_expert import expert_choose
+from lab.games.daitenka.bots import nb_buffer as B
+from lab.games.daitenka.bots.nb_expert import ROOT, action_key, expert_choose, find_child, nd
 from lab.games.daitenka.bots.nb_params import BOT_STRONG, BP_ALT, BP_KIND, BP_W, N_W
 from lab.games.daitenka.bots.nb_strong import FEATURE_NAMES, SCALE, fill_features, strong_choose
 from lab.jit import kernel
-from lab.games.daitenka.engine.layout import AW, G_PHASE, LW, MAXA, PH_LEADER_START, PH_OVER, S_SIZE
+from lab.games.daitenka.engine.layout import (
+    AW,
+    G_PHASE,
+    G_TO_MOVE,
+    LW,
+    MAXA,
+    PH_LEADER_START,
+    PH_OVER,
+    S_SIZE,
+)
 from lab.games.daitenka.engine.nb_actions import WK_SIZE, legal_actions
 from lab.games.daitenka.engine.nb_play import setup
 from lab.games.daitenka.engine.nb_resolve import apply, begin_turn
@@ -46,6 +56,7 @@ DEFAULTS = {
     "seed": 1,
     "max_actions": 400,
     "ridge": 0.001,
+    "soft": 0.5,
 }
 # the test's reduced run (tests/test_distill.py): its weights ship beside the full ones
 SMALL = {
@@ -55,6 +66,7 @@ SMALL = {
     "seed": 1,
     "max_actions": 400,
     "ridge": 0.001,
+    "soft": 0.5,
 }
 
 
@@ -76,10 +88,11 @@ def _collect(
     count,
     label,
     game,
+    visits,
 ):
     """Play the games of ``seeds`` with ``learner`` in both seats; at each decision with 2…
-    ``max_actions`` legal actions append their features to X and the teacher's choice to
-    label. Returns (rows, decisions) written."""
+    ``max_actions`` legal actions append their features to X, the teacher's choice to label
+    and its root visits of each action to ``visits``. Returns (rows, decisions) written."""
     row = 0
     d = 0
     for g in range(seeds.shape[0]):
@@ -97,6 +110,10 @@ def _collect(
                 count[d] = n
                 game[d] = g
                 label[d] = expert_choose(s, c, lg, acts, n, wk, teacher, sb, sacts)
+                p = s[G_TO_MOVE]
+                for k in range(n):
+                    child = find_child(sb, ROOT, action_key(acts[k], p))
+                    visits[row + k] = sb[nd(child, B.N_VISITS)] if child >= 0 else 0
                 row += n
                 d += 1
             apply(s, c, lg, acts[strong_choose(s, c, acts, n, learner)])
@@ -125,6 +142,7 @@ def _chunk(
     teacher = parse_bot({"kind": "expert", "simulations": simulations}).pack()
     n_dec = len(seeds) * 300
     X = np.zeros((len(seeds) * 8000, N_W))
+    visits = np.zeros(len(X), np.int64)
     starts, count, label, game = (np.zeros(n_dec, np.int64) for _ in range(4))
     rows, d = _collect(
         np.zeros(S_SIZE, np.int64),
@@ -143,21 +161,31 @@ def _chunk(
         count,
         label,
         game,
+        visits,
     )
-    return X[:rows].copy(), starts[:d], count[:d].copy(), label[:d].copy(), game[:d].copy()
+    return (
+        X[:rows].copy(),
+        starts[:d],
+        count[:d].copy(),
+        label[:d].copy(),
+        game[:d].copy(),
+        visits[:rows].copy(),
+    )
 
 
 class Data:
     """Labelled decisions, appended chunk by chunk: features of every legal action (X), each
-    decision's first row and number of actions, the teacher's choice, and a global game number."""
+    decision's first row and number of actions, the teacher's choice, a global game number, and
+    the teacher's root visits of every action."""
 
     def __init__(self):
-        self.X, self.first, self.count, self.label, self.game = [], [], [], [], []
+        self.X, self.first, self.count, self.label, self.game, self.visits = [], [], [], [], [], []
         self.rows = 0
         self.games = 0
 
     def add(self, chunk, games: int):
-        X, starts, count, label, game = chunk
+        X, starts, count, label, game, visits = chunk
+        self.visits.append(visits)
         self.X.append(X)
         self.first.append(starts + self.rows)
         self.count.append(count)
@@ -173,29 +201,47 @@ class Data:
             np.concatenate(self.count),
             np.concatenate(self.label),
             np.concatenate(self.game),
+            np.concatenate(self.visits),
         )
 
 
-def _loss(w, X, first, count, label, ridge):
-    """Mean negative log-likelihood of the teacher's choices under the softmax policy, plus the
-    ridge penalty, and its gradient."""
+def targets(first, count, label, visits, soft: float) -> np.ndarray:
+    """Each action's share of the teacher's vote in its decision: ``soft`` of it spread as the
+    root visits are, the rest on the teacher's choice (soft = 0: the choice alone). Visits tell
+    a near tie from a clear best, so a blunder costs the fit more than a coin flip."""
+    t = np.zeros(len(visits))
+    t[first + label] = 1.0 - soft
+    if soft > 0.0:
+        tot = np.add.reduceat(visits.astype(float), first)
+        share = visits / np.repeat(np.maximum(tot, 1.0), count)
+        t += soft * share
+        # a decision the search never expanded: its choice takes the whole vote
+        t[(first + label)[tot == 0]] += soft
+    return t
+
+
+def _loss(w, X, first, count, target, ridge):
+    """Mean cross-entropy of the teacher's vote (``targets``) under the softmax policy, plus
+    the ridge penalty, and its gradient."""
     z = X @ w
     zmax = np.maximum.reduceat(z, first)
     e = np.exp(z - np.repeat(zmax, count))
     tot = np.add.reduceat(e, first)
     p = e / np.repeat(tot, count)
-    chosen = first + label
     n = len(first)
-    nll = -np.sum(z[chosen] - zmax - np.log(tot)) / n + 0.5 * ridge * float(w @ w)
-    grad = (X.T @ p - X[chosen].sum(axis=0)) / n + ridge * w
+    logp = z - np.repeat(zmax + np.log(tot), count)
+    nll = -float(target @ logp) / n + 0.5 * ridge * float(w @ w)
+    grad = (X.T @ (p - target)) / n + ridge * w
     return nll, grad
 
 
-def _take(X, first, count, keep):
-    """The decisions where ``keep`` holds, with their rows renumbered."""
+def _take(X, first, count, keep, *per_row):
+    """The decisions where ``keep`` holds, with their rows renumbered (and ``per_row`` arrays
+    taken along)."""
     rows = np.concatenate([np.arange(f, f + k) for f, k in zip(first[keep], count[keep])])
     c = count[keep]
-    return X[rows], np.concatenate([[0], np.cumsum(c)[:-1]]).astype(np.int64), c
+    starts = np.concatenate([[0], np.cumsum(c)[:-1]]).astype(np.int64)
+    return (X[rows], starts, c) + tuple(a[rows] for a in per_row)
 
 
 def agreement(weights, X, first, count, label) -> float:
@@ -209,14 +255,14 @@ def agreement(weights, X, first, count, label) -> float:
     return hits / max(1, len(first))
 
 
-def fit(X, first, count, label, game, ridge: float) -> dict:
+def fit(X, first, count, label, game, visits, ridge: float, soft: float) -> dict:
     """The conditional logit's weights ×10⁵ (fitted on the games not held out) and how often the
     fit and the heuristic agree with the teacher on the held-out games."""
     from scipy.optimize import minimize
 
     held = game % 5 == 0
-    Xt, ft, ct = _take(X, first, count, ~held)
-    lt = label[~held]
+    Xt, ft, ct, vt = _take(X, first, count, ~held, visits)
+    lt = targets(ft, ct, label[~held], vt, soft)
     w0 = np.zeros(N_W)
     w0[0] = 1.0
     res = minimize(
@@ -248,6 +294,7 @@ def train(
     seed: int,
     max_actions: int,
     ridge: float,
+    soft: float = 0.0,
     jobs: int = 2,
     progress=None,
 ) -> dict:
@@ -275,7 +322,7 @@ def train(
         )
         for ch in chunks:
             data.add(ch, games_per_pair)
-        out = fit(*data.arrays(), ridge)
+        out = fit(*data.arrays(), ridge, soft)
         history.append(
             {
                 "round": r,

@@ -26,6 +26,6 @@ BP_TICKS = 15  # expert: time budget per decision in clock ticks (0: simulations
 BP_DEPTH = 16  # expert: deepest tree node, in decisions from the root (0: no limit)
 BP_CUTOFF = 17  # expert: a playout is scored by lab.games.daitenka.bots.nb_eval at its k-th leader-turn start (0: played to the end)
 BP_W = 20  # strong: its N_W feature weights ×10⁵ (lab.games.daitenka.bots.nb_strong)
-N_W = 51
+N_W = 126
 BP_ALT = BP_W + N_W  # strong: a second heuristic's fields (the tuned persona), offsets as above
 BP_SIZE = BP_ALT + BP_W

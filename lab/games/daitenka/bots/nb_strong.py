@@ -34,9 +34,8 @@ from lab.games.daitenka.engine.nb_core import (
     wall_total,
 )
 
-N_FEAT = P.N_W
 SCALE = 100000.0  # weights are stored in the bot spec as whole numbers ×10⁵
-FEATURE_NAMES = (
+BASE_NAMES = (
     "heuristic_best",
     "heuristic_score",
     "heuristic_decisive",
@@ -88,23 +87,117 @@ FEATURE_NAMES = (
     "tuned_best",
     "tuned_score",
     "tuned_decisive",
+    "rem_pairs",
+    "rem_triples",
+    "rem_lone_low",
+    "rem_strong",
+    "rem_inf",
+    "rem_top",
+    "rem_distinct",
+    "rem_run3",
+    "rem_broken",
+    "rem_hand_le2",
+    "rem_top_late",
+    "rem_broken_lead",
 )
+N_BASE = len(BASE_NAMES)
+# Every feature twice: its weight overall, and what it adds once either side is down to its last
+# two walls (the end game), so the fit may weigh a set differently when the next battle decides.
+FEATURE_NAMES = BASE_NAMES + tuple(name + "@end" for name in BASE_NAMES)
+N_FEAT = len(FEATURE_NAMES)
+assert N_FEAT == P.N_W, "lab.bots.nb_params.N_W must equal the strong bot's feature count"
+END_WALLS = 2
+
+
+# The hand's copies per strength (0 = tactic or castle, 1…10, ∞ = 11), four bits each in one
+# integer, so that "the hand after this set" costs no allocation in the decision loop.
+_NIB = 4
+_NIB_MAX = 15
+
+
+@hot
+def _count_at(packed, st):
+    return (packed >> (_NIB * st)) & _NIB_MAX
+
+
+@hot
+def _without_set(c, a, packed):
+    """The packed counts once the set of action row ``a`` has left the hand, and how many
+    strengths it split (took some copies of, leaving at least one)."""
+    after = packed
+    for j in range(a[L.AX_N]):
+        st = c[L.C_STR + a[L.AX_C0 + j]]
+        if _count_at(after, st) > 0:
+            after -= 1 << (_NIB * st)
+    broken = 0
+    for st in range(1, L.INF + 1):
+        n0 = _count_at(packed, st)
+        n1 = _count_at(after, st)
+        if 0 < n1 < n0:
+            broken += 1
+    return after, broken
+
+
+@hot
+def _hand_shape(packed):
+    """(pairs, triples, lone low cards, strong units, ∞ units, top strength, distinct
+    strengths, a run of three) of a packed hand."""
+    pairs = 0
+    triples = 0
+    lone_low = 0
+    strong = 0
+    distinct = 0
+    top = 0
+    run = 0
+    run3 = 0
+    for st in range(1, L.INF):
+        n = _count_at(packed, st)
+        if n > 0:
+            distinct += 1
+            top = st
+            run += 1
+            if run >= 3:
+                run3 = 1
+        else:
+            run = 0
+        if n >= 2:
+            pairs += 1
+        if n >= 3:
+            triples += 1
+        if n == 1 and st <= 5:
+            lone_low += 1
+        if st >= 8:
+            strong += n
+    inf = _count_at(packed, L.INF)
+    if inf > 0:
+        top = L.INF
+        distinct += 1
+    return pairs, triples, lone_low, strong, inf, top, distinct, run3
 
 
 @hot
 def context(s, c, bot):
     """What every action of one decision shares: (my walls, opponent's walls, opponent's hand
-    size, my hand size, my hand's value, my deck size, walls at stake if I pass, my plays)."""
+    size, my hand size, my hand's value, my deck size, walls at stake if I pass, my plays, my
+    hand's copies per strength packed)."""
     p = s[L.G_TO_MOVE]
     mw = wall_total(s, p)
     ow = wall_total(s, 1 - p)
     hv = 0.0
+    packed = 0
     m = hand_mask(s, p)
     while m != 0:
         low = m & -m
         m ^= low
         i = low_index(low)
-        hv += card_value(c, i) * copies(s, p, L.PB_HAND, i)
+        k = copies(s, p, L.PB_HAND, i)
+        hv += card_value(c, i) * k
+        st = c[L.C_STR + i]
+        if 0 < st <= L.INF:
+            n = _count_at(packed, st) + k
+            if n > _NIB_MAX:
+                n = _NIB_MAX
+            packed = (packed & ~(_NIB_MAX << (_NIB * st))) | (n << (_NIB * st))
     po = 0
     if s[L.G_PHASE] == L.PH_RESPONSE:
         po = _danger(s, c, bot, p, mw)[0]
@@ -117,7 +210,14 @@ def context(s, c, bot):
         float(deck_count(s, p)),
         float(po),
         float(s[L.G_PLAYS + p]),
+        packed,
     )
+
+
+@hot
+def _end_game(ctx):
+    """Is either side down to its last END_WALLS walls?"""
+    return ctx[0] <= END_WALLS or ctx[1] <= END_WALLS
 
 
 @hot
@@ -139,7 +239,7 @@ def _strong_units(c, a):
 def action_features(s, c, a, h, best, ht, best_t, ctx):
     """The features of action row ``a`` (heuristic score ``h``; ``best``: the heuristic's choice;
     ``ht``, ``best_t``: the same for the tuned persona) in the order of FEATURE_NAMES."""
-    mw, ow, oh, hn, hv, deck, po, pm = ctx
+    mw, ow, oh, hn, hv, deck, po, pm, packed = ctx
     kind = a[L.AX_KIND]
     is_lead = kind == L.A_LEAD
     is_answer = kind == L.A_ANSWER
@@ -169,6 +269,11 @@ def action_features(s, c, a, h, best, ht, best_t, ctx):
         share = v / hv if hv > 0.0 else 0.0
         strong = float(_strong_units(c, a))
         empties = 1.0 if k >= hn else 0.0
+    after = packed
+    broken = 0
+    if is_lead or is_answer:
+        after, broken = _without_set(c, a, packed)
+    pairs, triples, lone_low, rstrong, rinf, rtop, distinct, run3 = _hand_shape(after)
     ld = 1.0 if is_lead else 0.0
     an = 1.0 if is_answer else 0.0
     ps = 1.0 if kind == L.A_PASS else 0.0
@@ -233,7 +338,22 @@ def action_features(s, c, a, h, best, ht, best_t, ctx):
         _clip(ht) / 10.0,
         1.0 if ht >= 1000.0 else 0.0,
     )
-    return kinds + leads + answers + stakes
+    late = 1.0 if deck <= 5.0 else 0.0
+    rest = (
+        float(pairs),
+        float(triples),
+        float(lone_low),
+        float(rstrong),
+        float(rinf),
+        rtop / 10.0,
+        float(distinct),
+        float(run3),
+        float(broken),
+        1.0 if hn - k <= 2.0 else 0.0,
+        rtop / 10.0 * late,
+        ld * broken,
+    )
+    return kinds + leads + answers + stakes + rest
 
 
 @hot
@@ -260,6 +380,7 @@ def strong_choose(s, c, acts, n, bot):
     ctx = context(s, c, bot)
     pick = 0
     top = -1.0e300
+    end = _end_game(ctx)
     for k in range(n):
         f = action_features(
             s,
@@ -272,8 +393,11 @@ def strong_choose(s, c, acts, n, bot):
             ctx,
         )
         z = 0.0
-        for j in range(N_FEAT):
+        for j in range(N_BASE):
             z += bot[P.BP_W + j] / SCALE * f[j]
+        if end:
+            for j in range(N_BASE):
+                z += bot[P.BP_W + N_BASE + j] / SCALE * f[j]
         if z > top:
             top = z
             pick = k
@@ -287,6 +411,7 @@ def fill_features(s, c, acts, n, bot, X, row):
     hb = heuristic_best(s, c, acts, n, bot)
     tb = heuristic_best(s, c, acts, n, alt)
     ctx = context(s, c, bot)
+    end = 1.0 if _end_game(ctx) else 0.0
     for k in range(n):
         f = action_features(
             s,
@@ -298,5 +423,6 @@ def fill_features(s, c, acts, n, bot, X, row):
             k == tb,
             ctx,
         )
-        for j in range(N_FEAT):
+        for j in range(N_BASE):
             X[row + k, j] = f[j]
+            X[row + k, N_BASE + j] = end * f[j]
