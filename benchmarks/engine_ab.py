@@ -63,6 +63,7 @@ procs = {
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": t},
+        cwd=t,  # `python -c` puts the working folder first on sys.path: the checkout's own lab
     )
     for t in trees
 }
