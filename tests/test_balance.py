@@ -20,7 +20,7 @@ import lab.cli as cli
 from _support.sim_cases import write_config
 from lab.games.daitenka.cards.patch import Patch, parse_patch
 from lab.design import balance, balance_search
-from lab.design.balance_edits import catalogue, edit_table
+from lab.games.daitenka.cards.edits import catalogue, edit_table
 from lab.design.tiers import balance_note
 from lab.records.balance import read_result
 from lab.report import balance as shown

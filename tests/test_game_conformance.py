@@ -18,7 +18,7 @@ import pytest
 
 from lab import games
 from lab.errors import LabError
-from lab.games.protocol import Experiment, GameEntry, GameState, members
+from lab.games.protocol import CardDesign, Experiment, GameEntry, GameState, members
 
 NAMES = list(games.GAMES)
 MAX_DECISIONS = 5000  # far beyond any game of either: a longer one is a bug
@@ -227,6 +227,31 @@ def test_the_smoke_config_is_an_experiment_of_the_game(smoke_run):
     assert entry.describe(exp).startswith(exp.name) and f"{exp.total_games:,}" in entry.describe(
         exp
     )
+
+
+def test_card_design_is_offered_or_refused_in_one_line(smoke_run):
+    """lab value, lab swap and lab balance reach a game's cards only through card_design(): a
+    game with EDITS_CARDS offers every member of CardDesign on its own experiments; any other
+    refuses in one line."""
+    entry, exp, _ = smoke_run
+    if not entry.EDITS_CARDS:
+        with pytest.raises(LabError) as e:
+            entry.card_design()
+        assert "\n" not in str(e.value) and entry.display in str(e.value)
+        return
+    design = entry.card_design()
+    assert isinstance(design, CardDesign)
+    assert not [m for m in members(CardDesign) if not _defined_on_class(design, m)]
+    assert exp.patches == (design.BASE_PATCH,)
+    armies = {a.key for a in exp.armies}
+    arms = design.value_arms(exp, None)
+    assert set(arms) == armies and any(arms.values())
+    moves = design.edit_catalogue(exp)
+    assert moves and all(m.armies <= armies for m in moves)
+    first = design.patch("first", [moves[0].edit])
+    played = design.with_patches(exp, (design.BASE_PATCH, first))
+    assert played.fingerprint() != exp.fingerprint() and len(played.patches) == 2
+    assert "[[patch]]" in design.patch_toml(moves[:1], "first", "", exp)
 
 
 def test_records_have_the_declared_schemas_and_one_row_per_game(smoke_run):

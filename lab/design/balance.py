@@ -24,13 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
-from lab.games.daitenka.bots.match import parse_bot
+from lab.design import card_design
 from lab.errors import LabError, closest
+from lab.games.protocol import Experiment
 from lab.records.balance import FORMAT, RESULT
-from lab.games.daitenka.experiment import BASE_PATCH, Experiment, Tier
 from lab.stats.balance import game_mean, objectives
 
-from lab.design.balance_edits import catalogue, card_ids, patch_toml, responsible
+from lab.design.balance_edits import responsible
 from lab.design.balance_search import Budget, Search, Settings, derive_seed
 from lab.design.tiers import strong
 from lab.design.balance_tiers import fresh_block, screen_block, seed_label, select_block, tier_cost
@@ -45,14 +45,10 @@ STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as
 class BalancePlan:
     config: Experiment  # the config as given
     exp: Experiment  # the balance experiment: one rule set, the first tier, pairs with seat swap
-    moves: tuple  # the edit catalogue
+    moves: tuple  # the edit catalogue (the game's, ``CardDesign.edit_catalogue``)
     settings: Settings
-    tiers: tuple[Tier, ...]  # the screening tier, then the strong tiers
+    tiers: tuple  # the screening tier, then the strong tiers
     value_note: str  # where the catalogue's cards came from
-
-    @property
-    def pool(self):
-        return self.config.pool()
 
 
 def plan(
@@ -76,7 +72,8 @@ def plan(
     that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
-    if config.patches != (BASE_PATCH,):
+    design = card_design(config)
+    if config.patches != (design.BASE_PATCH,):
         raise LabError(
             "lab balance starts from the decks as written; remove the [[patch]] "
             "tables and [grid] patch (paste a proposal back in afterwards)",
@@ -91,13 +88,9 @@ def plan(
         )
     chosen = pick_tiers(config, tiers, tier, second_tier)
     exp = _balance_experiment(config, chosen[0])
-    decks = {a.key: a.deck() for a in exp.armies}
-    names = {a.key: a.name for a in exp.armies}
     keep, note = _ranking(config, exp, value)
-    pool = config.pool()
-    wanted = card_ids(cards, decks, pool) if cards else None
-    moves = catalogue(decks, names, keep=keep, cards=wanted, pool=pool)
-    if wanted is not None:
+    moves = design.edit_catalogue(exp, keep=keep, cards=cards or None)
+    if cards:
         note = f"the cards named by --cards ({', '.join(cards)})" + (
             f", among {note}" if keep is not None else ""
         )
@@ -107,7 +100,8 @@ def plan(
             "table) have no strength or ability to change",
             source=config.source,
         )
-    per_pair = 2 * min(sum(a in p for p in exp.matchups) for a in decks)  # games/army per deal
+    # games per army per deal
+    per_pair = 2 * min(sum(a.key in p for p in exp.matchups) for a in exp.armies)
     strong_fresh = math.ceil(strong_games / per_pair)
     deals = dict(
         confirm_deals=math.ceil(confirm_games / per_pair),
@@ -127,7 +121,7 @@ def plan(
 
 def pick_tiers(
     config: Experiment, tiers: list[str] | None, tier: str | None, extra: str | None = None
-) -> tuple[Tier, ...]:
+) -> tuple:
     """The tiers of a search, the screening tier first: ``--tiers`` as given, ``--tier`` alone,
     or by default the config's tiers cheapest first — one cheap tier gets the search tier
     beside it, so that a proposal is judged by a strong player too."""
@@ -206,7 +200,7 @@ def _check_numbers(target, band, max_edits, confirm_games, strong_games) -> None
             raise LabError(message)
 
 
-def pick_tier(config: Experiment, label: str | None, option: str) -> Tier:
+def pick_tier(config: Experiment, label: str | None, option: str):
     """The bot tier named by ``label``: a tier label of the config, a bot playing both seats of
     one of its tiers, or any bot (e.g. "search"); the config's tier when it has one."""
     if label is None:
@@ -228,7 +222,7 @@ def pick_tier(config: Experiment, label: str | None, option: str) -> Tier:
             import tomllib
 
             spec = tomllib.loads(f"bot = {label}")["bot"]
-        bot = parse_bot(spec, source=option)
+        return card_design(config).bot_tier(spec, option)
     except (LabError, ValueError) as e:
         hint = closest(label, by_label)
         did = f"did you mean {', '.join(hint)}? " if hint else ""
@@ -236,10 +230,9 @@ def pick_tier(config: Experiment, label: str | None, option: str) -> Tier:
             f"{option} {label}: not a tier of the config nor a bot ({e}); {did}"
             f"tiers: {', '.join(t.label for t in config.tiers)}"
         ) from None
-    return Tier(bot, bot)
 
 
-def _balance_experiment(config: Experiment, tier: Tier) -> Experiment:
+def _balance_experiment(config: Experiment, tier) -> Experiment:
     order = {a.key: i for i, a in enumerate(config.armies)}
     pairs: list[tuple[str, str]] = []
     for a, b in config.matchups:
@@ -456,7 +449,9 @@ def build_result(p: BalancePlan, s: Search) -> dict:
                 "strong_blocks": dict(zip(labels[1:], c.strong)),
                 "games": _games(s, c.moves, *range(c.level)),
             },
-            "toml": patch_toml(moves, name, f"lab balance ({', '.join(labels)}): {texts}", p.pool),
+            "toml": card_design(p.config).patch_toml(
+                moves, name, f"lab balance ({', '.join(labels)}): {texts}", p.config
+            ),
         }
         proposals.append(item)
     before = {}

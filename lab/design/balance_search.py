@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from lab.games.daitenka.cards.patch import Patch
+from lab.design import card_design
 from lab.design.balance_edits import digest
 from lab.design.balance_tiers import (
     FRESH,
@@ -63,7 +63,7 @@ from lab.design.balance_tiers import (
     tier_of,
 )
 from lab.errors import LabError
-from lab.games.daitenka.experiment import BASE_PATCH, Experiment, Tier, with_patches
+from lab.games.protocol import Experiment
 from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
 
 CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)
@@ -209,7 +209,7 @@ class Search:
         settings: Settings,
         out: Path,
         *,
-        tiers: tuple[Tier, ...] | None = None,
+        tiers: tuple | None = None,
         jobs: int | None = None,
         backend: str = "loky",
         scheduler: str | None = None,
@@ -813,13 +813,14 @@ class Search:
             matchups=tuple(self.pairs[j] for j in pairs),
             tiers=(self.tiers[t],),
         )
+        design = card_design(exp)
         patches = [
-            BASE_PATCH
+            design.BASE_PATCH
             if k == ""
-            else Patch(_patch_name(k), tuple(self.moves[int(i)].edit for i in k.split(",")))
+            else design.patch(_patch_name(k), (self.moves[int(i)].edit for i in k.split(",")))
             for k in keys
         ]
-        return with_patches(exp, patches, patched_matchups="affected")
+        return design.with_patches(exp, patches, patched_matchups="affected")
 
     def play(self, units, phase: str) -> pd.DataFrame:
         """Play ``units`` through the runner (resuming the round's folders when they exist);

@@ -1,7 +1,7 @@
 """The card-swap test (``lab swap``): the same deals with and without a card — a card patch.
 
-Owns the swap's patch and the reading of its result. A swap is the patch (``lab.games.daitenka.cards.patch``)
-that, in every army holding the card (or, with ``--army``, in that army only), replaces each copy
+Owns the swap's experiment and the reading of its result. A swap is the patch (made by the game,
+``CardDesign.swap``) that, in every army holding the card (or, with ``--army``, in that army only), replaces each copy
 by the other card in place and copy for copy; ``lab swap`` runs the experiment with the patches ``base`` and that one (variant ids
 ``RULES`` and ``RULES@CARD→WITH``) into one ordinary results folder through ``lab.sim.runner``
 (resumable with ``--resume``; ``lab report`` compares the two like any two variants). Both play
@@ -14,27 +14,27 @@ This module plays nothing itself and holds no statistics of its own.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from lab.games.daitenka.cards.patch import BASE, Patch, replace_card
-from lab.games.daitenka.cards.pool import Card
-from lab.errors import LabError, closest, read_toml
+from lab.design import card_design
+from lab.errors import LabError, read_toml
+from lab.games.protocol import Experiment
 from lab.schema.base import check
 from lab.schema.experiment import SwapTable
-from lab.games.daitenka.experiment import BASE_PATCH, Experiment, with_patches
+from lab.schema.experiment import slug
 
 
 @dataclass(frozen=True)
 class SwapPlan:
-    card: Card  # the card taken out
-    replacement: Card  # the card put in its place
+    card: Any  # the card taken out
+    replacement: Any  # the card put in its place
     base: Experiment  # the config as written
     exp: Experiment  # the config playing the patches base and ``patch``
-    patch: Patch
+    patch: Any
     copies: dict[str, int]  # affected army key → copies replaced
     unaffected: tuple[str, ...]  # armies of the run whose decks are unchanged
     army: str | None = None  # --army: only this army's copies are swapped
@@ -65,65 +65,24 @@ def plan(exp: Experiment, card: str, replacement: str, army: str | None = None) 
     One-line errors: an unknown card (with suggestions), no army holding the card, an army not
     in the config or not holding the card, a swapped deck that breaks the deck rules, a config
     that already has patches."""
-    if exp.patches != (BASE_PATCH,):
+    design = card_design(exp)
+    if exp.patches != (design.BASE_PATCH,):
         raise LabError(
             f"{exp.source} already varies card patches ([[patch]] / [grid] patch); "
             "lab swap compares the unpatched decks — add the swap as one more "
             "[[patch]] (edit: army, card, replace) and use lab run instead"
         )
-    pool = exp.pool()
-    old = pool.get(card, source="--card")
-    new = pool.get(replacement, source="--with")
-    held = {a.key: sum(k for c, k in a.deck().entries if c.index == old.index) for a in exp.armies}
-    if not any(held.values()):
-        raise LabError(
-            f"--card {old.name}: no army of {exp.source} holds it (armies: "
-            f"{', '.join(a.key for a in exp.armies)}); pick a card one of them "
-            "holds (`lab decks ARMY` lists a deck)"
-        )
-    only = _army(exp, army, old, held) if army is not None else None
-    copies = {k: n for k, n in held.items() if n and only in (None, k)}
-    unaffected = tuple(k for k in held if k not in copies)
-    kept = tuple(k for k in unaffected if held[k])
-    name = f"{_slug(old.name)}→{_slug(new.name)}"
-    patch = Patch(
-        f"{only}:{name}" if only else name,
-        tuple(replace_card(a, old.id, new.id, pool=pool) for a in copies),
-        f"{old.name} → {new.name} in {', '.join(copies)}",
-    )
+    s = design.swap(exp, card, replacement, army)
+    exp_swap = design.with_patches(exp, (design.BASE_PATCH, s.patch))
     return SwapPlan(
-        old, new, exp, with_patches(exp, (BASE_PATCH, patch)), patch, copies, unaffected, only, kept
+        s.card, s.replacement, exp, exp_swap, s.patch, s.copies, s.unaffected, s.army, s.kept
     )
-
-
-def _army(exp: Experiment, name: str, card: Card, held: dict[str, int]) -> str:
-    """The key of ``--army`` (a key or printed name) among the config's armies, holding the
-    card."""
-    keys = {a.key: a.key for a in exp.armies} | {a.name: a.key for a in exp.armies}
-    if name not in keys:
-        hint = closest(name, keys)
-        did = f"did you mean {', '.join(hint)}? " if hint else ""
-        raise LabError(
-            f"--army \"{name}\" is not an army of {exp.source}; {did}armies: "
-            f"{', '.join(a.key for a in exp.armies)}"
-        )
-    key = keys[name]
-    if not held[key]:
-        holders = ", ".join(k for k, n in held.items() if n)
-        raise LabError(
-            f"--army {name}: its deck holds no {card.name} (armies holding it: {holders})"
-        )
-    return key
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[/\\\s@+=]+", "_", text)
 
 
 def default_out(p: SwapPlan, games_option: bool = False) -> Path:
     """results/NAME-swap-CARD-WITH (…-ARMY with --army; …-gamesN with --games, like
     ``lab run``)."""
-    name = f"{p.base.name}-swap-{_slug(p.card.name)}-{_slug(p.replacement.name)}"
+    name = f"{p.base.name}-swap-{slug(p.card.name)}-{slug(p.replacement.name)}"
     name += f"-{p.army}" if p.army else ""
     return Path("results") / (f"{name}-games{p.base.games}" if games_option else name)
 
@@ -140,7 +99,7 @@ def run(
 def arms(games: pd.DataFrame, p: SwapPlan) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(base, swapped) games of a swap's records; the swapped games carry their rule set's id
     as ``variant`` so that the two pair on it."""
-    base = games[games["patch"] == BASE]
+    base = games[games["patch"] == card_design(p.base).BASE_PATCH.name]
     alt = games[games["patch"] == p.patch.name].copy()
     alt["variant"] = alt["variant"].str.removesuffix(f"@{p.patch.name}")
     return base, alt

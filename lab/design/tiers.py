@@ -6,20 +6,19 @@ strong tier judges its proposals) ("Which bot tier for balance
 work": the armies' order under the plain heuristic agrees with the search's far less than the
 tuned heuristic's does, so a conclusion drawn there may not hold for stronger play), and the
 short names by which a designer picks a tier (``tuned``, ``heuristic``, ``search(400)``). It
-only reads bot specs: it plays nothing and prints nothing itself.
+only reads bot specs (a tier's ``a`` and ``b``, each with ``kind``, ``params``, ``label`` and
+``short``): it plays nothing and prints nothing itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lab.games.daitenka.bots.match import BotSpec
-
 ADVICE = 'the README\'s "Which bot tier for balance work" table'
 PLAIN = "balanced"  # the heuristic's default persona: the "plain heuristic" of the README
 
 
-def weak(bot: BotSpec) -> bool:
+def weak(bot) -> bool:
     """The random bot, or the plain heuristic (its default persona, no parameter changed)."""
     if bot.kind == "random":
         return True
@@ -29,13 +28,13 @@ def weak(bot: BotSpec) -> bool:
 STRONG_KINDS = ("strong", "search", "expert")  # the tiers that may judge a balance proposal
 
 
-def strong(bot: BotSpec) -> bool:
+def strong(bot) -> bool:
     """A strong player: the distilled strong bot, or a search (search, expert)."""
     return bot.kind in STRONG_KINDS
 
 
 def weak_tier_note(tiers: Iterable) -> str | None:
-    """The line to print when any of ``tiers`` (``lab.games.daitenka.experiment.Tier``) seats a weak bot
+    """The line to print when any of ``tiers`` (each with ``label``, ``a`` and ``b``) seats a weak bot
     (``weak``), else None — for every design command that measures at a config's tiers."""
     labels = [t.label for t in tiers if weak(t.a) or weak(t.b)]
     if not labels:

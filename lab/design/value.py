@@ -1,18 +1,10 @@
 """``lab value``: plan, run and read the card-value experiment of a config (docs/value.md).
 
 Owns the design: for every card type of every army of the config (or those named), the arms —
-card patches scoped to that army's deck — of two contrasts, each compared with the unchanged
-decks on the same deals and seat orders:
-
-- **ability_off**: the card keeps its strength and loses every ability (``ability_off``);
-- **above_vanilla**: every copy replaced by a vanilla 足軽 of the nearest strength — a unit or
-  warlord of strength s by 足軽s, a general (∞) by 足軽10, a tactic or castle by the army's
-  weakest vanilla 足軽 (足軽1 if it holds none).
-
-For a unit or warlord of strength 1–10 the two contrasts are one and the same deck in play (the
-engine reads no kind beyond unit / tactic / castle and nothing of a card but its strength and
-ability rows), so one arm answers both rows. A 足軽 itself gets no row: it has no ability and is
-its own vanilla. One run holds every arm of every army (``lab.sim.runner``: joblib or Dask,
+card patches scoped to that army's deck, made by the game (``CardDesign.value_arms``) — of two
+contrasts, each compared with the unchanged decks on the same deals and seat orders:
+**ability_off** (the card loses every ability) and **above_vanilla** (every copy replaced by a
+vanilla card of the nearest strength); one arm may answer both. One run holds every arm of every army (``lab.sim.runner``: joblib or Dask,
 deterministic, interrupt and ``--resume``, progress bar): the config's matchups minus mirror
 games (a mirror has no opponent to be worth something against), the base patch on all of them and
 each arm only on its army's matchups (``patched_matchups = "affected"``). The statistics are
@@ -27,28 +19,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from lab.games.daitenka.cards.patch import Patch, ability_off, replace_card
-from lab.games.daitenka.cards.pool import Card, Deck
-from lab.games.daitenka.cards.vocab import INF, Kind
-from lab.errors import LabError, closest
+from lab.design import card_design
 from lab.design.tiers import names as tier_names
-from lab.games.daitenka.experiment import BASE_PATCH, Experiment, with_patches
+from lab.errors import LabError, closest
+from lab.games.protocol import Experiment, ValueArm
 from lab.stats.intervals import ALPHA
-from lab.stats.value import ARM_COLUMNS, CONTRASTS, GAME_COLUMNS, value_table, write_value
+from lab.stats.value import ARM_COLUMNS, GAME_COLUMNS, value_table, write_value
 
-OFF, VANILLA = CONTRASTS
 RECORDS = "records"  # the run's results folder inside the value folder
-
-
-@dataclass(frozen=True)
-class Arm:
-    """One card patch of a value run and the value rows it answers."""
-
-    patch: Patch
-    army: str
-    card: Card
-    copies: int
-    contrasts: tuple[tuple[str, str], ...]  # (contrast, printed name of the replacement or "")
+Arm = ValueArm  # one card patch of a value run and the value rows it answers
 
 
 @dataclass(frozen=True)
@@ -74,64 +53,23 @@ class ValuePlan:
         )
 
 
-def vanilla(card: Card, deck: Deck, pool) -> Card:
-    """The vanilla 足軽 of the nearest strength (the above_vanilla replacement)."""
-    if card.is_unit:
-        return pool.get(f"ashigaru{10 if card.strength == INF else card.strength}")
-    plain = [c for c, _ in deck.entries if c.kind == Kind.UNIT and not c.abilities]
-    return min(plain, key=lambda c: c.strength) if plain else pool.get("ashigaru1")
-
-
-def arms_of(army: str, deck: Deck, cards: set[str] | None, pool) -> list[Arm]:
-    """The arms of one army's cards (those in ``cards`` when given), in deck order."""
-    out = []
-    for card, n in deck.entries:
-        if cards is not None and card.id not in cards:
-            continue
-        if card.kind == Kind.UNIT and not card.abilities:
-            continue  # a 足軽: no ability to turn off, and its own vanilla
-        plain = vanilla(card, deck, pool)
-        if card.abilities:
-            off = Patch(
-                f"{army}:{card.id}:off",
-                (ability_off(card.id, army=army, pool=pool),),
-                f"{card.name} without its abilities in {deck.name}",
-            )
-            both = card.is_unit and card.strength != INF  # off is its vanilla: one arm
-            out.append(
-                Arm(off, army, card, n, ((OFF, ""),) + (((VANILLA, plain.name),) if both else ()))
-            )
-            if both:
-                continue
-        swap = Patch(
-            f"{army}:{card.id}:vanilla",
-            (replace_card(army, card.id, plain.id, pool=pool),),
-            f"{card.name} → {plain.name} in {deck.name}",
-            allow_no_general=card.kind == Kind.GENERAL,
-        )
-        out.append(Arm(swap, army, card, n, ((VANILLA, plain.name),)))
-    return out
-
-
 def plan(
     exp: Experiment, cards: list[str] | None = None, tiers: list[str] | None = None
 ) -> ValuePlan:
     """The value run of ``exp``: every card of every army (or the ``cards`` named, by printed
     name or id), in every rule variant and bot tier (or the ``tiers`` named)."""
-    if exp.patches != (BASE_PATCH,):
+    design = card_design(exp)
+    if exp.patches != (design.BASE_PATCH,):
         raise LabError(
             f"{exp.source} varies card patches ([[patch]] / [grid] patch); lab value "
             "measures the decks as written — use a config without patches"
         )
-    pool = exp.pool()
-    decks = {a.key: a.deck() for a in exp.armies}
-    wanted = _cards(cards, decks, pool, exp.source) if cards else None
+    by_army = design.value_arms(exp, cards)
     opponents = {
-        a: {x for m in exp.matchups if a in m and m[0] != m[1] for x in m} - {a} for a in decks
+        a: {x for m in exp.matchups if a in m and m[0] != m[1] for x in m} - {a} for a in by_army
     }
     arms, skipped = [], []
-    for army, deck in decks.items():
-        mine = arms_of(army, deck, wanted, pool)
+    for army, mine in by_army.items():
         if mine and not opponents[army]:
             skipped.append(army)
         elif mine:
@@ -144,32 +82,10 @@ def plan(
     valued = {a.army for a in arms}
     matchups = tuple(m for m in exp.matchups if m[0] != m[1] and valued & set(m))
     narrowed = replace(exp, name=f"{exp.name}-value", matchups=matchups, tiers=_tiers(exp, tiers))
-    run_exp = with_patches(
-        narrowed, (BASE_PATCH,) + tuple(a.patch for a in arms), patched_matchups="affected"
+    run_exp = design.with_patches(
+        narrowed, (design.BASE_PATCH,) + tuple(a.patch for a in arms), patched_matchups="affected"
     )
     return ValuePlan(exp, run_exp, tuple(arms), tuple(skipped))
-
-
-def _cards(names: list[str], decks: dict[str, Deck], pool, source: str) -> set[str]:
-    held = {c.id: c for d in decks.values() for c, _ in d.entries}
-    out = set()
-    for name in names:
-        if name not in pool:
-            held_names = [c.name for c in held.values()] + list(held)
-            hint = closest(name, held_names)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
-            raise LabError(
-                f"--cards: unknown card \"{name}\"; {did}(`lab decks ARMY` lists a deck's cards)"
-            )
-        card = pool.get(name)
-        if card.id not in held:
-            hint = closest(card.name, [c.name for c in held.values()])
-            did = f"; cards they hold that look alike: {', '.join(hint)}" if hint else ""
-            raise LabError(
-                f"--cards: no army of {source} holds {card.name} (armies: {', '.join(decks)}){did}"
-            )
-        out.add(card.id)
-    return out
 
 
 def _tiers(exp: Experiment, labels: list[str] | None):

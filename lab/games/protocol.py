@@ -224,6 +224,75 @@ class PageMatch(Protocol):
         file; a game without one refuses in one ``LabError`` line."""
 
 
+# ------------------------------------------------------------------------ card design
+ABILITY_OFF, ABOVE_VANILLA = "ability_off", "above_vanilla"  # lab value's two contrasts
+
+
+@dataclass(frozen=True)
+class ValueArm:
+    """One card patch of a ``lab value`` run and the value rows it answers: ``contrasts`` are
+    (contrast, printed name of the replacement or "")."""
+
+    patch: Any
+    army: str
+    card: Any  # with ``id`` and ``name``
+    copies: int
+    contrasts: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class CardSwap:
+    """``lab swap``'s patch: ``card`` replaced by ``replacement`` copy for copy in the armies
+    of ``copies`` (army key → copies); ``army``: only that army's copies (``--army``)."""
+
+    card: Any
+    replacement: Any
+    patch: Any  # with ``name``
+    copies: dict[str, int]
+    unaffected: tuple[str, ...]  # armies of the experiment whose decks are unchanged
+    army: str | None = None
+    kept: tuple[str, ...] = ()  # with ``army``: other armies that hold the card and keep it
+
+
+@runtime_checkable
+class CardDesign(Protocol):
+    """What the design questions (``lab value``, ``lab swap``, ``lab balance``, in
+    ``lab.design``) ask of a game whose cards can be edited: its card patches, applied to its
+    experiments (an experiment has ``patches``, ``armies`` with ``key``, ``name`` and
+    ``deck()``, ``matchups``, ``tiers`` and ``pool()``). The design layer plans, runs and reads
+    the runs; everything that knows a card is here."""
+
+    BASE_PATCH: Any  # the unpatched cards; its ``name`` is the records' ``patch`` value
+
+    def with_patches(
+        self, exp: Experiment, patches, patched_matchups: str | None = None
+    ) -> Experiment:
+        """``exp`` playing ``patches`` (the first the base): "affected" plays a patched
+        variant only on the matchups its patch changes (None: as the experiment says)."""
+
+    def patch(self, name: str, edits) -> Any:
+        """A patch of ``edits`` (each a move's ``edit``) called ``name``."""
+
+    def value_arms(self, exp: Experiment, cards: list[str] | None) -> dict[str, list[ValueArm]]:
+        """Army key → the arms of its cards (``cards``: only these printed names or ids; an
+        unknown card or one no army holds is one ``LabError`` line)."""
+
+    def swap(self, exp: Experiment, card: str, replacement: str, army: str | None) -> CardSwap:
+        """``card`` for ``replacement`` in the armies holding it (or in ``army`` only); one
+        ``LabError`` line for an unknown card, an army not holding it, …"""
+
+    def edit_catalogue(self, exp: Experiment, keep=None, cards: list[str] | None = None) -> tuple:
+        """Every single card edit of ``exp``'s armies (each with ``key``, ``text``, ``edit``,
+        ``armies`` and ``conflicts(other)``); ``keep``: only these (army, card id) pairs;
+        ``cards``: only these names (one ``LabError`` line for one no army holds)."""
+
+    def patch_toml(self, moves, name: str, description: str, exp: Experiment) -> str:
+        """The ``[[patch]]`` table of a set of edits, ready to paste into a config."""
+
+    def bot_tier(self, spec, source: str) -> Any:
+        """The tier of one bot playing both seats (``spec``: as a config writes a bot)."""
+
+
 # ------------------------------------------------------------------------ the entry
 @runtime_checkable
 class GameEntry(Protocol):
@@ -322,6 +391,10 @@ class GameEntry(Protocol):
         """True when the game's experiments can be re-run with card edits (``lab value``,
         ``lab swap``, ``lab balance``)."""
 
+    def card_design(self) -> CardDesign:
+        """Its card edits, for ``lab value``, ``lab swap`` and ``lab balance`` (a game whose
+        ``EDITS_CARDS`` is False refuses in one ``LabError`` line)."""
+
     # -- single games (the commands)
     def prepare_scenarios(self, path, log: bool = False, pool=None) -> list[Callable]:
         """The scenarios of a file set up, each a callable that plays one and returns its
@@ -412,7 +485,11 @@ def members(protocol: type) -> tuple[str, ...]:
 
 __all__ = [
     "Action",
+    "ABILITY_OFF",
+    "ABOVE_VANILLA",
     "BenchOptions",
+    "CardDesign",
+    "CardSwap",
     "Experiment",
     "GameEntry",
     "GameState",
@@ -421,5 +498,6 @@ __all__ = [
     "PageMatch",
     "PlayOptions",
     "ReplayOptions",
+    "ValueArm",
     "members",
 ]

@@ -30,6 +30,13 @@ PATCH_NAME_ALLOWED = (
     "not starting with a dot (it becomes part of the variant id)"
 )
 
+
+def slug(text: str) -> str:
+    """``text`` (a card's printed name) fit for a patch name and a folder name: the characters
+    ``PATCH_NAME`` refuses, and spaces, become ``_``."""
+    return re.sub(r"[/\\\s@+=]+", "_", text)
+
+
 Whole0 = Annotated[int, Field(ge=0)]
 Preset = Literal[tuple(PRESETS)]
 Text = Annotated[str, Field(min_length=1)]

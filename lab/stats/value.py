@@ -27,11 +27,12 @@ import numpy as np
 import pandas as pd
 
 from lab.errors import LabError
+from lab.games.protocol import ABILITY_OFF, ABOVE_VANILLA
 from lab.stats.clustered import tie_interval
 from lab.stats.intervals import ALPHA
 
 FILE = "value.parquet"
-CONTRASTS = ("ability_off", "above_vanilla")
+CONTRASTS = (ABILITY_OFF, ABOVE_VANILLA)
 ARM_COLUMNS = ["patch", "army", "army_name", "card_id", "card", "copies", "contrast", "replacement"]
 VALUE_COLUMNS = [
     "variant",

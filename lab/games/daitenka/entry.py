@@ -173,6 +173,11 @@ class Daitenka:
 
         return parse_bot(spec).short
 
+    def card_design(self):
+        from lab.games.daitenka.design import DESIGN
+
+        return DESIGN
+
     def variant_ids(self, config: dict) -> list[str]:
         from lab.games.daitenka.experiment import PATCH_SEPARATOR
 

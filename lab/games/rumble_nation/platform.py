@@ -114,6 +114,12 @@ class RumbleNation:
     def bot_short(self, spec) -> str:
         return parse_bot(spec).label
 
+    def card_design(self):
+        raise LabError(
+            "Rumble Nation has no cards: lab value, lab swap and lab balance edit a game's "
+            "cards — use lab run and lab report for it"
+        )
+
     def variant_ids(self, config: dict) -> list[str]:
         return [v.get("id") for v in config.get("variants") or []]
 
