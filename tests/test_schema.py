@@ -16,8 +16,8 @@ from lab.errors import LabError
 from lab.games.daitenka.rules import BOOLS, CHOICES, DESCRIPTIONS, N_RULES, RANGES, RuleSet
 from lab.schema.base import check
 from lab.games.daitenka.schema.bots import bot_from_text, bot_text
-from lab.schema.experiment import ExperimentFile
-from lab.schema.scenario import ScenarioTable
+from lab.games.daitenka.schema.experiment import ExperimentFile
+from lab.games.daitenka.scenario_file import ScenarioTable
 
 
 def problem(model, data, where: str = "") -> str:

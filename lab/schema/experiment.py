@@ -1,10 +1,9 @@
-"""Experiment configs (configs/*.toml): their keys and value types, the ``[[patch]]`` tables of
-card patches and the ``[swap]`` table of ``lab swap``.
-
-What needs the card pool, the armies or the rules — an unknown army or card, a toggle's value, a
-patch that makes a deck illegal, a bot's parameters — is checked after this schema by
-``lab.games.daitenka.experiment``, ``lab.games.daitenka.cards.patch`` and ``lab.games.daitenka.bots.match`` with the same one-line errors. A
-key a later version adds (e.g. ``game`` for a second game) is one more field here.
+"""Experiment configs (configs/*.toml): the parts every game's experiment file shares — the
+run name, the limits, the ``[[patch]]`` tables of card patches and the ``[swap]`` table of
+``lab swap`` — and ``GameExperimentFile``, the keys of a game without a table of its own. A game
+with presets, armies or cards of its own declares its file in its folder from these parts
+(大天下's: ``lab.games.daitenka.schema.experiment.ExperimentFile``); what needs its cards or
+rules is checked after the schema, by the game, with the same one-line errors.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from lab.games.daitenka.rules import DEFAULT_PRESET, PRESETS
 from lab.schema.base import Table, field, problem
 
 MAX_SEED = 2**63 - 1
@@ -38,7 +36,6 @@ def slug(text: str) -> str:
 
 
 Whole0 = Annotated[int, Field(ge=0)]
-Preset = Literal[tuple(PRESETS)]
 Text = Annotated[str, Field(min_length=1)]
 
 
@@ -128,81 +125,38 @@ class SwapTable(Table):
     )
 
 
-class ExperimentFile(Table):
-    name: Optional[str] = field(
-        None,
-        allowed="a non-empty name without spaces or slashes that "
-        "does not start with a dot (it names the results "
-        "folder)",
-    )
-    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] = field(example="seed = <whole number>")
-    games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = field(example="games = <whole number>")
-    rules: Union[Preset, Annotated[list[Preset], Field(min_length=1)]] = field(
-        [DEFAULT_PRESET], allowed=f"a preset ({', '.join(PRESETS)}) or a list of presets"
-    )
-    overrides: dict[str, Any] = field({}, allowed="a table of rules toggles ([overrides])")
-    grid: dict[str, Any] = field(
-        {}, allowed="a table of rules toggles, each a list of values ([grid])"
-    )
-    armies: Any = "all"  # "all", armies or [seat A, seat B] pairs: resolved with the decks
-    bots: Any = None  # bots are checked by lab.games.daitenka.bots.match.parse_bot
-    tiers: Any = None
-    seat_swap: bool = False
-    chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK)] = DEFAULT_CHUNK
-    extra_cards: Union[str, list[Text]] = field(
-        [],
-        allowed="a card file or a list of card files, paths relative to this config (e.g. "
-        "extra_cards = \"my_cards.toml\")",
-    )
-    patch: list[PatchTable] = field(
-        [], allowed="a list of tables: [[patch]] with name = \"…\" and [[patch.edit]] tables"
-    )
-    swap: Optional[SwapTable] = None
-    # the game is chosen from this key before the rest is read (lab.games); 大天下's own
-    # schema accepts only its own name
-    game: Literal["daitenka"] = field(
-        "daitenka", allowed="\"daitenka\" (大天下) or \"rumble_nation\""
-    )
+RUN_NAME = field(
+    None,
+    allowed="a non-empty name without spaces or slashes that does not start with a dot (it "
+    "names the results folder)",
+)  # an experiment file's ``name``: Optional[str]
 
-    @field_validator("name")
-    @classmethod
-    def _a_folder_name(cls, name):
-        if name is not None and not _RUN_NAME.match(name):
-            raise problem(
-                f"name = {name!r} is not allowed; allowed values: a non-empty name "
-                "without spaces or slashes that does not start with a dot (it names "
-                "the results folder)"
-            )
-        return name
 
-    @field_validator("extra_cards", "rules")
-    @classmethod
-    def _a_list(cls, value):
-        return [value] if isinstance(value, str) else value
+def run_name(name):
+    """An experiment file's ``name`` checked (its ``field_validator``)."""
+    if name is not None and not _RUN_NAME.match(name):
+        raise problem(
+            f"name = {name!r} is not allowed; allowed values: a non-empty name "
+            "without spaces or slashes that does not start with a dot (it names "
+            "the results folder)"
+        )
+    return name
 
-    @model_validator(mode="after")
-    def _bots_or_tiers(self):
-        if self.bots is not None and self.tiers is not None:
-            raise problem("give bots = … (one tier) or tiers = [ … ] (several), not both")
-        return self
 
-    @field_validator("patch")
-    @classmethod
-    def _unique_names(cls, patches):
-        names = [p.name for p in patches]
-        for i, n in enumerate(names):
-            if n in names[:i]:
-                raise problem(f"patch[{i}]: the name \"{n}\" is used twice; names must be unique")
-        return patches
+def bots_or_tiers(table):
+    """An experiment file's check (its ``model_validator``): one of ``bots`` and ``tiers``."""
+    if table.bots is not None and table.tiers is not None:
+        raise problem("give bots = … (one tier) or tiers = [ … ] (several), not both")
+    return table
 
 
 class GameExperimentFile(Table):
-    """An experiment of a game other than 大天下 (``game = "rumble_nation"``): the keys every
-    game's runs share. Presets, toggles and bots are the game's own and are checked by it
+    """An experiment of a game without a table of its own (``game = "rumble_nation"``): the
+    keys every game's runs share. Presets, toggles and bots are the game's own and are checked by it
     (``lab.games``) with the same one-line errors."""
 
     game: str = field(example="game = \"rumble_nation\"")
-    name: Optional[str] = ExperimentFile.model_fields["name"]
+    name: Optional[str] = RUN_NAME
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] = field(example="seed = <whole number>")
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = field(example="games = <whole number>")
     rules: Union[Text, Annotated[list[Text], Field(min_length=1)]] = field(
@@ -219,7 +173,7 @@ class GameExperimentFile(Table):
     @field_validator("name")
     @classmethod
     def _a_folder_name(cls, name):
-        return ExperimentFile._a_folder_name.__func__(cls, name)
+        return run_name(name)
 
     @field_validator("rules")
     @classmethod
@@ -228,4 +182,4 @@ class GameExperimentFile(Table):
 
     @model_validator(mode="after")
     def _bots_or_tiers(self):
-        return ExperimentFile._bots_or_tiers(self)
+        return bots_or_tiers(self)

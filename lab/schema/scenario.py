@@ -1,71 +1,19 @@
-"""Scenario files: the public format of ../shared/spec/scenarios.md, key for key.
-
-A scenario file is one scenario (its keys at top level) or several ``[[scenario]]`` tables.
-Unknown keys, zones and expectations are refused, and a mistyped expectation is an error in the
-file, never a failed ruling. The zones' card names are checked when the position is built
-(``lab.games.daitenka.engine.api.Game.from_position``), against the pool the scenario is run with.
-"""
+"""Scenario files (../shared/spec/scenarios.md): what every game's share — the steps of a
+scenario and a file of several ``[[scenario]]`` tables. A game's own keys (its position, zones
+and expectations) are its table, declared in its folder with these parts (大天下's:
+``lab.games.daitenka.scenario_file``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from lab.games.daitenka.engine.layout import END_NAMES
-from lab.games.daitenka.rules import DEFAULT_PRESET, PRESETS
 from lab.schema.base import Table, field, problem
 
-Names = list[str]
-Count = Annotated[int, Field(ge=0)]
-MULTISETS = ("hand", "camp_up", "camp_down", "graveyard", "logistics")
-COUNTS = ("hand_count", "deck_count", "walls")
 
-
-def _words(values) -> str:
+def words(values) -> str:
     return ", ".join(repr(v) for v in values)
-
-
-class Zones(Table):
-    """``[A]`` / ``[B]``: a seat's zones; values as scenarios.md writes them."""
-
-    KEY_NOUN = "zone"
-    KEYS_LABEL = "allowed"
-    deck: Any = None
-    hand: Any = None
-    walls: Any = None
-    castle: Any = None
-    castle_damaged: Any = None
-    camp_up: Any = None
-    camp_down: Any = None
-    graveyard: Any = None
-    logistics: Any = None
-
-
-class ExpectSeat(Table):
-    """``[expect.A]`` / ``[expect.B]``."""
-
-    hand: Names = field(None, allowed="a list of card names")
-    camp_up: Names = field(None, allowed="a list of card names")
-    camp_down: Names = field(None, allowed="a list of card names")
-    graveyard: Names = field(None, allowed="a list of card names")
-    logistics: Names = field(None, allowed="a list of card names")
-    hand_count: Count = field(None, allowed="a whole number ≥ 0")
-    deck_count: Count = field(None, allowed="a whole number ≥ 0")
-    walls: Count = field(None, allowed="a whole number ≥ 0")
-    castle: str = field(None, allowed="a castle's name or \"\"")
-    castle_damaged: bool = field(None, allowed="true or false")
-
-
-class Expect(Table):
-    """``[expect]``: the state after the last step."""
-
-    winner: Literal["A", "B", "draw", ""] = field(None, allowed=_words(("A", "B", "draw", "")))
-    leader: Literal["A", "B", ""] = field(None, allowed=_words(("A", "B", "")))
-    to_move: Literal["A", "B", ""] = field(None, allowed=_words(("A", "B", "")))
-    end_reason: Literal[END_NAMES] = field(None, allowed=_words(END_NAMES))
-    A: ExpectSeat = field(None, allowed="a table ([expect.A])")
-    B: ExpectSeat = field(None, allowed="a table ([expect.B])")
 
 
 class Step(Table):
@@ -73,28 +21,19 @@ class Step(Table):
     expect_illegal: bool = False
 
 
-class ScenarioTable(Table):
-    name: str = field(example="name = \"…\"")
-    rules: Literal[tuple(PRESETS)] = field(
-        DEFAULT_PRESET, allowed=", ".join(PRESETS) + " (toggles go in [overrides])"
-    )
-    seed: Count = field(0, allowed="whole numbers ≥ 0")
-    first: Literal["A", "B"] = field("A", allowed="\"A\", \"B\"")
-    steps: list[Union[str, Step]] = field(
-        example="steps = [\"A lead …\", …]",
-        allowed="a list of step strings or { do = \"…\", expect_illegal = true }",
-    )
-    overrides: dict[str, Any] = field({}, allowed="a table of rule toggles ([overrides])")
-    A: Zones = field(None, allowed="a table of zones ([A])")
-    B: Zones = field(None, allowed="a table of zones ([B])")
-    expect: Expect = field(None, allowed="a table ([expect])")
+STEPS = field(
+    example="steps = [\"A lead …\", …]",
+    allowed="a list of step strings or { do = \"…\", expect_illegal = true }",
+)  # a scenario table's ``steps``: list[Union[str, Step]]
 
-    @model_validator(mode="after")
-    def _illegal_only_last(self):
-        for k, st in enumerate(self.steps[:-1]):
-            if isinstance(st, Step) and st.expect_illegal:
-                raise problem(f"steps[{k}]: expect_illegal is allowed on the last step only")
-        return self
+
+def illegal_only_last(table):
+    """A scenario table's check (its ``model_validator``): only the last step may be expected
+    to be illegal."""
+    for k, st in enumerate(table.steps[:-1]):
+        if isinstance(st, Step) and st.expect_illegal:
+            raise problem(f"steps[{k}]: expect_illegal is allowed on the last step only")
+    return table
 
 
 class ScenarioFile(Table):

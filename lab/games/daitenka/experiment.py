@@ -1,7 +1,7 @@
 """大天下's experiment configs: the data of a TOML file (read by ``lab.sim.config``) checked and
 resolved into an Experiment.
 
-The file's keys and value types are declared in ``lab.schema.experiment`` (one-line errors from
+The file's keys and value types are declared in ``lab.games.daitenka.schema.experiment`` (one-line errors from
 its adapter); this module owns what needs the cards, armies and rules — resolving them — and the
 resolved, hashable ``Experiment`` the runner (through the entry), the plan and the worker work
 from: the rule variants (presets × the product of the ``[grid]`` toggles, ``[overrides]``
@@ -41,7 +41,7 @@ from lab.games.daitenka.cards.pool import (
 from lab.errors import LabError, closest, parse_toml, read_text
 from lab.games.daitenka.rules import PRESETS, RuleSet
 from lab.schema.base import check
-from lab.schema.experiment import ExperimentFile
+from lab.games.daitenka.schema.experiment import ExperimentFile
 from lab.sim.config import check_games_option
 from lab.schema.grid import check_grid, expand_grid
 
@@ -251,7 +251,7 @@ def with_patches(
 def from_daitenka_dict(
     data: dict, src: str, games: int | None = None, cards: tuple[str | Path, ...] = ()
 ) -> Experiment:
-    f = check(ExperimentFile, data, src)  # keys and value types (lab.schema.experiment)
+    f = check(ExperimentFile, data, src)  # keys and value types (schema.experiment)
     n_games = f.games
     if games is not None:
         check_games_option(games)

@@ -17,7 +17,8 @@ from lab.games.daitenka.engine.text import StepSyntaxError, parse_step
 from lab.errors import LabError, read_toml
 from lab.games.daitenka.rules import RuleSet
 from lab.schema.base import check as validate
-from lab.schema.scenario import COUNTS, MULTISETS, ScenarioFile, ScenarioTable
+from lab.games.daitenka.scenario_file import COUNTS, MULTISETS, ScenarioTable
+from lab.schema.scenario import ScenarioFile
 
 EXPECT_MULTISETS = MULTISETS
 EXPECT_COUNTS = COUNTS
@@ -60,7 +61,7 @@ def load(path: str | Path) -> list[Scenario]:
 
 
 def _parse(t: dict, src: str) -> Scenario:
-    """One scenario table, checked by the schema (lab.schema.scenario); zones and expectations
+    """One scenario table, checked by the schema (scenario_file); zones and expectations
     are kept as written (the engine and ``check`` read only the keys present)."""
     sc = validate(ScenarioTable, t, src)
     rules = RuleSet.from_dict(

@@ -37,7 +37,7 @@ from lab.games.rumble_nation.nb_layout import (
 from lab.games.rumble_nation.rules import RNRules
 from lab.schema.base import Table
 from lab.schema.base import check as validate
-from lab.schema.scenario import ScenarioTable, Step
+from lab.schema.scenario import STEPS, Step, illegal_only_last
 
 GAME = "rumble_nation"
 TOP_KEYS = {
@@ -71,11 +71,11 @@ EXPECT_SEAT = {
 
 
 class _Steps(Table):
-    steps: list[Union[str, Step]] = ScenarioTable.model_fields["steps"]
+    steps: list[Union[str, Step]] = STEPS
 
     @model_validator(mode="after")
     def _illegal_only_last(self):
-        return ScenarioTable._illegal_only_last(self)
+        return illegal_only_last(self)
 
 
 @dataclass
