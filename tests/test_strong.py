@@ -1,4 +1,4 @@
-"""Issue 29: the strong bot (lab.bots.nb_strong) and its training (lab.bots.distill) — the shipped
+"""Issue 29: the strong bot (lab.games.daitenka.bots.nb_strong) and its training (lab.games.daitenka.bots.distill) — the shipped
 weights are what the command writes, the policy with the heuristic's weight alone is the
 heuristic, it beats the heuristic, and it plays the same compiled and uncompiled. Its no-peeking
 check is tests/test_bots.py's (it is one of BOTS there)."""
@@ -25,7 +25,7 @@ HERE = Path(__file__).parent
 
 
 def test_the_reduced_training_run_reproduces_its_shipped_weights():
-    """`python -m lab.bots.distill --small` (the full command's settings at a reduced size): the
+    """`python -m lab.games.daitenka.bots.distill --small` (the full command's settings at a reduced size): the
     same positions, fit and weights, bit for bit, as lab/bots/data/strong_weights_small.json —
     the full weights come from the same code at DEFAULTS."""
     shipped = json.loads((DATA / "strong_weights_small.json").read_text(encoding="utf-8"))
@@ -38,7 +38,7 @@ def test_the_shipped_weights_name_the_default_command_and_the_features():
     doc = json.loads((DATA / "strong_weights.json").read_text(encoding="utf-8"))
     assert doc["args"] == DEFAULTS and doc["features"] == list(FEATURE_NAMES)
     assert tuple(doc["weights"]) == strong_weights() and len(doc["weights"]) == N_W
-    assert "python -m lab.bots.distill" in doc["command"]
+    assert "python -m lab.games.daitenka.bots.distill" in doc["command"]
     # the distilled policy agrees with the teacher more often than the heuristic does
     assert doc["held_out_agreement"] > doc["held_out_heuristic_agreement"] + 0.02
 

@@ -13,8 +13,8 @@ multiple of five are held out to report how often the fit agrees with the teache
 often the heuristic does. Seeds are drawn per round and pair, so the result is the same for any
 number of worker processes.
 
-    python -m lab.bots.distill [--games-per-pair 8] [--rounds 3] [--simulations 1000]
-                               [--seed 1] [--jobs 2] [--out lab/bots/data/strong_weights.json]
+    python -m lab.games.daitenka.bots.distill [--games-per-pair 8] [--rounds 3] [--simulations 1000]
+                               [--seed 1] [--jobs 2] [--out lab/games/daitenka/bots/data/strong_weights.json]
 """
 
 from __future__ import annotations
@@ -347,7 +347,7 @@ def train(
 
 def command(args: dict) -> str:
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in args.items())
-    return f"python -m lab.bots.distill {flags}"
+    return f"python -m lab.games.daitenka.bots.distill {flags}"
 
 
 def document(args: dict, out: dict) -> dict:
@@ -367,7 +367,7 @@ def document(args: dict, out: dict) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m lab.bots.distill",
+        prog="python -m lab.games.daitenka.bots.distill",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -383,7 +383,7 @@ def main(argv=None) -> int:
         "--out",
         type=Path,
         default=None,
-        help="where to write the weights (default: lab/bots/data/strong_weights.json)",
+        help="where to write the weights (default: lab/games/daitenka/bots/data/strong_weights.json)",
     )
     a = ap.parse_args(argv)
     args = dict(SMALL) if a.small else {k: getattr(a, k) for k in DEFAULTS}

@@ -7,7 +7,7 @@ kind, and for led and answering sets their size, value, top strength, shape, ext
 value it spends, its strong units, whether it empties the hand, and a few interactions with the
 walls at stake — and scored by a weighted sum; the best is played (the first among equals). The
 weights are a conditional-logit fit of the expert's choices on positions from the bot's own play
-(``lab.bots.distill``); they ship as ``lab/bots/data/strong_weights.json`` and travel in the bot
+(``lab.games.daitenka.bots.distill``); they ship as ``lab/games/daitenka/bots/data/strong_weights.json`` and travel in the bot
 spec (``BP_W``…, ×10⁵, and the tuned persona's fields from ``BP_ALT``) so the compiled code
 holds no weight of its own.
 
@@ -406,7 +406,7 @@ def strong_choose(s, c, acts, n, bot):
 
 @kernel
 def fill_features(s, c, acts, n, bot, X, row):
-    """Write the features of the ``n`` rows into X[row:row + n] (for ``lab.bots.distill``)."""
+    """Write the features of the ``n`` rows into X[row:row + n] (for ``lab.games.daitenka.bots.distill``)."""
     alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
     hb = heuristic_best(s, c, acts, n, bot)
     tb = heuristic_best(s, c, acts, n, alt)
