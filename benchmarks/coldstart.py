@@ -5,8 +5,9 @@
 Clones the repository (committed work only) into a temporary folder, then times, each with an
 empty numba cache of its own (XDG_CACHE_HOME inside the folder):
 
-1. the install: ``python3 -m venv .venv && pip install -e .`` (pip's own download cache is
-   used as on any machine that has installed Python packages before);
+1. the install: the README's first command up to ``lab run`` (``python3 -m venv .venv && …
+   pip install --no-compile -e .``), quietly; pip's own download cache is used as on any machine
+   that has installed Python packages before;
 2. the first ``lab run configs/default.toml``: compile (its share, from the run's manifest) and
    the 81,000 games, to the printed summary;
 3. the same command again, which finds the folder complete and prints the summary (exit 0);
@@ -30,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+README = Path(__file__).resolve().parent.parent / "README.md"
 _cpu: list[float] = []  # each command's CPU seconds, its processes' (user + system), in order
 
 
@@ -49,6 +51,16 @@ def _timed(cmd: str, cwd: Path, env: dict) -> tuple[float, subprocess.CompletedP
     return dt, out
 
 
+def readme_install(readme: Path = README) -> str:
+    """The README's set-up command up to its ``lab run``: the install a new user types."""
+    text = readme.read_text(encoding="utf-8")
+    command = text.split("```sh\n", 1)[1].split("\n", 1)[0]
+    install = command.split(" && lab run", 1)[0]
+    if "pip install" not in install or install == command:
+        sys.exit(f"{readme}: its first sh block is not `… pip install … && lab run …`: {command}")
+    return install.replace("pip install", "pip install --progress-bar off -q", 1)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repo", default=str(Path(__file__).resolve().parent.parent))
@@ -62,18 +74,24 @@ def main(argv=None) -> None:
         env = {
             k: v
             for k, v in os.environ.items()
-            if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "VIRTUAL_ENV", "NUMBA_DISABLE_JIT")
+            # a fresh machine sets none of these; PYTHONDONTWRITEBYTECODE (set on some CI and
+            # sandbox images) would make every start compile its imports from source again
+            if k
+            not in (
+                "NUMBA_CACHE_DIR",
+                "PYTHONPATH",
+                "VIRTUAL_ENV",
+                "NUMBA_DISABLE_JIT",
+                "PYTHONDONTWRITEBYTECODE",
+            )
         }
         env["XDG_CACHE_HOME"] = str(tmp / "cache")  # an empty numba cache
         env["PATH"] = os.pathsep.join(
             p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p
         )
         activate = ". .venv/bin/activate && "
-        t_install, _ = _timed(
-            "python3 -m venv .venv && " + activate + "pip install --progress-bar off -q -e .",
-            clone,
-            env,
-        )
+        install = readme_install(clone / "README.md")
+        t_install, _ = _timed(install, clone, env)
         t_first, first = _timed(activate + "lab run configs/default.toml", clone, env)
         manifest = json.loads((clone / "results" / "default" / "manifest.json").read_text())
         compile_s = manifest["sessions"][0].get("compile_s")
@@ -82,7 +100,7 @@ def main(argv=None) -> None:
         cpu = _cpu  # clone, install, first, again, fresh
         rows = [
             ("git clone", t_clone, cpu[0]),
-            ("venv + pip install -e .", t_install, cpu[1]),
+            ("venv + the README's pip install", t_install, cpu[1]),
             ("first lab run configs/default.toml (empty cache)", t_first, cpu[2]),
             ("  of which compiling (manifest compile_s)", compile_s, None),
             ("the same command again (folder complete)", t_again, cpu[3]),
