@@ -441,7 +441,10 @@ def test_sigint_at_the_prompt_saves_and_exits_130(tmp_path):
     try:
         _read_until(proc, b"[A] > ", 600)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
+        # stdin stays open until it has exited: communicate() would close it at once, and the
+        # end of input could then reach the prompt before the signal does (a clean exit 0)
+        proc.wait(timeout=120)
+        out, err = proc.stdout.read(), proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
