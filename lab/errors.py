@@ -28,6 +28,13 @@ def closest(name: str, candidates, n: int = 3) -> list[str]:
     return found
 
 
+def did_you_mean(name: str, candidates) -> str:
+    """The 'did you mean A, B? ' part of an error line (its trailing space included), or '' when
+    nothing is close."""
+    hint = closest(name, candidates)
+    return f"did you mean {', '.join(hint)}? " if hint else ""
+
+
 def read_toml(path, what: str = "a .toml file") -> dict:
     """Read a TOML file; every way it can fail becomes one ``LabError`` naming the file."""
     return parse_toml(read_text(path, what), str(path))

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from lab.design import card_design
-from lab.errors import LabError, closest
+from lab.errors import did_you_mean, LabError
 from lab.games.protocol import Experiment
 from lab.records.balance import FORMAT, RESULT
 from lab.stats.balance import game_mean, objectives
@@ -224,8 +224,7 @@ def pick_tier(config: Experiment, label: str | None, option: str):
             spec = tomllib.loads(f"bot = {label}")["bot"]
         return card_design(config).bot_tier(spec, option)
     except (LabError, ValueError) as e:
-        hint = closest(label, by_label)
-        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        did = did_you_mean(label, by_label)
         raise LabError(
             f"{option} {label}: not a tier of the config nor a bot ({e}); {did}"
             f"tiers: {', '.join(t.label for t in config.tiers)}"

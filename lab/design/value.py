@@ -21,7 +21,7 @@ import pandas as pd
 
 from lab.design import card_design
 from lab.design.tiers import names as tier_names
-from lab.errors import LabError, closest
+from lab.errors import did_you_mean, LabError
 from lab.games.protocol import Experiment, ValueArm
 from lab.stats.intervals import ALPHA
 from lab.stats.value import ARM_COLUMNS, GAME_COLUMNS, value_table, write_value
@@ -99,8 +99,7 @@ def _tiers(exp: Experiment, labels: list[str] | None):
     out = []
     for label in labels:
         if label not in by_label:
-            hint = closest(label, by_label)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            did = did_you_mean(label, by_label)
             raise LabError(
                 f"--tier: \"{label}\" is not a bot tier of {exp.source}; {did}"
                 f"tiers: {', '.join(t.label for t in exp.tiers)}"

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lab.errors import LabError, closest, read_toml
+from lab.errors import did_you_mean, LabError, read_toml
 from lab.games.protocol import GameEntry
 
 DEFAULT = "daitenka"
@@ -64,8 +64,7 @@ def get(name: str | None, source: str | None = None, key: str = "game") -> GameE
         return GAMES[DEFAULT]
     if isinstance(name, str) and name in GAMES:
         return GAMES[name]
-    hint = closest(str(name), GAMES)
-    did = f"did you mean {', '.join(hint)}? " if hint else ""
+    did = did_you_mean(str(name), GAMES)
     raise LabError(
         f"{key} = {name!r} is not a game of the lab; {did}allowed values: {', '.join(GAMES)}",
         source=source,

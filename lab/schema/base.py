@@ -2,7 +2,7 @@
 from, and ``check``, the one adapter from a pydantic ``ValidationError`` to the lab's one-line
 ``LabError``.
 
-A ``Table`` refuses unknown keys and tables (with "did you mean" from ``lab.errors.closest``) and
+A ``Table`` refuses unknown keys and tables (with "did you mean" from ``lab.errors.did_you_mean``) and
 coerces nothing: a ``"10"`` is not 10 and a ``1`` is not ``true``. A field says what it accepts
 in words with ``allowed=`` (``field(…)`` below) and, for a missing key, how to add it with
 ``example=``; the adapter builds the message from those, the error's place and the offending
@@ -22,7 +22,7 @@ import annotated_types
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
-from lab.errors import LabError, closest
+from lab.errors import did_you_mean, LabError
 
 
 class Table(BaseModel):
@@ -136,8 +136,7 @@ def describe(model: type[BaseModel], error: dict, data: Any) -> tuple[str, str]:
         return entry_of(loc[:-1] if of_field else loc, data), ctx["message"]
     if kind == "unknown_key":
         key, allowed = ctx["key"], ctx["allowed"]
-        hint = closest(str(key), allowed)
-        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        did = did_you_mean(str(key), allowed)
         return entry_of(loc, data), (
             f"unknown {ctx['noun']} \"{key}\"; {did}{ctx['label']}: {', '.join(allowed)}"
         )
@@ -163,8 +162,7 @@ def describe(model: type[BaseModel], error: dict, data: Any) -> tuple[str, str]:
             else {}
         )
     allowed = extra.get("allowed") or _allowed(tp, ctx)
-    hint = closest(value, _literal_values(tp)) if isinstance(value, str) else []
-    did = f"did you mean {', '.join(hint)}? " if hint else ""
+    did = did_you_mean(value, _literal_values(tp)) if isinstance(value, str) else ""
     # a number typed as text ("99" from --set) failed on its number: show the number
     shown = value if isinstance(value, str) and kind in _RANGE_ERRORS else repr(value)
     what = f"{key} = {shown} is not allowed; {did}allowed values: {allowed}"

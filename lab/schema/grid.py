@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 
-from lab.errors import LabError, closest
+from lab.errors import did_you_mean, LabError
 
 
 def check_grid(
@@ -20,8 +20,7 @@ def check_grid(
     ``example(key)`` gives the values a message suggests (``"6, 7, 10"``)."""
     for key, values in grid.items():
         if key not in toggles:
-            hint = closest(key, toggles)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            did = did_you_mean(key, toggles)
             raise LabError(
                 f"[grid] unknown rules key \"{key}\"; {did}valid keys: {', '.join(toggles)}",
                 source=src,

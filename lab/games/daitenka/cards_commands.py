@@ -26,7 +26,7 @@ from lab.games.daitenka.cards.pool import (
     strength_warning,
 )
 from lab.games.daitenka.cards.vocab import KIND_LABELS, KIND_NAMES, Kind
-from lab.errors import LabError, closest, read_toml
+from lab.errors import did_you_mean, LabError, read_toml
 from lab.games.daitenka.rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, RuleSet
 from lab.games.protocol import CardsOptions, DecksOptions, RulesOptions
 
@@ -55,8 +55,7 @@ def parse_kind(value: str) -> Kind:
         if value.strip() == label:
             return kind
     allowed = ", ".join(f"{n} ({KIND_LABELS[k]})" for n, k in KIND_NAMES.items())
-    hint = closest(key, KIND_NAMES)
-    did = f"did you mean {', '.join(hint)}? " if hint else ""
+    did = did_you_mean(key, KIND_NAMES)
     raise LabError(f"--kind \"{value}\" is not a card kind; {did}allowed: {allowed}")
 
 

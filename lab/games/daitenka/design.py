@@ -19,7 +19,7 @@ its own vanilla.
 
 from __future__ import annotations
 
-from lab.errors import LabError, closest
+from lab.errors import closest, did_you_mean, LabError
 from lab.games.daitenka.bots.match import parse_bot
 from lab.games.daitenka.cards import edits
 from lab.games.daitenka.cards.patch import Patch, ability_off, replace_card
@@ -119,8 +119,7 @@ def _value_cards(names: list[str], decks: dict[str, Deck], pool, source: str) ->
     for name in names:
         if name not in pool:
             held_names = [c.name for c in held.values()] + list(held)
-            hint = closest(name, held_names)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            did = did_you_mean(name, held_names)
             raise LabError(
                 f"--cards: unknown card \"{name}\"; {did}(`lab decks ARMY` lists a deck's cards)"
             )
@@ -171,8 +170,7 @@ def _army(exp: Experiment, name: str, card: Card, held: dict[str, int]) -> str:
     card."""
     keys = {a.key: a.key for a in exp.armies} | {a.name: a.key for a in exp.armies}
     if name not in keys:
-        hint = closest(name, keys)
-        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        did = did_you_mean(name, keys)
         raise LabError(
             f"--army \"{name}\" is not an army of {exp.source}; {did}armies: "
             f"{', '.join(a.key for a in exp.armies)}"

@@ -38,7 +38,7 @@ from lab.games.daitenka.cards.pool import (
     pool_from,
     read_card_files,
 )
-from lab.errors import LabError, closest, parse_toml, read_text
+from lab.errors import did_you_mean, LabError, parse_toml, read_text
 from lab.games.daitenka.rules import PRESETS, RuleSet
 from lab.schema.base import check
 from lab.games.daitenka.schema.experiment import ExperimentFile
@@ -322,8 +322,7 @@ def _patches(tables, names, src: str, pool: CardPool) -> tuple[Patch, ...]:
         )
     for n in names:
         if n not in by_name:
-            hint = closest(n, by_name)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            did = did_you_mean(n, by_name)
             raise LabError(
                 f"[grid] patch: unknown patch \"{n}\"; {did}defined: "
                 f"{', '.join(by_name)} (a patch is a [[patch]] table with name = "

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from lab.errors import LabError, closest
+from lab.errors import did_you_mean, LabError
 from lab.games.rumble_nation.batch import Buffers, RNBot, parse_bot, play_batch, record_columns
 from lab.games.rumble_nation.nb_layout import MAXP
 from lab.games.rumble_nation.rules import DEFAULT, PRESETS, RNRules
@@ -148,8 +148,7 @@ def load_experiment(data: dict, src: str, games: int | None = None, cards=()) ->
 def _variants(presets, overrides: dict, grid: dict, src: str) -> tuple[RNRules, ...]:
     for p in presets:
         if p not in PRESETS:
-            hint = closest(p, PRESETS)
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            did = did_you_mean(p, PRESETS)
             raise LabError(
                 f"rules: unknown Rumble Nation preset \"{p}\"; {did}presets: {', '.join(PRESETS)}",
                 source=src,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from lab.errors import LabError, closest
+from lab.errors import did_you_mean, LabError
 from lab.games.daitenka.cards.patch import Edit, Patch, ability_off, set_amount, set_strength
 from lab.games.daitenka.cards.pool import ARMIES, Card, CardPool, Deck, load_army, load_pool
 from lab.games.daitenka.cards.vocab import INF, Kind
@@ -156,8 +156,7 @@ def card_ids(names: list[str], decks: dict[str, Deck], pool: CardPool) -> set[st
     out = set()
     for name in names:
         if name not in pool or pool.get(name).id not in held:
-            hint = closest(name, [c.name for c in held.values()])
-            did = f"did you mean {', '.join(hint)}? " if hint else ""
+            did = did_you_mean(name, [c.name for c in held.values()])
             raise LabError(
                 f"--cards: no army of the experiment holds \"{name}\"; {did}"
                 "(`lab decks ARMY` lists a deck's cards)"

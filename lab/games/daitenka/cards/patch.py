@@ -40,7 +40,7 @@ from lab.games.daitenka.cards.vocab import (
     Condition,
     Kind,
 )
-from lab.errors import LabError, closest
+from lab.errors import closest, did_you_mean, LabError
 from lab.schema.base import check
 from lab.games.daitenka.schema.cards import EffectRow as EffectRowTable
 from lab.schema.experiment import BASE, PATCH_NAME, PATCH_NAME_ALLOWED, PatchTable
@@ -173,8 +173,7 @@ class Patch:
         for i, e in enumerate(self.edits):
             where = f"patch \"{self.name}\" edit[{i}]"
             if e.army and e.army not in decks:
-                hint = closest(e.army, decks)
-                did = f"did you mean {', '.join(hint)}? " if hint else ""
+                did = did_you_mean(e.army, decks)
                 raise LabError(
                     f"{where}: army \"{e.army}\" is not in this experiment; {did}"
                     f"armies: {', '.join(decks)}",

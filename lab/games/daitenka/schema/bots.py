@@ -15,7 +15,7 @@ import tomllib
 
 from lab.games.daitenka.bots.match import KINDS, BotSpec, parse_bot
 from lab.games.daitenka.bots.personas import PERSONAS
-from lab.errors import LabError, closest
+from lab.errors import did_you_mean, LabError
 
 BOT_FORMS = (
     "a kind (random, heuristic, strong, search, expert), a heuristic persona (tuned, "
@@ -45,8 +45,7 @@ def bot_from_text(text: str, option: str = "--bot") -> BotSpec:
         spec = {"kind": kind}
     else:
         names = list(KINDS) + list(PERSONAS)
-        hint = closest(kind, names)
-        did = f"did you mean {', '.join(hint)}? " if hint else ""
+        did = did_you_mean(kind, names)
         raise LabError(
             f"{where} is not a bot; {did}use one of {', '.join(names)} or "
             "KIND:KEY=VALUE,… (e.g. search:simulations=200)"
