@@ -1,7 +1,8 @@
 """Issue 29: the strong bot (lab.games.daitenka.bots.nb_strong) and its training (lab.games.daitenka.bots.distill) — the shipped
 weights are what the command writes, the policy with the heuristic's weight alone is the
-heuristic, it beats the heuristic, and it plays the same compiled and uncompiled. Its no-peeking
-check is tests/test_bots.py's (it is one of BOTS there)."""
+heuristic, it beats the heuristic, its lookahead only reorders the policy's close calls and
+plays stronger than the policy alone, and it plays the same compiled and uncompiled. Its
+no-peeking check is tests/test_bots.py's (it is one of BOTS there, lookahead and all)."""
 
 from _support.jit_run import run_support
 import json
@@ -12,9 +13,20 @@ import pytest
 
 from lab.games.daitenka.bots.distill import DATA, DEFAULTS, SMALL, _learner, document, train
 from lab.games.daitenka.bots.match import parse_bot, strong_weights
+from lab.games.daitenka.bots.nb_buffer import SB_H, SB_HT, SB_SIZE
 from lab.games.daitenka.bots.nb_heuristic import heuristic_choose
 from lab.games.daitenka.bots.nb_params import N_W
-from lab.games.daitenka.bots.nb_strong import FEATURE_NAMES, SCALE, strong_choose
+from lab.games.daitenka.bots import nb_params as P
+from lab.games.daitenka.bots.nb_strong import (
+    FEATURE_NAMES,
+    N_BASE,
+    SCALE,
+    action_features,
+    context,
+    heuristic_scores,
+    strong_choose,
+)
+from lab.games.daitenka.engine.layout import AW, MAXA
 from lab.games.daitenka.engine.nb_actions import legal_actions
 from lab.errors import LabError
 from lab.games.daitenka.rules import RuleSet
@@ -22,6 +34,18 @@ from lab.games.daitenka.rules import RuleSet
 from _support.hidden import positions as _random_positions
 
 HERE = Path(__file__).parent
+PLAIN = {"kind": "strong", "candidates": 0}  # the distilled policy without its lookahead
+
+
+def _choose(g, spec) -> int:
+    """The strong bot's row at position ``g`` (on a copy: the lookahead draws from the game's
+    play stream, as the search does)."""
+    h = g.copy()
+    n = legal_actions(h.s, h.c, h._acts, h._wk)
+    sb = np.zeros(SB_SIZE, np.int64)
+    sacts = np.zeros((MAXA, AW), np.int64)
+    bot = spec if isinstance(spec, np.ndarray) else parse_bot(spec).pack()
+    return strong_choose(h.s, h.c, h.lg, h._acts, n, h._wk, bot, sb, sacts)
 
 
 def test_the_reduced_training_run_reproduces_its_shipped_weights():
@@ -52,14 +76,44 @@ def test_the_heuristic_weight_alone_chooses_as_the_heuristic_does():
     differ = 0
     for g in _random_positions(count=40, seed=4):
         n = legal_actions(g.s, g.c, g._acts, g._wk)
-        assert strong_choose(g.s, g.c, g._acts, n, learner) == heuristic_choose(
-            g.s, g.c, g._acts, n, heuristic
-        )
-        shipped = parse_bot("strong").pack()
-        differ += strong_choose(g.s, g.c, g._acts, n, shipped) != heuristic_choose(
-            g.s, g.c, g._acts, n, heuristic
-        )
+        expected = heuristic_choose(g.s, g.c, g._acts, n, heuristic)
+        assert _choose(g, learner) == expected
+        differ += _choose(g, PLAIN) != expected
     assert differ >= 3  # the distilled weights do not merely copy the heuristic
+
+
+def test_the_lookahead_reorders_only_the_policys_close_calls():
+    """A lookahead pick is among the policy's best ``candidates`` rows and within ``margin`` of
+    its best score; with the margin at 0 only exact ties are looked at; and the lookahead
+    overrules the policy somewhere (else it would cost time for nothing)."""
+    spec = {"kind": "strong", "candidates": 3, "margin": 50, "simulations": 4}
+    bot = parse_bot(spec).pack()
+    alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
+    w = bot[P.BP_W : P.BP_W + N_W] / SCALE
+    overruled = 0
+    for g in _random_positions(count=60, seed=5):
+        h = g.copy()
+        n = legal_actions(h.s, h.c, h._acts, h._wk)
+        sb = np.zeros(SB_SIZE, np.int64)
+        _, _, hb, tb = heuristic_scores(h.s, h.c, h._acts, n, bot, alt, sb)
+        hs = sb[SB_H : SB_H + n].view(np.float64)  # the kernel's scores (a compiled kernel
+        hts = sb[SB_HT : SB_HT + n].view(np.float64)  # returns its buffer, not a view of it)
+        ctx = context(h.s, h.c, bot)
+        late = 1.0 if min(ctx[0], ctx[1]) <= 2 else 0.0
+        z = np.zeros(n)
+        for k in range(n):
+            f = np.array(
+                action_features(h.s, h.c, h._acts[k], hs[k], k == hb, hts[k], k == tb, ctx)
+            )
+            z[k] = w[:N_BASE] @ f + late * (w[N_BASE:] @ f)
+        pick, plain = _choose(g, spec), _choose(g, PLAIN)
+        assert plain == int(np.argmax(z))
+        if pick != plain:
+            overruled += 1
+            rank = int((z > z[pick]).sum())
+            assert rank < 3 and z[pick] >= z.max() - 0.5 - 1e-6
+        assert _choose(g, dict(spec, margin=0)) in set(np.flatnonzero(z >= z.max() - 1e-6))
+    assert overruled >= 3
 
 
 def test_strong_beats_the_heuristic():
@@ -70,11 +124,25 @@ def test_strong_beats_the_heuristic():
     assert (aw + 0.5 * d) / (aw + bw + d) > 0.55
 
 
-def test_strong_takes_no_parameters_and_names_itself():
+def test_strong_names_itself_and_checks_its_lookahead_parameters():
     s = parse_bot("strong")
     assert s.kind == "strong" and s.short == "strong" and s.pack()[0] == 4
-    with pytest.raises(LabError, match="takes no parameters"):
-        parse_bot({"kind": "strong", "simulations": 40})
+    assert parse_bot({"kind": "strong", "simulations": 4}).label == "strong(simulations=4)"
+    with pytest.raises(LabError, match='unknown parameter "exploration"; allowed: candidates, '):
+        parse_bot({"kind": "strong", "exploration": 40})
+    with pytest.raises(LabError, match='unknown parameter "margin"'):
+        parse_bot({"kind": "search", "margin": 40})
+    with pytest.raises(LabError, match="must be a whole number"):
+        parse_bot({"kind": "strong", "candidates": 2.5})
+
+
+def test_the_lookahead_plays_stronger_than_the_policy_alone():
+    """The lookahead's imagined games are scored for the seat that looks (a sign or seat error
+    there plays below the policy it reorders)."""
+    from lab.games.daitenka.bots.ladder import play_pair
+
+    aw, bw, d = play_pair(parse_bot("strong"), parse_bot(PLAIN), 648, RuleSet(), seed=11)
+    assert (aw + 0.5 * d) / (aw + bw + d) > 0.53
 
 
 def test_strong_plays_the_same_compiled_and_under_numba_disable_jit():

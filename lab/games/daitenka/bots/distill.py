@@ -105,7 +105,7 @@ def _collect(
                 apply(s, c, lg, acts[0])
                 continue
             if n <= max_actions and row + n <= X.shape[0] and d < label.shape[0]:
-                fill_features(s, c, acts, n, learner, X, row)
+                fill_features(s, c, acts, n, learner, sb, X, row)
                 starts[d] = row
                 count[d] = n
                 game[d] = g
@@ -116,7 +116,7 @@ def _collect(
                     visits[row + k] = sb[nd(child, B.N_VISITS)] if child >= 0 else 0
                 row += n
                 d += 1
-            apply(s, c, lg, acts[strong_choose(s, c, acts, n, learner)])
+            apply(s, c, lg, acts[strong_choose(s, c, lg, acts, n, wk, learner, sb, sacts)])
     return row, d
 
 

@@ -30,7 +30,13 @@ from lab.games.daitenka.bots.nb_params import (
     BP_W,
     N_W,
 )
-from lab.games.daitenka.bots.personas import EXPERT_DEFAULTS, PARAMS, PERSONAS, SEARCH_DEFAULTS
+from lab.games.daitenka.bots.personas import (
+    EXPERT_DEFAULTS,
+    PARAMS,
+    PERSONAS,
+    SEARCH_DEFAULTS,
+    STRONG_DEFAULTS,
+)
 from lab.games.daitenka.engine import nb_play
 from lab.games.daitenka.engine.layout import AW, LW, MAXA, N_ST, NL, S_SIZE
 from lab.games.daitenka.engine.nb_actions import WK_SIZE
@@ -65,6 +71,8 @@ def strong_weights(name: str = STRONG_WEIGHTS) -> tuple:
 
 TREE_ONLY = {"widen", "depth", "cutoff", "time_ms"}  # parameters of the expert alone
 SEARCH_ONLY = {"simulations", "exploration"}  # of the search and the expert
+LOOKAHEAD_ONLY = {"candidates", "margin"}  # of the strong bot
+STRONG_PARAMS = {"simulations", "cutoff"} | LOOKAHEAD_ONLY
 
 
 @dataclass(frozen=True)
@@ -96,6 +104,8 @@ class BotSpec:
         out = dict(PERSONAS[given.get("persona", "balanced")])
         if self.kind == "search":
             out.update(SEARCH_DEFAULTS)
+        if self.kind == "strong":
+            out.update(STRONG_DEFAULTS)
         if self.kind == "expert":
             out = dict(PERSONAS[given.get("persona", EXPERT_DEFAULTS["persona"])])
             out.update({k: v for k, v in EXPERT_DEFAULTS.items() if k != "persona"})
@@ -138,9 +148,11 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
             f"{', '.join(PERSONAS)})",
             source=source,
         )
-    if kind in ("random", "strong") and len(spec) > 1:
+    if kind == "random" and len(spec) > 1:
         raise LabError(f"the {kind} bot takes no parameters", source=source)
-    allowed = {"persona"} | set(PARAMS) | TREE_ONLY
+    allowed = ({"persona"} | set(PARAMS) | TREE_ONLY) - LOOKAHEAD_ONLY
+    if kind == "strong":
+        allowed = set(STRONG_PARAMS)
     if kind == "heuristic":
         allowed -= SEARCH_ONLY | TREE_ONLY
     if kind == "search":

@@ -1,7 +1,7 @@
 """Layout of the compiled bots' scratch buffer ``sb`` (one int64 array per worker, reused for
 every decision): the search bot's region (a state copy, its generator, root statistics, the
-hidden-card pool), then the expert's tree (node statistics and the (parent, action) → child hash
-table). Only constants; the kernels that use them are ``nb_search`` and ``nb_expert``.
+hidden-card pool), the strong bot's lookahead, then the expert's tree (node statistics and the (parent, action) → child hash
+table). Only constants; the kernels that use them are ``nb_search``, ``nb_lookahead`` and ``nb_expert``.
 """
 
 from lab.games.daitenka.engine.layout import MAXA, S_SIZE
@@ -15,11 +15,23 @@ SB_VALUE = SB_VISITS + MAX_ROOT
 SB_POOL = SB_VALUE + MAX_ROOT  # hidden cards of one player, by type
 SEARCH_END = SB_POOL + 128
 
+# ---------------------------------------------------------------- strong bot and its lookahead
+SB_H = SEARCH_END  # [MAXA] float64: the balanced heuristic's score of each legal step
+SB_HT = SB_H + MAXA  # [MAXA] float64: the tuned heuristic's
+SB_WF = SB_HT + MAXA  # [N_WF] float64: the policy's weights of one decision (bot spec ÷ 10⁵)
+N_WF = 256
+SB_Z = SB_WF + N_WF  # [MAXA] policy scores ×10⁶ of the legal steps
+MAX_CAND = 8
+SB_CAND = SB_Z + MAXA  # [MAX_CAND] the steps tried, best policy score first
+SB_CAND_SUM = SB_CAND + MAX_CAND  # [MAX_CAND] their worth summed over the imagined worlds
+SB_WORLD = SB_CAND_SUM + MAX_CAND  # [S_SIZE] one imagined world, copied for every step tried
+LOOK_END = SB_WORLD + S_SIZE
+
 # ---------------------------------------------------------------- expert tree
 NODE_CAP = 1 << 15  # nodes of one decision's tree; past it iterations stop adding nodes
 HASH_CAP = 1 << 16  # slots of the child table (power of two, at least 2 × NODE_CAP)
 PATH_CAP = 512  # nodes on one iteration's path
-EX_STAMP = SEARCH_END  # decision counter: a hash slot is live only if it carries the current one
+EX_STAMP = LOOK_END  # decision counter: a hash slot is live only if it carries the current one
 EX_NODES = EX_STAMP + 1
 # node records, one cache line each: [visits, value, availability, children, mover]
 EX_NODE = EX_NODES + 1

@@ -32,7 +32,7 @@ def _take_turn_basic(s, c, lg, acts, wk, bots):
 
 
 @hot
-def _take_turn(s, c, lg, acts, wk, bots):
+def _take_turn(s, c, lg, acts, wk, bots, sb, sacts):
     """``_take_turn_basic``, and a strong seat moves too; False: the bot searches. The strong
     bot lives in the full loop only, so a run of heuristics (the default config's cold start)
     compiles none of it."""
@@ -40,7 +40,7 @@ def _take_turn(s, c, lg, acts, wk, bots):
         return True
     if bots[s[L.G_TO_MOVE]][BP_KIND] == BOT_STRONG:
         n = legal_actions(s, c, acts, wk)
-        apply(s, c, lg, acts[strong_choose(s, c, acts, n, bots[s[L.G_TO_MOVE]])])
+        apply(s, c, lg, acts[strong_choose(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)])
         return True
     return False
 
@@ -53,7 +53,7 @@ def _take_turn(s, c, lg, acts, wk, bots):
 def play_game(s, c, lg, acts, wk, bots, sb, sacts):
     """Play the set-up game in ``s`` to its end; ``bots[p]`` is seat p's bot spec."""
     while s[L.G_PHASE] != L.PH_OVER:
-        if not _take_turn(s, c, lg, acts, wk, bots):
+        if not _take_turn(s, c, lg, acts, wk, bots, sb, sacts):
             n = legal_actions(s, c, acts, wk)
             apply(s, c, lg, acts[choose(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)])
 

@@ -36,7 +36,7 @@ def choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     if kind == BOT_HEURISTIC:
         return heuristic_choose(s, c, acts, n, bot)
     if kind == BOT_STRONG:
-        return strong_choose(s, c, acts, n, bot)
+        return strong_choose(s, c, lg, acts, n, wk, bot, sb, sacts)
     if kind == BOT_SEARCH:
         return search_choose(s, c, lg, acts, n, wk, bot, sb, sacts)
     if kind == BOT_EXPERT:

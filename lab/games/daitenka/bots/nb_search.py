@@ -102,11 +102,11 @@ def seed_search_stream(s, sb):
 
 @hot
 def determinise(s, t, c, sb, p):
-    """Copy the game ``s`` into ``t`` as seat ``p`` may imagine it: the log off, the opponent's
-    unknown hand cards and both players' deck orders and walls re-dealt from what ``p`` may
-    know, and a fresh play stream from the search's generator (the step every simulation of the
-    search and expert bots begins with)."""
-    for x in range(L.S_SIZE):
+    """Copy the game ``s`` into ``t`` (the words play reads, ``S_PLAY``) as seat ``p`` may
+    imagine it: the log off, the opponent's unknown hand cards and both players' deck orders and
+    walls re-dealt from what ``p`` may know, and a fresh play stream from the search's generator
+    (the step every simulation of the search and expert bots begins with)."""
+    for x in range(L.S_PLAY):
         t[x] = s[x]
     t[L.G_LOG_ON] = 0
     redeal_hidden(t, c, sb, 1 - p, p)

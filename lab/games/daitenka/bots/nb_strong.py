@@ -15,6 +15,8 @@ It reads what the heuristic reads (rules.md R1): its own hand, counts of the opp
 walls, the field and camps — never the opponent's hand, a deck or a wall card.
 """
 
+import numpy as np
+
 from lab.games.daitenka.bots import nb_params as P
 from lab.games.daitenka.bots.nb_heuristic import (
     _danger,
@@ -23,6 +25,8 @@ from lab.games.daitenka.bots.nb_heuristic import (
     card_value,
     score_action,
 )
+from lab.games.daitenka.bots.nb_buffer import N_WF, SB_H, SB_HT, SB_WF, SB_Z
+from lab.games.daitenka.bots.nb_lookahead import Z_SCALE, lookahead
 from lab.jit import hot, kernel
 from lab.games.daitenka.engine import layout as L
 from lab.games.daitenka.engine.nb_core import (
@@ -106,6 +110,7 @@ N_BASE = len(BASE_NAMES)
 FEATURE_NAMES = BASE_NAMES + tuple(name + "@end" for name in BASE_NAMES)
 N_FEAT = len(FEATURE_NAMES)
 assert N_FEAT == P.N_W, "lab.bots.nb_params.N_W must equal the strong bot's feature count"
+assert N_FEAT <= N_WF, "nb_buffer.N_WF must hold the strong bot's weights"
 END_WALLS = 2
 
 
@@ -357,72 +362,72 @@ def action_features(s, c, a, h, best, ht, best_t, ctx):
 
 
 @hot
-def heuristic_best(s, c, acts, n, bot):
-    """The heuristic's choice among the ``n`` rows (its first best) and its score."""
-    best = 0
-    best_score = -1.0e300
+def heuristic_scores(s, c, acts, n, bot, alt, sb):
+    """Both heuristics' scores of the ``n`` rows (balanced, then ``alt``: the tuned persona; in
+    the scratch buffer, viewed as floats) and each one's choice (its first best): scored once,
+    read by every feature."""
+    h = sb[SB_H : SB_H + n].view(np.float64)
+    ht = sb[SB_HT : SB_HT + n].view(np.float64)
+    hb = 0
+    tb = 0
     for k in range(n):
-        sc = score_action(s, c, acts[k], bot)
-        if sc > best_score:
-            best_score = sc
-            best = k
-    return best
+        h[k] = score_action(s, c, acts[k], bot)
+        ht[k] = score_action(s, c, acts[k], alt)
+        if h[k] > h[hb]:
+            hb = k
+        if ht[k] > ht[tb]:
+            tb = k
+    return h, ht, hb, tb
 
 
 @kernel
-def strong_choose(s, c, acts, n, bot):
-    """Index of the row with the highest weighted feature sum (the first among equals)."""
+def strong_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
+    """Index of the row with the highest weighted feature sum (the first among equals) — or,
+    with a lookahead (``bot[BP_CAND]`` > 0) and a runner-up within its margin, the best of the
+    top rows in imagined games (``nb_lookahead``)."""
     if n <= 1:
         return 0
     alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
-    hb = heuristic_best(s, c, acts, n, bot)
-    tb = heuristic_best(s, c, acts, n, alt)
+    h, ht, hb, tb = heuristic_scores(s, c, acts, n, bot, alt, sb)
     ctx = context(s, c, bot)
     pick = 0
     top = -1.0e300
     end = _end_game(ctx)
+    look = bot[P.BP_CAND] > 1 and bot[P.BP_SIMS] > 0
+    # divided once per decision, not once per step (the same quotients)
+    w = sb[SB_WF : SB_WF + N_FEAT].view(np.float64)
+    for j in range(N_FEAT):
+        w[j] = bot[P.BP_W + j] / SCALE
     for k in range(n):
-        f = action_features(
-            s,
-            c,
-            acts[k],
-            score_action(s, c, acts[k], bot),
-            k == hb,
-            score_action(s, c, acts[k], alt),
-            k == tb,
-            ctx,
-        )
+        f = action_features(s, c, acts[k], h[k], k == hb, ht[k], k == tb, ctx)
         z = 0.0
         for j in range(N_BASE):
-            z += bot[P.BP_W + j] / SCALE * f[j]
+            z += w[j] * f[j]
         if end:
             for j in range(N_BASE):
-                z += bot[P.BP_W + N_BASE + j] / SCALE * f[j]
+                z += w[N_BASE + j] * f[j]
+        if look:
+            sb[SB_Z + k] = int(z * Z_SCALE)
         if z > top:
             top = z
             pick = k
+    if look:
+        floor = int((top - bot[P.BP_MARGIN] / 100.0) * Z_SCALE)
+        k = lookahead(s, c, lg, acts, n, wk, bot, sb, sacts, floor)
+        if k >= 0:
+            return k
     return pick
 
 
 @kernel
-def fill_features(s, c, acts, n, bot, X, row):
+def fill_features(s, c, acts, n, bot, sb, X, row):
     """Write the features of the ``n`` rows into X[row:row + n] (for ``lab.games.daitenka.bots.distill``)."""
     alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
-    hb = heuristic_best(s, c, acts, n, bot)
-    tb = heuristic_best(s, c, acts, n, alt)
+    h, ht, hb, tb = heuristic_scores(s, c, acts, n, bot, alt, sb)
     ctx = context(s, c, bot)
     end = 1.0 if _end_game(ctx) else 0.0
     for k in range(n):
-        f = action_features(
-            s,
-            c,
-            acts[k],
-            score_action(s, c, acts[k], bot),
-            k == hb,
-            score_action(s, c, acts[k], alt),
-            k == tb,
-            ctx,
-        )
+        f = action_features(s, c, acts[k], h[k], k == hb, ht[k], k == tb, ctx)
         for j in range(N_BASE):
             X[row + k, j] = f[j]
             X[row + k, N_BASE + j] = end * f[j]

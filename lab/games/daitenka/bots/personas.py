@@ -27,6 +27,8 @@ PARAMS = {
     "widen": P.BP_WIDEN,
     "depth": P.BP_DEPTH,
     "cutoff": P.BP_CUTOFF,
+    "candidates": P.BP_CAND,
+    "margin": P.BP_MARGIN,
 }
 
 PERSONAS = {
@@ -99,3 +101,8 @@ EXPERT_DEFAULTS = {
     "time_ms": 0,
     "persona": "balanced",
 }
+# the strong bot's lookahead: when the runner-up's policy score is within `margin` (×100, in
+# log-odds) of the best, its best `candidates` steps each meet the same `simulations` imagined
+# worlds, played by the balanced heuristic to the `cutoff`-th leader turn and scored by the
+# fitted evaluation (lab.games.daitenka.bots.nb_lookahead)
+STRONG_DEFAULTS = {"simulations": 2, "cutoff": 1, "candidates": 2, "margin": 100}

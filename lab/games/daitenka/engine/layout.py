@@ -236,6 +236,9 @@ P1 = H_SIZE + P_SIZE
 
 # ---------------------------------------------------------------- state: statistics per local id
 ST_BASE = H_SIZE + 2 * P_SIZE  # row r of local id i lives at ST_BASE + r * NL + i
+# play reads only the words before the statistics (these are written for the records, never
+# read to decide a step): an imagined game copies S_PLAY words, not S_SIZE
+S_PLAY = ST_BASE
 STATS, N_ST = _declare(
     "ST",
     (
