@@ -3,9 +3,11 @@
     python benchmarks/bots.py [--games N] [--sims S]          # issue 5 figures and speed
     python benchmarks/bots.py --expert [--games 324]          # expert vs search(400), search(3000)
     python benchmarks/bots.py --strong [--games 648] [--expert-games 324] [--rank-games 8]
+                                       [--rank-expert-games 8]
                                         # the strong bot (issue 29): vs search(400), tuned,
                                         # heuristic and the expert; its speed beside the
                                         # heuristic's; the nine-army ranking vs search(400)'s
+                                        # (and the expert's)
     python benchmarks/bots.py --sweep 100,300,1000,3000,10000 [--opponent '{...}'] [--games 324]
     python benchmarks/bots.py --compare '{...}' '{...}' … [--opponent '{...}'] [--games 648] [--seed 77]
                                         # bot specs on the same deals, paired against the first
@@ -131,7 +133,7 @@ def army_rates(spec, games_per_pair, seed):
     return {a.name: round(float(p / k), 4) for a, p, k in zip(armies, pts, n)}
 
 
-def strong_figures(games, expert_games, rank_games):
+def strong_figures(games, expert_games, rank_games, rank_expert_games=0):
     """Issue 29's targets: paired deals, seats swapped, 95% intervals over deals."""
     from scipy.stats import spearmanr
 
@@ -175,6 +177,29 @@ def strong_figures(games, expert_games, rank_games):
             "seconds_strong": round(t_strong),
             "seconds_search400": round(t_search),
         }
+        print(json.dumps({"ranking": out["ranking"]}, ensure_ascii=False), flush=True)
+    if rank_expert_games:
+        # the expert's own order, on the same deals (the seed): issue 29 ranks against it
+        t = time.perf_counter()
+        expert = army_rates("expert", rank_expert_games, 35)
+        strong = army_rates("strong", rank_expert_games, 35)
+        names = list(expert)
+        out["ranking_vs_expert"] = {
+            "games_per_pair": rank_expert_games,
+            "expert": expert,
+            "strong": strong,
+            "spearman_rho": round(
+                float(spearmanr([strong[k] for k in names], [expert[k] for k in names]).statistic),
+                4,
+            ),
+            "seconds": round(time.perf_counter() - t),
+        }
+        if rank_games:
+            search = out["ranking"]["search400"]
+            out["ranking_vs_expert"]["search400_spearman_rho"] = round(
+                float(spearmanr([search[k] for k in names], [expert[k] for k in names]).statistic),
+                4,
+            )
     return out
 
 
@@ -242,6 +267,13 @@ if __name__ == "__main__":
         default=8,
         help="--strong: deals per ordered army pair of the ranking round robins",
     )
+    ap.add_argument(
+        "--rank-expert-games",
+        type=int,
+        default=0,
+        help="--strong: deals per ordered army pair of the expert's round robin (0: none; "
+        "about 2.7 s a game on one core)",
+    )
     ap.add_argument("--sweep", default=None, help="expert budgets, e.g. 100,300,1000,3000,10000")
     ap.add_argument("--compare", nargs="+", default=None, help="bot specs (JSON) to compare")
     ap.add_argument("--seed", type=int, default=77, help="the deals of --compare")
@@ -264,7 +296,8 @@ if __name__ == "__main__":
         rows = sweep([int(x) for x in a.sweep.split(",")], opp, a.games or 324)
         print(json.dumps({"opponent": parse_bot(opp).short, "sweep": rows}, indent=2))
     elif a.strong:
-        print(json.dumps(strong_figures(a.games or 648, a.expert_games, a.rank_games), indent=2))
+        figures = strong_figures(a.games or 648, a.expert_games, a.rank_games, a.rank_expert_games)
+        print(json.dumps(figures, indent=2, ensure_ascii=False))
     elif a.expert:
         games = a.games or 324
         out = {
