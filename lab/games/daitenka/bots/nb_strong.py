@@ -5,14 +5,17 @@ and the tuned heuristics think of it (is it their choice, their clipped score, i
 kind, and for led and answering sets their size, value, top strength, shape, extra damage,
 車懸り and gun fire, the chance the heuristic gives of it being beaten, the share of the hand's
 value it spends, its strong units, whether it empties the hand, and a few interactions with the
-walls at stake — and scored by a weighted sum; the best is played (the first among equals). The
-weights are a conditional-logit fit of the expert's choices on positions from the bot's own play
-(``lab.games.daitenka.bots.distill``); they ship as ``lab/games/daitenka/bots/data/strong_weights.json`` and travel in the bot
-spec (``BP_W``…, ×10⁵, and the tuned persona's fields from ``BP_ALT``) so the compiled code
-holds no weight of its own.
+walls at stake — and scored by a weighted sum; the best is played (the first among equals),
+unless the runner-up is close: then the lookahead (``nb_lookahead``) tries the few best in
+imagined games and plays the best of those. The weights are a conditional-logit fit of the
+expert's choices on positions from the bot's own play (``lab.games.daitenka.bots.distill``);
+they ship as ``lab/games/daitenka/bots/data/strong_weights.json`` and travel in the bot spec
+(``BP_W``…, ×10⁵, and the tuned persona's fields from ``BP_ALT``) so the compiled code holds no
+weight of its own.
 
-It reads what the heuristic reads (rules.md R1): its own hand, counts of the opponent's hand and
-walls, the field and camps — never the opponent's hand, a deck or a wall card.
+The policy reads what the heuristic reads (rules.md R1): its own hand, counts of the opponent's
+hand and walls, the field and camps — never the opponent's hand, a deck or a wall card; the
+lookahead imagines those from what the seat may know, as the search does.
 """
 
 import numpy as np
