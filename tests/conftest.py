@@ -37,7 +37,7 @@ def pytest_configure(config):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    ensure_compiled("search", also=("basic", "heuristic"))
+    ensure_compiled(search=True, both=True)
     rumble.wait()
 
 

@@ -93,10 +93,10 @@ class Daitenka:
         """Compile (on every core) or load the kernels the job's bots need, then play one
         game."""
         from lab.games.daitenka.bots.compile import ensure_compiled
-        from lab.games.daitenka.bots.match import loop_of
+        from lab.games.daitenka.bots.match import searches
         from lab.games.daitenka.worker import play
 
-        ensure_compiled(loop_of(job.tier.a, job.tier.b))
+        ensure_compiled(search=searches(job.tier.a, job.tier.b))
         play(job, games=1)
 
     def play_chunk(self, job, out):

@@ -2,12 +2,13 @@
 
 A cold start compiles the engine and the bots into numba's cache (lab.jit). Left to the
 first game, one process compiles every kernel the match loop can reach, search and expert
-included, one after another. Here the kernels fall into groups — the rules (``apply`` and
-set-up); the bots' picks (the heuristic's, and the random bot's only when a seat plays at
-random: the default config's heuristic loop reaches no random pick); and (only when a seat
-searches) the search and the expert — and each group is compiled by its own process into the
-shared cache, two at once on two cores or more; the caller's own first game then loads them and
-compiles only the loop around them. A warm cache costs one look at its files.
+included, one after another. Here the kernels fall into groups of about equal compile time —
+the rules (``apply`` and set-up); the bots' picks (the heuristic's, then the random bot's,
+which reuses the legal-step plan the heuristic's compiled); and (only when a seat searches) the
+search and the expert — and each group is compiled by its own process into the shared cache,
+two at once on two cores or more; the caller's own first game then loads them and compiles only
+the loop around them. Side by side on two cores the two groups take 15 and 17 s (rules with the
+random pick | the heuristic's pick: 19 and 14 s). A warm cache costs one look at its files.
 
 Compiled or not, the games are the same: this only decides when and where compiling happens.
 """
@@ -25,22 +26,10 @@ from pathlib import Path
 GROUPS = {
     "rules": ("apply", "setup"),
     "picks": ("heuristic_pick", "random_pick"),
-    "apply": ("apply",),
-    "heuristic": ("heuristic_pick", "setup"),
     "search": ("search_choose", "expert_choose"),
     "basic_loop": ("run_batch_basic",),
-    "heuristic_loop": ("run_batch_heuristic",),
 }
-# the match loops (lab.games.daitenka.bots.match.loop_of) and the two groups compiled side by
-# side before each: about equal halves (compile CPU on one core, 2026-12-03: apply 34 s, the
-# heuristic's pick 30, the random bot's 18, set-up 4), so a heuristics-only run — the default
-# config's — waits for the larger of 34 and 33 s, not of 38 and 47
-LOOPS = {"heuristic": "run_batch_heuristic", "basic": "run_batch_basic", "search": "run_batch"}
-FIRST_GROUPS = {
-    "heuristic": ("apply", "heuristic"),
-    "basic": ("rules", "picks"),
-    "search": ("rules", "picks"),
-}
+LOOPS = {"basic": "run_batch_basic", "search": "run_batch"}
 
 
 def _kernels():
@@ -56,7 +45,6 @@ def _kernels():
         "search_choose": nb_search.search_choose,
         "expert_choose": nb_expert.expert_choose,
         "run_batch_basic": nb_match.run_batch_basic,
-        "run_batch_heuristic": nb_match.run_batch_heuristic,
         "run_batch": nb_match.run_batch,
     }
 
@@ -98,7 +86,6 @@ def _arguments(name: str) -> tuple:
         "search_choose": (s, c, lg, acts, n, wk, bot, sb, sacts),
         "expert_choose": (s, c, lg, acts, n, wk, bot, sb, sacts),
         "run_batch_basic": loop,
-        "run_batch_heuristic": loop,
         "run_batch": loop,
     }[name]
 
@@ -122,23 +109,24 @@ def is_cached(name: str) -> bool:
     return next(cache.rglob(f"*.{name}-*.nbi"), None) is not None if cache.exists() else False
 
 
-def _spawn(*groups: str) -> subprocess.Popen:
+def _spawn(group: str) -> subprocess.Popen:
     code = (
         "import sys; from lab.games.daitenka.bots.compile import GROUPS, compile_kernel\n"
-        f"for g in {groups!r}:\n"
-        "    for k in GROUPS[g]: compile_kernel(k)\n"
+        f"for k in GROUPS[{group!r}]: compile_kernel(k)\n"
     )
     return subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
 
 
-def ensure_compiled(loop: str = "heuristic", jobs: int | None = None, also: tuple = ()) -> float:
-    """Make sure the cache holds the match loop a run needs (``loop``: see ``LOOPS``) and the
-    loops named in ``also``, compiling their groups in parallel processes first; then compile
-    (or load) the loops here. Returns the seconds spent."""
+def ensure_compiled(search: bool = False, jobs: int | None = None, both: bool = False) -> float:
+    """Make sure the cache holds the match loop a run needs (with the search kernels if a seat
+    searches), compiling its groups in parallel processes first; then compile (or load) the
+    loop here. ``both`` (with ``search``): the heuristics-only loop as well, compiled beside the
+    search group (the test session plays both). Returns the seconds spent."""
     t = time.perf_counter()
-    wanted = [LOOPS[loop]] + [LOOPS[x] for x in also if x != loop]
+    loop = LOOPS["search" if search else "basic"]
+    wanted = [loop] + ([LOOPS["basic"]] if both and search else [])
     if not all(is_cached(k) for k in wanted):
         # one compiling process tree per cache: a second run (or Dask worker) on this machine
         # waits, then loads what the first compiled
@@ -146,12 +134,10 @@ def ensure_compiled(loop: str = "heuristic", jobs: int | None = None, also: tupl
             if not all(is_cached(k) for k in wanted):
                 jobs = max(1, min(jobs or os.cpu_count() or 1, 2))
                 if jobs > 1:
-                    loops = {loop, *also}
-                    first = "heuristic" if loops == {"heuristic"} else "basic"
-                    _wait([_spawn(g) for g in FIRST_GROUPS[first]])
-                    if "search" in loops:  # it calls the other two groups: after them
-                        beside = [x + "_loop" for x in also if x in ("basic", "heuristic")]
-                        _wait([_spawn("search")] + ([_spawn(*beside)] if beside else []))
+                    _wait([_spawn(g) for g in ("rules", "picks")])
+                    if search:  # it calls the other two groups: after them
+                        beside = ["basic_loop"] if len(wanted) > 1 else []
+                        _wait([_spawn(g) for g in ["search"] + beside])
                 for k in wanted:
                     compile_kernel(k)
     for k in wanted:

@@ -191,34 +191,10 @@ def searches(*specs: BotSpec) -> bool:
     return any(s.kind in ("search", "expert", "strong") for s in specs)
 
 
-def loop_of(*specs: BotSpec) -> str:
-    """Which compiled match loop plays these bots: ``search`` (the full loop: search, expert,
-    strong), ``heuristic`` (heuristic seats only, the default config's) or ``basic`` (random and
-    heuristic seats). Each reaches only the kernels its bots need, so a run compiles no more;
-    the games are the same in any loop that can play them."""
-    if searches(*specs):
-        return "search"
-    if all(s.kind == "heuristic" for s in specs):
-        return "heuristic"
-    return "basic"
-
-
 def policy(spec: BotSpec):
     """The compiled ``choose`` kernel for one bot: without the search's code unless it
     searches, so the first use of a heuristic compiles no search."""
     return nb_policy.choose if searches(spec) else nb_policy.choose_basic
-
-
-BATCH_LOOPS = {
-    "search": nb_match.run_batch,
-    "heuristic": nb_match.run_batch_heuristic,
-    "basic": nb_match.run_batch_basic,
-}
-GAME_LOOPS = {
-    "search": nb_match.play_game,
-    "heuristic": nb_match.play_game_heuristic,
-    "basic": nb_match.play_game_basic,
-}
 
 
 class Batch:
@@ -238,7 +214,7 @@ class Batch:
         bots = np.stack([bot_a.pack(), bot_b.pack()])
         results = np.zeros((n, nb_play.N_RES), np.int64)
         stats = np.zeros((n, N_ST * NL), np.int32)  # counts and turn numbers: int32 halves the copy
-        loop = BATCH_LOOPS[loop_of(bot_a, bot_b)]
+        loop = nb_match.run_batch if searches(bot_a, bot_b) else nb_match.run_batch_basic
         loop(
             self.s,
             ctx,
@@ -265,7 +241,7 @@ def finish(game, bot_a="random", bot_b="random"):
     bot_a, bot_b = parse_bot(bot_a), parse_bot(bot_b)
     bots = np.stack([bot_a.pack(), bot_b.pack()])
     s, c, lg = game.kernel_args()
-    loop = GAME_LOOPS[loop_of(bot_a, bot_b)]
+    loop = nb_match.play_game if searches(bot_a, bot_b) else nb_match.play_game_basic
     loop(
         s,
         c,

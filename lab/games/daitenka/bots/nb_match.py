@@ -66,18 +66,6 @@ def play_game_basic(s, c, lg, acts, wk, bots, sb, sacts):
         _take_turn_basic(s, c, lg, acts, wk, bots)
 
 
-@hot
-def play_game_heuristic(s, c, lg, acts, wk, bots, sb, sacts):
-    """``play_game`` for heuristic seats only: the step ``_take_turn_basic`` takes for them,
-    with nothing of the random bot's pick reachable — the default config's cold start compiles
-    the heuristic's pick alone."""
-    while s[L.G_PHASE] != L.PH_OVER:
-        if s[L.G_PHASE] == L.PH_LEADER_START:
-            begin_turn(s, c, lg)
-        heuristic_pick(s, c, acts, wk, bots[s[L.G_TO_MOVE]])
-        apply(s, c, lg, acts[0])
-
-
 @kernel
 def run_batch(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
     """Games g = 0…len(seeds)-1: set up from seeds[g] (see lab.games.daitenka.engine.nb_play.setup), play,
@@ -95,16 +83,5 @@ def run_batch_basic(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
     for g in range(seeds.shape[0]):
         setup(s, c, lg, seeds[g])
         play_game_basic(s, c, lg, acts, wk, bots, sb, sacts)
-        record(s, results[g])
-        record_stats(s, stats[g])
-
-
-@kernel
-def run_batch_heuristic(s, c, lg, acts, wk, seeds, bots, sb, sacts, results, stats):
-    """``run_batch`` for heuristic seats only. (Three batch loops of one shape: each must be a
-    kernel of its own, so that it compiles only the game loop it calls.)"""
-    for g in range(seeds.shape[0]):
-        setup(s, c, lg, seeds[g])
-        play_game_heuristic(s, c, lg, acts, wk, bots, sb, sacts)
         record(s, results[g])
         record_stats(s, stats[g])
