@@ -70,7 +70,9 @@ def bot_cost(bot) -> float:
         return 1.0
     if kind in ("search", "expert"):
         return 2.0 * float(bot.values()["simulations"])
-    return 5.0  # a learned bot: a few heuristic games' worth
+    # the strong bot: its policy about 5 heuristic games, its lookahead as much again or more
+    # (`lab bench`: 0.06–0.09× the heuristic's games/s, 2026-12-03)
+    return 14.0
 
 
 def tier_cost(tier) -> float:
