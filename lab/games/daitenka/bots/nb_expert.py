@@ -39,14 +39,18 @@ from lab.games.daitenka.bots.nb_params import (
     BP_UCB,
     BP_WIDEN,
 )
-from lab.games.daitenka.bots.nb_search import PLAYOUT_LIMIT, determinise, seed_search_stream
+from lab.games.daitenka.bots.nb_search import (  # a node's value counts wins in thousandths
+    PLAYOUT_LIMIT,
+    WIN,
+    determinise,
+    seed_search_stream,
+)
 from lab.games.daitenka.engine import layout as L
 from lab.jit import hot, kernel
 from lab.games.daitenka.engine.nb_actions import legal_actions
 from lab.games.daitenka.engine.nb_resolve import apply, begin_turn
 
 ROOT = 0
-WIN = 1000  # a node's value counts wins in thousandths (a draw 500, an evaluation its chance)
 
 
 @intrinsic

@@ -18,15 +18,12 @@ from lab.games.daitenka.bots.nb_buffer import (
     SB_WORLD,
     SB_Z,
 )
-from lab.games.daitenka.bots.nb_eval import WEIGHTS, win_prob
-from lab.games.daitenka.bots.nb_heuristic import heuristic_pick
 from lab.games.daitenka.bots.nb_params import BP_CAND, BP_CUTOFF, BP_SIMS
-from lab.games.daitenka.bots.nb_search import PLAYOUT_LIMIT, determinise, seed_search_stream
+from lab.games.daitenka.bots.nb_search import determinise, playout_value, seed_search_stream
 from lab.games.daitenka.engine import layout as L
-from lab.games.daitenka.engine.nb_resolve import apply, begin_turn
+from lab.games.daitenka.engine.nb_resolve import apply
 from lab.jit import hot
 
-WIN = 1000  # a world's worth in thousandths of a win (a draw 500, an evaluation its chance)
 Z_SCALE = 1.0e6  # policy scores are kept in the int64 scratch buffer ×10⁶
 _TAKEN = -(1 << 62)
 
@@ -51,29 +48,6 @@ def _pick_candidates(sb, n, floor, width):
         sb[SB_Z + best] = _TAKEN
         m += 1
     return m
-
-
-@hot
-def playout_value(t, c, lg, sacts, wk, bot, p, cutoff):
-    """Play the balanced heuristic on from ``t`` until the ``cutoff``-th leader turn begins
-    (0: to the end); the position's worth to ``p`` in thousandths of a win."""
-    turns = 0
-    steps = 0
-    while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
-        if t[L.G_PHASE] == L.PH_LEADER_START:
-            turns += 1
-            if cutoff > 0 and turns >= cutoff:
-                return int(win_prob(t, c, p, WEIGHTS) * WIN + 0.5)
-            begin_turn(t, c, lg)
-        heuristic_pick(t, c, sacts, wk, bot)
-        apply(t, c, lg, sacts[0])
-        steps += 1
-    w = t[L.G_WINNER]
-    if w == p:
-        return WIN
-    if w == 1 - p:
-        return 0
-    return WIN // 2
 
 
 @hot

@@ -20,6 +20,7 @@ from lab.games.daitenka.bots.nb_buffer import (
     SB_VALUE,
     SB_VISITS,
 )
+from lab.games.daitenka.bots.nb_eval import WEIGHTS, win_prob
 from lab.games.daitenka.bots.nb_heuristic import heuristic_choose, heuristic_pick
 from lab.games.daitenka.bots.nb_params import BP_SIMS, BP_UCB
 from lab.jit import hot, kernel
@@ -40,6 +41,7 @@ from lab.games.daitenka.engine.nb_core import (
 from lab.games.daitenka.engine.nb_resolve import apply, begin_turn
 
 PLAYOUT_LIMIT = 2000
+WIN = 1000  # a playout's worth in thousandths of a win (a draw 500, an evaluation its chance)
 
 
 @kernel
@@ -115,6 +117,30 @@ def determinise(s, t, c, sb, p):
         t[L.G_RNG + x] = next32(sb, SB_RNG)
 
 
+@hot
+def playout_value(t, c, lg, sacts, wk, bot, p, cutoff):
+    """Play the heuristic (``bot``'s persona) on from ``t`` until the ``cutoff``-th leader turn
+    begins (0: to the end); the position's worth to ``p`` in thousandths of a win: the search's
+    playout, and the strong bot's lookahead's with a cut-off."""
+    turns = 0
+    steps = 0
+    while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
+        if t[L.G_PHASE] == L.PH_LEADER_START:
+            turns += 1
+            if cutoff > 0 and turns >= cutoff:
+                return int(win_prob(t, c, p, WEIGHTS) * WIN + 0.5)
+            begin_turn(t, c, lg)
+        heuristic_pick(t, c, sacts, wk, bot)
+        apply(t, c, lg, sacts[0])
+        steps += 1
+    w = t[L.G_WINNER]
+    if w == p:
+        return WIN
+    if w == 1 - p:
+        return 0
+    return WIN // 2
+
+
 @kernel
 def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     p = s[L.G_TO_MOVE]
@@ -145,19 +171,9 @@ def search_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
                     best = u
                     pick = k
         apply(t, c, lg, acts[pick])
-        steps = 0
-        while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
-            if t[L.G_PHASE] == L.PH_LEADER_START:
-                begin_turn(t, c, lg)
-            heuristic_pick(t, c, sacts, wk, bot)
-            apply(t, c, lg, sacts[0])
-            steps += 1
-        w = t[L.G_WINNER]
         sb[SB_VISITS + pick] += 1
-        if w == p:
-            sb[SB_VALUE + pick] += 2
-        elif w == 2 or w < 0:
-            sb[SB_VALUE + pick] += 1
+        # half-points: a win 2, a draw 1
+        sb[SB_VALUE + pick] += playout_value(t, c, lg, sacts, wk, bot, p, 0) // (WIN // 2)
     best = 0
     for k in range(1, n):
         if sb[SB_VISITS + k] > sb[SB_VISITS + best] or (
