@@ -1,7 +1,9 @@
 """Layout of the compiled bots' scratch buffer ``sb`` (one int64 array per worker, reused for
 every decision): the search bot's region (a state copy, its generator, root statistics, the
-hidden-card pool), the strong bot's lookahead, then the expert's tree (node statistics and the (parent, action) → child hash
-table). Only constants; the kernels that use them are ``nb_search``, ``nb_lookahead`` and ``nb_expert``.
+hidden-card pool), the strong bot's (both heuristics' scores, its weights, its policy scores and
+its lookahead's candidates and imagined world), then the expert's tree (node statistics and the
+(parent, action) → child hash table). Only constants; the kernels that use them are
+``nb_search``, ``nb_strong``, ``nb_lookahead`` and ``nb_expert``.
 """
 
 from lab.games.daitenka.engine.layout import MAXA, S_SIZE

@@ -29,8 +29,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from lab.games.daitenka.bots import nb_buffer as B
-from lab.games.daitenka.bots.nb_heuristic import heuristic_choose, heuristic_pick, score_action
-from lab.games.daitenka.bots.nb_eval import WEIGHTS, win_prob
+from lab.games.daitenka.bots.nb_heuristic import heuristic_choose, score_action
 from lab.games.daitenka.bots.nb_params import (
     BP_CUTOFF,
     BP_DEPTH,
@@ -43,6 +42,7 @@ from lab.games.daitenka.bots.nb_search import (  # a node's value counts wins in
     PLAYOUT_LIMIT,
     WIN,
     determinise,
+    playout_value,
     seed_search_stream,
 )
 from lab.games.daitenka.engine import layout as L
@@ -210,24 +210,12 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
     depth = 0
     in_tree = True
     steps = 0
-    cutoff = bot[BP_CUTOFF]
-    turns = 0
-    scored = False
-    while t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
+    while in_tree and t[L.G_PHASE] != L.PH_OVER and steps < PLAYOUT_LIMIT:
         if t[L.G_PHASE] == L.PH_LEADER_START:
-            if cutoff > 0 and not in_tree:
-                turns += 1
-                if turns >= cutoff:
-                    scored = True
-                    break
             begin_turn(t, c, lg)
         steps += 1
-        if in_tree and bot[BP_DEPTH] > 0 and depth >= bot[BP_DEPTH]:
-            in_tree = False
-        if not in_tree:
-            heuristic_pick(t, c, sacts, wk, bot)
-            apply(t, c, lg, sacts[0])
-            continue
+        if bot[BP_DEPTH] > 0 and depth >= bot[BP_DEPTH]:
+            break
         m = legal_actions(t, c, sacts, wk)
         if m == 1:
             apply(t, c, lg, sacts[0])
@@ -252,16 +240,9 @@ def _iterate(s, c, lg, wk, bot, sb, sacts, p, ucb, widen):
         else:
             in_tree = False
         apply(t, c, lg, sacts[k])
-    # what the iteration is worth to seat A, in thousandths of a win
-    w = t[L.G_WINNER]
-    if scored:
-        r0 = int(win_prob(t, c, 0, WEIGHTS) * WIN + 0.5)
-    elif w == 0:
-        r0 = WIN
-    elif w == 1:
-        r0 = 0
-    else:
-        r0 = WIN // 2
+    # out of the tree: the search's playout, cut at the cutoff-th leader turn; what the
+    # iteration is worth to seat A, in thousandths of a win (a finished game: its result)
+    r0 = playout_value(t, c, lg, sacts, wk, bot, 0, bot[BP_CUTOFF])
     sb[nd(ROOT, B.N_VISITS)] += 1
     for d in range(depth):
         n = sb[B.EX_PATH + d]

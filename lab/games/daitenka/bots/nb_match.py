@@ -3,9 +3,8 @@ preallocated result and statistics rows. No I/O; the runner (lab.sim) owns seeds
 """
 
 from lab.games.daitenka.bots.nb_heuristic import heuristic_pick
-from lab.games.daitenka.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BOT_STRONG, BP_KIND
+from lab.games.daitenka.bots.nb_params import BOT_HEURISTIC, BOT_RANDOM, BP_KIND
 from lab.games.daitenka.bots.nb_policy import choose
-from lab.games.daitenka.bots.nb_strong import strong_choose
 from lab.jit import hot, kernel
 from lab.games.daitenka.engine import layout as L
 from lab.games.daitenka.engine.nb_actions import legal_actions
@@ -31,20 +30,6 @@ def _take_turn_basic(s, c, lg, acts, wk, bots):
     return True
 
 
-@hot
-def _take_turn(s, c, lg, acts, wk, bots, sb, sacts):
-    """``_take_turn_basic``, and a strong seat moves too; False: the bot searches. The strong
-    bot lives in the full loop only, so a run of heuristics (the default config's cold start)
-    compiles none of it."""
-    if _take_turn_basic(s, c, lg, acts, wk, bots):
-        return True
-    if bots[s[L.G_TO_MOVE]][BP_KIND] == BOT_STRONG:
-        n = legal_actions(s, c, acts, wk)
-        apply(s, c, lg, acts[strong_choose(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)])
-        return True
-    return False
-
-
 # The game loops are inlined into the batch loops (hot), not kernels of their own: each kernel
 # library links and re-optimises everything it calls, and the loops call the whole engine — as
 # kernels they cost the cold start a second pass over it (run_batch_basic 4.7 → 2.5 s) for no
@@ -53,7 +38,7 @@ def _take_turn(s, c, lg, acts, wk, bots, sb, sacts):
 def play_game(s, c, lg, acts, wk, bots, sb, sacts):
     """Play the set-up game in ``s`` to its end; ``bots[p]`` is seat p's bot spec."""
     while s[L.G_PHASE] != L.PH_OVER:
-        if not _take_turn(s, c, lg, acts, wk, bots, sb, sacts):
+        if not _take_turn_basic(s, c, lg, acts, wk, bots):
             n = legal_actions(s, c, acts, wk)
             apply(s, c, lg, acts[choose(s, c, lg, acts, n, wk, bots[s[L.G_TO_MOVE]], sb, sacts)])
 

@@ -386,8 +386,8 @@ def heuristic_scores(s, c, acts, n, bot, alt, sb):
 @kernel
 def strong_choose(s, c, lg, acts, n, wk, bot, sb, sacts):
     """Index of the row with the highest weighted feature sum (the first among equals) — or,
-    with a lookahead (``bot[BP_CAND]`` > 0) and a runner-up within its margin, the best of the
-    top rows in imagined games (``nb_lookahead``)."""
+    with a lookahead (``bot[BP_CAND]`` ≥ 2 steps, ``bot[BP_SIMS]`` ≥ 1 world) and a runner-up
+    within its margin, the best of the top rows in imagined games (``nb_lookahead``)."""
     if n <= 1:
         return 0
     alt = bot[P.BP_ALT : P.BP_ALT + P.BP_W]
