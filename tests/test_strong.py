@@ -134,6 +134,10 @@ def test_strong_names_itself_and_checks_its_lookahead_parameters():
         parse_bot({"kind": "search", "margin": 40})
     with pytest.raises(LabError, match="must be a whole number"):
         parse_bot({"kind": "strong", "candidates": 2.5})
+    with pytest.raises(LabError, match="candidates = 9 must be 0 \\(no lookahead\\) to 8"):
+        parse_bot({"kind": "strong", "candidates": 9})
+    with pytest.raises(LabError, match="margin = -5 must be 0 or more"):
+        parse_bot({"kind": "strong", "margin": -5})
 
 
 def test_the_lookahead_plays_stronger_than_the_policy_alone():

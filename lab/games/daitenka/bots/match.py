@@ -15,7 +15,7 @@ import json
 import numpy as np
 
 from lab.games.daitenka.bots import nb_match, nb_policy
-from lab.games.daitenka.bots.nb_buffer import SB_SIZE
+from lab.games.daitenka.bots.nb_buffer import MAX_CAND, SB_SIZE
 from lab.games.daitenka.bots.nb_expert import ticks_per_ms
 from lab.games.daitenka.bots.nb_params import (
     BOT_EXPERT,
@@ -182,6 +182,13 @@ def parse_bot(spec, source: str | None = None) -> BotSpec:
             raise LabError(
                 f"bot \"{kind}\": time_ms = {value} must be 0 (none) to 600000", source=source
             )
+        elif key == "candidates" and not 0 <= value <= MAX_CAND:
+            raise LabError(
+                f"bot \"{kind}\": candidates = {value} must be 0 (no lookahead) to {MAX_CAND}",
+                source=source,
+            )
+        elif key in ("margin", "cutoff") and value < 0:
+            raise LabError(f"bot \"{kind}\": {key} = {value} must be 0 or more", source=source)
     return BotSpec(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")))
 
 
