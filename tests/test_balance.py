@@ -262,11 +262,15 @@ def test_proposals_are_chosen_on_selection_deals_and_reported_on_fresh_ones(smal
     _, result = searched
     props = result["proposals"]
     assert props and result["tiers"] == ["heuristic-vs-heuristic", "random-vs-random"]
-    # the front is non-dominated on the figures it was chosen on: the selection deals
+    # the front is non-dominated on the figures it was chosen on: the selection deals, a strong
+    # tier's figures pulled towards the surrogate's prediction (and never further from it)
+    for p in props:
+        strong = p["selection"][result["tiers"][1]]
+        assert {"judged_worst", "judged_spread"} <= set(strong)
     pts = [
         (
-            max(o["worst"] for o in p["selection"].values()),
-            max(o["spread"] for o in p["selection"].values()),
+            max(o.get("judged_worst", o["worst"]) for o in p["selection"].values()),
+            max(o.get("judged_spread", o["spread"]) for o in p["selection"].values()),
             p["n_edits"],
         )
         for p in props
@@ -379,6 +383,17 @@ def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(s
     first = np.array([r["rate"] for r in result["before"]["heuristic-vs-heuristic"]["armies"]])
     far = np.abs(first - 0.5) > 0.1
     assert far.any() and np.all(np.sign(shift[far]) == np.sign(0.5 - first[far]))
+    # the base shift rests on more deals: the unchanged decks screen on strong_base_deals per
+    # pair at the strong tier, paired with the first tier on those deals; a candidate on its few
+    from lab.design.balance_tiers import STRIDE, kind_of, tier_of
+
+    units = pd.concat(pd.read_parquet(f) for f in (out / balance_search.UNITS).glob("*.parquet"))
+    strong_screen = units[[tier_of(b) == 1 and kind_of(b) == "screen" for b in units["block"]]]
+    deals = {k: {len(x) // 2 for x in g["scores"]} for k, g in strong_screen.groupby("key")}
+    assert deals.pop("") == {small.settings.strong_base_deals} and deals
+    assert all(d == {small.settings.strong_block} for d in deals.values())
+    first_base = {b for b, k in zip(units["block"], units["key"]) if k == "" and tier_of(b) == 0}
+    assert {b - STRIDE for b in strong_screen["block"]} <= first_base
     assert result["search"]["games"]["random-vs-random"]["screen"] > 0
 
 
@@ -395,6 +410,28 @@ def test_a_tier_correction_is_a_base_shift_plus_shrunken_edit_shifts():
     assert fit.of((3,)) == pytest.approx(fit.base)  # an edit never measured: the base shift
     weak = TierCorrection.fit([(m, d, 50.0) for m, d, _ in rows], 3)  # few games: shrunk
     assert np.abs(weak.edit[7]).max() < np.abs(fit.edit[7]).max()
+    # the base measured on the unchanged decks: the rows are the edits' shifts beyond it
+    given = TierCorrection.fit([((7,), edit, 1e6)], 3, base=base)
+    assert given.base == pytest.approx(base) and given.of((7,)) == pytest.approx(
+        base + edit, abs=1e-3
+    )
+    assert TierCorrection.fit([], 3, base=base).of((7,)) == pytest.approx(base)
+
+
+def test_a_strong_tiers_rates_are_pulled_towards_the_prediction_by_their_precision():
+    from lab.design.balance_tiers import shrink
+    from lab.stats.balance import Rates
+
+    mean, se = np.array([0.62, 0.40, 0.55, 0.50]), np.array([0.04, 0.04, 0.01, np.nan])
+    rates = Rates(mean, se, mean - 2.8 * se, mean + 2.8 * se, np.full(4, 128), np.full(4, 8))
+    predicted = np.array([0.54, 0.48, 0.45, 0.60])
+    out, lo, hi = shrink(rates, predicted, np.array([0.04, 0.02, 0.04, 0.03]))
+    assert out[0] == pytest.approx(0.58)  # equal precision: halfway
+    assert out[1] == pytest.approx(0.40 + 0.8 * 0.08)  # a four times more precise prediction
+    assert abs(out[2] - 0.55) < abs(out[2] - 0.45) and out[2] < 0.55  # a precise measurement
+    assert out[3] == 0.50 and np.isnan(lo[3])  # no standard error: as measured
+    assert np.all((hi - lo)[:3] < (rates.hi - rates.lo)[:3])  # the prior narrows the interval
+    assert (hi[0] - out[0]) == pytest.approx(2.8 * 0.04 / np.sqrt(2))  # its critical value kept
 
 
 def test_default_tiers_add_the_search_tier_to_a_cheap_one(config, tmp_path):

@@ -428,6 +428,9 @@ def build_result(p: BalancePlan, s: Search) -> dict:
         chosen = {
             label: _objectives(s, c.moves, select_block(t), st) for t, label in enumerate(labels)
         }
+        for label, o in zip(labels[1:], s.judged_tiers(c.moves)[1:]):
+            if chosen[label]:  # as ranked: pulled towards the surrogate's prediction
+                chosen[label].update(judged_worst=o.worst, judged_spread=o.spread)
         scr = s.screened(c)[0]
         texts = "; ".join(m.text for m in moves)
         item = {
@@ -510,7 +513,12 @@ def _deal_sets(s: Search, labels) -> dict:
             "the search's racing and surrogate; blocks of deals, the strong tiers playing the "
             "first deals of each",
         ),
-        ("selection", select_block, "the Pareto front is chosen and ranked on these"),
+        (
+            "selection",
+            select_block,
+            "the Pareto front is chosen and ranked on these (a strong tier's figures pulled "
+            "towards the surrogate's prediction by their standard errors: judged_worst)",
+        ),
         ("fresh", fresh_block, "every reported figure; nothing is chosen on these"),
     ):
         out[kind] = {

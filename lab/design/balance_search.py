@@ -59,6 +59,7 @@ from lab.design.balance_tiers import (
     screen_block,
     seed_label,
     select_block,
+    shrink,
     tier_cost,
     tier_of,
 )
@@ -98,9 +99,10 @@ class Settings:
     levels: int = 3  # screening blocks a candidate can get (first tier)
     confirm_deals: int = 188  # deals per pair on the selection deals (first tier)
     strong_block: int = 8  # deals per pair in one screening block of a strong tier
+    strong_base_deals: int = 24  # of them the unchanged decks play (the tier's base shift)
     strong_levels: int = 3  # screening blocks a candidate can get at a strong tier
     strong_select_deals: int = 10  # deals per pair on the selection deals of a strong tier
-    strong_share: float = 0.4  # share of the screening effort (in heuristic games) at strong tiers
+    strong_share: float = 0.5  # share of the screening effort (in heuristic games) at strong tiers
     strong_margin: float = 0.03  # ± around a strong tier's predicted figures while unmeasured
     finalists: int = 6  # selected candidates re-selected at the strong tiers
     new_per_round: int = 30  # edit sets the surrogate proposes per round
@@ -400,15 +402,16 @@ class Search:
         return got
 
     def at_tier(self, cand: Cand, t: int) -> Objectives:
-        """A candidate's objectives at strong tier ``t``: measured on its screening blocks there,
-        or while it has none the surrogate's prediction ± the margin."""
+        """A candidate's objectives at strong tier ``t``: measured on its screening blocks there
+        and pulled towards the surrogate's prediction (``pulled``), or while it has none the
+        prediction ± the margin."""
         level = cand.strong[t - 1]
         if level:
             got = self._stats.get((cand.key, t, level))
             if got is None:
                 got = self._measured(cand.moves, [screen_block(t, k) for k in range(level)])
                 self._stats[(cand.key, t, level)] = got
-            return got[0]
+            return self.pulled(cand.moves, t, got[1], self.screened(cand)[1])
         rates = self.screened(cand)[1]
         shift = self.corrections()[t - 1].of(cand.moves)
         m = self.settings.strong_margin
@@ -419,6 +422,17 @@ class Search:
             self.settings.target,
             len(cand.moves),
         )
+
+    def pulled(self, moves, t: int, rates, first) -> Objectives:
+        """Objectives at strong tier ``t`` from its measured ``rates``, each army's rate pulled
+        towards the surrogate's prediction — the first tier's ``first`` rates plus the tier's
+        fitted correction, trusted to ± ``strong_margin`` (one standard error) beyond their own
+        error — by their precisions (``balance_tiers.shrink``): the few games a strong tier
+        gives a candidate steer it no more than they weigh."""
+        predicted = first.mean + self.corrections()[t - 1].of(moves)
+        se = np.sqrt(np.asarray(first.se, dtype=float) ** 2 + self.settings.strong_margin**2)
+        mean, lo, hi = shrink(rates, predicted, se)
+        return objectives(mean, lo, hi, self.settings.target, len(moves))
 
     def overall(self, cand: Cand) -> Objectives:
         """A candidate's objectives over every tier (screening figures)."""
@@ -442,6 +456,20 @@ class Search:
             r = self.confirmed_rates(moves, b)
             objs.append(objectives(r.mean, r.lo, r.hi, self.settings.target, len(moves)))
         return combine(objs)
+
+    def judged_tiers(self, moves) -> list[Objectives]:
+        """Per tier, the objectives on the selection deals as the front is chosen and ranked:
+        the first tier's as measured, a strong tier's pulled towards the surrogate's prediction
+        from the first tier's selection figures (``pulled``)."""
+        first = self.confirmed_rates(moves, select_block(0))
+        objs = [objectives(first.mean, first.lo, first.hi, self.settings.target, len(moves))]
+        for t in self.strong_tiers:
+            objs.append(self.pulled(moves, t, self.confirmed_rates(moves, select_block(t)), first))
+        return objs
+
+    def judged(self, moves) -> Objectives:
+        """The objectives over every tier the front is chosen and ranked on (``judged_tiers``)."""
+        return combine(self.judged_tiers(moves))
 
     def evaluated(self) -> list[Cand]:
         return [c for c in self.cands.values() if c.level >= 1]
@@ -469,7 +497,7 @@ class Search:
         done = [c for c in self.cands.values() if self._selected_blocks(c)]
         if not done:
             return []
-        keep = pareto([self.selected(c.moves).key() for c in done])
+        keep = pareto([self.judged(c.moves).key() for c in done])
         return [done[i] for i in keep]
 
     # ------------------------------------------------------------------------------ tiers
@@ -481,20 +509,30 @@ class Search:
         return self._corrections[1]
 
     def _fit(self, t: int) -> TierCorrection:
+        """The base shift: strong − first tier on the unchanged decks' strong screening deals
+        (every one of them); an edit set's shift beyond it: its own strong − first tier minus
+        the unchanged decks' on the deals it played (the first ``strong_block`` of its blocks),
+        so that what those few deals share cancels."""
+        levels = self.cands[""].strong[t - 1] if "" in self.cands else 0
+        if levels < 1:
+            return TierCorrection.zero(len(self.armies))
+
+        def shift(moves, blocks: int, deals: int | None):
+            ys = self.army_data(moves, [screen_block(t, k) for k in range(blocks)], deals)
+            y0 = self.army_data(moves, [screen_block(0, k) for k in range(blocks)], deals)
+            rs, r0 = (np.array([s.sum() / n.sum() for s, n in zip(*y)]) for y in (ys, y0))
+            return rs - r0, float(min(n.sum() for n in ys[1]))
+
+        base = shift((), levels, self.deals(screen_block(t, 0), ("",)))[0]
         rows = []
         for c in sorted(self.cands.values(), key=lambda c: c.key):
-            levels = min(c.strong[t - 1], c.level)
-            if levels < 1:
+            blocks = min(c.strong[t - 1], c.level, levels)
+            if not c.moves or blocks < 1:
                 continue
-            strong = [screen_block(t, k) for k in range(levels)]
-            first = [screen_block(0, k) for k in range(levels)]
-            deals = self.settings.strong_block
-            ys = self.army_data(c.moves, strong)
-            y0 = self.army_data(c.moves, first, deals)
-            rs, r0 = (np.array([s.sum() / n.sum() for s, n in zip(*y)]) for y in (ys, y0))
-            games = float(min(n.sum() for n in ys[1]))
-            rows.append((c.moves, rs - r0, games))
-        return TierCorrection.fit(rows, len(self.armies))
+            mine, games = shift(c.moves, blocks, self.settings.strong_block)
+            theirs = shift((), blocks, self.settings.strong_block)[0]
+            rows.append((c.moves, mine - theirs, games))
+        return TierCorrection.fit(rows, len(self.armies), base=base)
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
         """Strong-tier screening blocks for this round: the fully screened candidates with the
@@ -518,7 +556,7 @@ class Search:
                 if base <= level:
                     units |= {(screen_block(t, level), j, "") for j in range(len(self.pairs))}
                 units -= set(self.units) | planned
-                cost = len(units) * 2 * s.strong_block
+                cost = sum(2 * self.deals(b, (k,)) for b, _, k in units)
                 if cost > credit:
                     break
                 credit -= cost
@@ -762,7 +800,12 @@ class Search:
             add(screen_block(0, self.cands[rkey(moves)].level), moves)
         for t, moves in plan["strong"]:
             cand = self.cands.get(rkey(moves))
-            add(screen_block(t, cand.strong[t - 1] if cand else 0), moves)
+            level = cand.strong[t - 1] if cand else 0
+            add(screen_block(t, level), moves)
+            if (
+                not moves
+            ):  # the base shift pairs the unchanged decks' strong deals with the first tier's
+                add(screen_block(0, level), moves)
         for moves in plan["finalists"]:
             for t in self.strong_tiers:
                 add(select_block(t), moves)
@@ -771,8 +814,13 @@ class Search:
                 add(fresh_block(t), moves)
         return sorted(u for u in need if u not in self.units)
 
-    def deals(self, block: int) -> int:
+    def deals(self, block: int, keys=()) -> int:
+        """Deals per pair of ``block`` — for the edit sets ``keys`` of one call: at a strong
+        tier the unchanged decks alone screen on more deals than the candidates (the first of
+        which the candidates play), since the tier's base shift enters every prediction."""
         s, first = self.settings, tier_of(block) == 0
+        if not first and kind_of(block) == "screen" and tuple(keys) == ("",):
+            return max(s.strong_block, s.strong_base_deals)
         return {
             "screen": s.block if first else s.strong_block,
             SELECT: s.confirm_deals if first else s.strong_select_deals,
@@ -801,7 +849,7 @@ class Search:
         return out
 
     def experiment(self, block: int, pairs, keys) -> Experiment:
-        deals = self.deals(block)
+        deals = self.deals(block, keys)
         t = tier_of(block)
         label = seed_label(block)
         exp = replace(
@@ -848,7 +896,7 @@ class Search:
             self.pace[t][0] += time.monotonic() - started
             self.pace[t][1] += len(games)
             names = {_patch_name(k) if k else "base": k for k in keys}
-            rows += _unit_rows(games, names, block, self.pairs, pairs, self.deals(block))
+            rows += _unit_rows(games, names, block, self.pairs, pairs, self.deals(block, keys))
             self._pending.append((kind_of(block), t, len(games)))
             self._status(phase)
         return pd.DataFrame(rows, columns=["block", "pair", "key", "scores"])
@@ -861,7 +909,7 @@ class Search:
             self.confirmed_front() or self.front([c for c in self.evaluated() if c.dropped < 0])[:8]
         ):
             selected = self._selected_blocks(c) is not None
-            o = self.selected(c.moves) if selected else self.overall(c)
+            o = self.judged(c.moves) if selected else self.overall(c)
             front.append((len(c.moves), o.worst, o.spread, selected))
         games = self.played() + sum(n for _, _, n in self._pending)
         self.on_status(
@@ -1098,7 +1146,7 @@ class Search:
         worst distance."""
         return sorted(
             (c for c in self.confirmed_front() if c.moves),
-            key=lambda c: self._rank_key(self.selected(c.moves), c),
+            key=lambda c: self._rank_key(self.judged(c.moves), c),
         )
 
 

@@ -84,7 +84,8 @@ class TierCorrection:
     """A strong tier's army win rates = the screening tier's + ``base`` + the ``edit`` shifts of
     the set's edits. Fitted by ridge regression on the army rate differences (strong − screening,
     on the same deals) of every edit set measured at both tiers, each weighted by its games; the
-    base shift is not shrunk, an edit's shift is shrunk towards 0 with a prior of ±``prior``."""
+    base shift is not shrunk (or is measured on the unchanged decks and given), an edit's shift
+    is shrunk towards 0 with a prior of ±``prior``."""
 
     base: np.ndarray  # (armies,)
     edit: dict[int, np.ndarray]  # move index → (armies,)
@@ -95,15 +96,23 @@ class TierCorrection:
 
     @classmethod
     def fit(
-        cls, rows: list[tuple[tuple[int, ...], np.ndarray, float]], armies: int, prior: float = 0.03
+        cls,
+        rows: list[tuple[tuple[int, ...], np.ndarray, float]],
+        armies: int,
+        prior: float = 0.03,
+        base: np.ndarray | None = None,
     ) -> "TierCorrection":
-        """``rows``: (edit set, army rate differences, strong games per army)."""
-        if not rows:
-            return cls.zero(armies)
+        """``rows``: (edit set, army rate differences, strong games per army). Given ``base``
+        (the shift measured on the unchanged decks), the rows are the edit sets' shifts beyond
+        it on the same deals and only the edits' shifts are fitted."""
         edits = sorted({i for moves, _, _ in rows for i in moves})
-        col = {e: k + 1 for k, e in enumerate(edits)}
-        x = np.zeros((len(rows), len(edits) + 1))
-        x[:, 0] = 1.0
+        if not rows or (base is not None and not edits):
+            return cls.zero(armies) if base is None else cls(np.asarray(base, float), {})
+        first = 1 if base is None else 0
+        col = {e: k + first for k, e in enumerate(edits)}
+        x = np.zeros((len(rows), len(edits) + first))
+        if first:
+            x[:, 0] = 1.0
         for r, (moves, _, _) in enumerate(rows):
             for i in moves:
                 x[r, col[i]] = 1.0
@@ -111,11 +120,12 @@ class TierCorrection:
         w = np.array([n for _, _, n in rows], dtype=float)
         # a game's score has variance ≤ 1/4: the penalty makes an edit's shift a deviation of
         # about ±prior a priori
-        penalty = np.full(len(edits) + 1, 0.25 / prior**2)
-        penalty[0] = 0.0
+        penalty = np.full(len(edits) + first, 0.25 / prior**2)
+        penalty[:first] = 0.0
         a = x.T @ (w[:, None] * x) + np.diag(penalty)
         beta = np.linalg.lstsq(a, x.T @ (w[:, None] * y), rcond=None)[0]
-        return cls(beta[0], {e: beta[col[e]] for e in edits})
+        shift = beta[0] if base is None else np.asarray(base, dtype=float)
+        return cls(shift, {e: beta[col[e]] for e in edits})
 
     def of(self, moves) -> np.ndarray:
         out = self.base.copy()
@@ -129,3 +139,25 @@ class TierCorrection:
         """(len(moves), armies): each single edit's shift (0 where never measured)."""
         n = len(self.base)
         return np.array([self.edit.get(int(i), np.zeros(n)) for i in moves]).reshape(-1, n)
+
+
+def shrink(rates, predicted: np.ndarray, predicted_se: np.ndarray):
+    """A strong tier's measured army rates pulled towards the surrogate's ``predicted`` rates
+    by their precisions (a normal prior with standard error ``predicted_se`` per army): (mean,
+    lo, hi). A strong tier measures a candidate on a few hundred games per army (a standard error
+    of 3–4 points), and the worst of nine such rates reads several points high whatever the
+    edits; the prediction draws on every candidate measured at both tiers. The interval keeps the
+    measured one's critical value (simultaneous over the armies when ``rates``' is), so it is
+    never wider than the measured interval. An army without a usable standard error keeps its
+    measured rate."""
+    mean = np.asarray(rates.mean, dtype=float)
+    se = np.asarray(rates.se, dtype=float)
+    pse = np.asarray(predicted_se, dtype=float)
+    ok = np.isfinite(se) & (se > 0) & np.isfinite(pse) & (pse > 0) & np.isfinite(predicted)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(ok, 1.0 / se**2 + 1.0 / pse**2, 1.0)
+        weight = np.where(ok, (1.0 / se**2) / precision, 1.0)
+        crit = np.where(ok, (np.asarray(rates.hi) - mean) / se, 0.0)
+    out = np.where(ok, weight * mean + (1.0 - weight) * np.nan_to_num(predicted), mean)
+    half = np.where(ok, crit / np.sqrt(precision), np.asarray(rates.hi) - mean)
+    return out, out - half, out + half

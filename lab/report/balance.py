@@ -149,7 +149,9 @@ def title(p: dict, result: dict) -> str:
         else f"worst army {100 * p['worst']:.1f} points from the target"
     )
     sel = "; ".join(
-        f"{label} worst {100 * o['worst']:.1f}, spread {100 * o['spread']:.1f}"
+        f"{label} worst {100 * o['worst']:.1f}"
+        + (f" ({100 * o['judged_worst']:.1f} as judged)" if "judged_worst" in o else "")
+        + f", spread {100 * o['spread']:.1f}"
         for label, o in p["selection"].items()
         if o
     )
