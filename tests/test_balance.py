@@ -391,6 +391,8 @@ def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(s
     strong_screen = units[[tier_of(b) == 1 and kind_of(b) == "screen" for b in units["block"]]]
     deals = {k: {len(x) // 2 for x in g["scores"]} for k, g in strong_screen.groupby("key")}
     assert deals.pop("") == {small.settings.strong_base_deals} and deals
+    said = result["deals"]["screening"]["tiers"]["random-vs-random"]
+    assert said["unchanged_decks_deals_per_pair"] == small.settings.strong_base_deals
     assert all(d == {small.settings.strong_block} for d in deals.values())
     first_base = {b for b, k in zip(units["block"], units["key"]) if k == "" and tier_of(b) == 0}
     assert {b - STRIDE for b in strong_screen["block"]} <= first_base

@@ -531,6 +531,10 @@ def _deal_sets(s: Search, labels) -> dict:
                 for t, label in enumerate(labels)
             },
         }
+    for t, label in enumerate(labels[1:], 1):  # the base shift's deals (docs/balancing.md)
+        out["screening"]["tiers"][label]["unchanged_decks_deals_per_pair"] = s.deals(
+            screen_block(t, 0), ("",)
+        )
     out["screening"]["blocks"] = {
         labels[0]: s.settings.levels,
         **{x: s.settings.strong_levels for x in labels[1:]},
