@@ -437,6 +437,9 @@ def test_sigint_at_the_prompt_saves_and_exits_130(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
+        # as a terminal starts it: a suite started in the background (`pytest … &` from a
+        # script) ignores SIGINT, and a child keeps an ignored signal ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         _read_until(proc, b"[A] > ", 600)
