@@ -524,14 +524,15 @@ class Search:
             return rs - r0, float(min(n.sum() for n in ys[1]))
 
         base = shift((), levels, self.deals(screen_block(t, 0), ("",)))[0]
+        deals = self.settings.strong_block
+        theirs = {b: shift((), b, deals)[0] for b in range(1, levels + 1)}
         rows = []
         for c in sorted(self.cands.values(), key=lambda c: c.key):
             blocks = min(c.strong[t - 1], c.level, levels)
             if not c.moves or blocks < 1:
                 continue
-            mine, games = shift(c.moves, blocks, self.settings.strong_block)
-            theirs = shift((), blocks, self.settings.strong_block)[0]
-            rows.append((c.moves, mine - theirs, games))
+            mine, games = shift(c.moves, blocks, deals)
+            rows.append((c.moves, mine - theirs[blocks], games))
         return TierCorrection.fit(rows, len(self.armies), base=base)
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
@@ -802,9 +803,8 @@ class Search:
             cand = self.cands.get(rkey(moves))
             level = cand.strong[t - 1] if cand else 0
             add(screen_block(t, level), moves)
-            if (
-                not moves
-            ):  # the base shift pairs the unchanged decks' strong deals with the first tier's
+            # the base shift pairs the unchanged decks' strong deals with the first tier's
+            if not moves:
                 add(screen_block(0, level), moves)
         for moves in plan["finalists"]:
             for t in self.strong_tiers:
