@@ -43,7 +43,7 @@ def warm_up(config: Path, tiers: list[str], jobs: int) -> None:
     plan = balance.plan(exp, tiers=tiers)
     folder = Path(tempfile.mkdtemp(prefix="lab-bench-balance-"))
     try:
-        for i, tier in enumerate(plan.tiers):
+        for i, tier in enumerate(plan.tiers + ((plan.bridge,) if plan.bridge else ())):
             runner.run(
                 replace(exp, matchups=exp.matchups[:2], tiers=(tier,)), folder / str(i), jobs=jobs
             )

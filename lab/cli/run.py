@@ -773,6 +773,17 @@ def balance_command(
             help="One more tier every army must be balanced at (as in --tiers).",
         ),
     ] = None,
+    via: Annotated[
+        str | None,
+        typer.Option(
+            "--via",
+            metavar="BOT",
+            help="Bridge tier: screens the promising sets like a strong tier but is not judged; "
+            "what each edit does there is what the strong tiers' corrections expect before "
+            "their own games. Default: strong, when a judged tier is dear (search); none: "
+            "no bridge.",
+        ),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Search seed (default: the config's seed).")
     ] = None,
@@ -851,6 +862,7 @@ def balance_command(
         strong_games=strong_games,
         second_tier=confirm_tier,
         seed=seed,
+        via=via,
     )
     if minutes is None and budget_games is None:
         minutes = 30.0
@@ -863,6 +875,8 @@ def balance_command(
     tiers_text = p.tiers[0].label + (
         f", judged at {', '.join(t.label for t in p.tiers)}" if len(p.tiers) > 1 else ""
     )
+    if p.bridge is not None:
+        tiers_text += f" (edits bridged by {p.bridge.label})"
     err.print(
         f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
         f"per proposal, {len(p.exp.armies)} armies screened at {tiers_text} → {out_path}",

@@ -38,6 +38,8 @@ from lab.design.balance_tiers import fresh_block, screen_block, seed_label, sele
 DEFAULT_CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
 DEFAULT_STRONG_GAMES = 320  # games per army on a strong tier's fresh deals (half to select)
 DEFAULT_STRONG = "search"  # the strong tier added to a config's one cheap tier
+DEFAULT_BRIDGE = "strong"  # the bridge tier, when a judged tier is far dearer than it
+BRIDGE_RATIO = 4.0  # … at least this many times its cost
 STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as strong
 
 
@@ -49,6 +51,7 @@ class BalancePlan:
     settings: Settings
     tiers: tuple  # the screening tier, then the strong tiers
     value_note: str  # where the catalogue's cards came from
+    bridge: object = None  # a tier that measures edits for the strong tiers, not judged
 
 
 def plan(
@@ -65,11 +68,13 @@ def plan(
     strong_games: int = DEFAULT_STRONG_GAMES,
     second_tier: str | None = None,
     seed: int | None = None,
+    via: str | None = None,
     **search,
 ) -> BalancePlan:
     """The balance search of ``config``: screened at the first of ``tiers`` and judged at every
     one (default: the config's tier, plus the search tier when that one is cheap; ``tier``:
-    that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it).
+    that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it;
+    ``via``: the bridge tier, "none" for none, default ``pick_bridge``'s).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
     design = card_design(config)
@@ -87,6 +92,7 @@ def plan(
             source=config.source,
         )
     chosen = pick_tiers(config, tiers, tier, second_tier)
+    bridge = pick_bridge(config, chosen, via)
     exp = _balance_experiment(config, chosen[0])
     keep, note = _ranking(config, exp, value)
     moves = design.edit_catalogue(exp, keep=keep, cards=cards or None)
@@ -116,7 +122,7 @@ def plan(
         seed=config.seed if seed is None else seed,
         **(deals | search),
     )
-    return BalancePlan(config, exp, moves, settings, chosen, note)
+    return BalancePlan(config, exp, moves, settings, chosen, note, bridge)
 
 
 def pick_tiers(
@@ -152,6 +158,35 @@ def pick_tiers(
             "(--tiers tuned,search)"
         )
     return tuple(chosen)
+
+
+def pick_bridge(config: Experiment, tiers: tuple, via: str | None):
+    """The bridge tier of a multi-tier search: ``via`` as given ("none": no bridge), or by
+    default the strong bot when a judged tier costs at least ``BRIDGE_RATIO`` times its games
+    (search(400): about 60 times). Its edit shifts track the search's far better than the
+    screening tier's do (docs/balancing.md, "The bridge tier"), at a small part of the cost."""
+    if via is not None and via.strip().lower() == "none":
+        return None
+    if len(tiers) < 2:
+        if via is not None:
+            raise LabError(
+                "--via needs a strong tier to serve: balance at two tiers or more "
+                "(--tiers tuned,search)",
+                source=config.source,
+            )
+        return None
+    bridge = pick_tier(config, via or DEFAULT_BRIDGE, "--via")
+    if bridge.label in {t.label for t in tiers}:
+        if via is None:
+            return None
+        raise LabError(
+            f"--via {via}: the tier {bridge.label} is already judged (--tiers); "
+            "a bridge is a tier that is not",
+            source=config.source,
+        )
+    if via is None and max(tier_cost(t) for t in tiers[1:]) < BRIDGE_RATIO * tier_cost(bridge):
+        return None
+    return bridge
 
 
 def _split(text: str) -> list[str]:
@@ -322,6 +357,7 @@ def run(
         backend=backend,
         scheduler=scheduler,
         keep_records=keep_records,
+        bridge=p.bridge,
     )
     found = s.load()
     if found and not resume:
@@ -497,10 +533,26 @@ def build_result(p: BalancePlan, s: Search) -> dict:
                     label: [float(x) for x in corr.base]
                     for label, corr in zip(labels[1:], s.corrections())
                 },
+                "bridge": _bridge_json(s),
                 "history": hist,
             },
         }
     )
+
+
+def _bridge_json(s: Search) -> dict | None:
+    """The bridge tier: its label, screening games, edit sets measured and base shift."""
+    b = s.bridge_index
+    if b is None:
+        return None
+    corr = s.bridge_correction()
+    return {
+        "tier": s.bridge.label,
+        "games": int(s.games["screen"][b]),
+        "edit_sets": sum(1 for c in s.cands.values() if c.moves and c.strong[b - 1]),
+        "edits": len(corr.edit),
+        "correction": [float(x) for x in corr.base],
+    }
 
 
 def _deal_sets(s: Search, labels) -> dict:

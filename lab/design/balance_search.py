@@ -72,6 +72,8 @@ STATE = "state.json"
 UNITS = "units"
 WORK = "work"
 FORMAT = 2
+# share of the screening effort (in heuristic games, beside the strong tiers') at the bridge tier
+BRIDGE_SHARE = 0.15
 _COLUMNS = ["patch", "army_a", "army_b", "deal", "swapped", "winner", "error"]
 KINDS = ("screen", SELECT, FRESH)
 
@@ -115,7 +117,7 @@ class Settings:
     strong_fresh_deals: int = 20  # deals per pair on the fresh deals of a strong tier
     final_top: int = 3  # proposals measured on the fresh deals
 
-    def fingerprint(self, exp: Experiment, tiers, moves_digest: str) -> str:
+    def fingerprint(self, exp: Experiment, tiers, moves_digest: str, bridge=None) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the
         # search, so their size can change on --resume
         search = {
@@ -129,6 +131,8 @@ class Settings:
             "moves": moves_digest,
             "tiers": [t.label for t in tiers],
         }
+        if bridge is not None:  # (absent otherwise: earlier searches keep their fingerprint)
+            data["bridge"] = bridge.label
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -216,9 +220,14 @@ class Search:
         backend: str = "loky",
         scheduler: str | None = None,
         keep_records: bool = False,
+        bridge=None,
     ):
         self.exp, self.moves, self.settings, self.out = exp, tuple(moves), settings, Path(out)
         self.tiers = tuple(tiers) if tiers else exp.tiers[:1]
+        # a bridge tier plays like the strong tiers but is not judged: its cheaper games tell
+        # the strong tiers' corrections what each edit does to a stronger player's armies
+        self.bridge = bridge if len(self.tiers) > 1 else None
+        self.play_tiers = self.tiers + ((self.bridge,) if self.bridge is not None else ())
         self.jobs, self.backend, self.scheduler = jobs, backend, scheduler
         self.keep_records = keep_records
         self.pairs = exp.matchups
@@ -235,15 +244,16 @@ class Search:
             [[bool(m.armies & set(p)) for p in self.pairs] for m in self.moves], dtype=bool
         ).reshape(len(self.moves), len(self.pairs))
         self.conflict = _conflicts(self.moves)
-        self.fingerprint = settings.fingerprint(exp, self.tiers, digest(self.moves))
-        self.cost = [tier_cost(t) for t in self.tiers]
+        self.fingerprint = settings.fingerprint(exp, self.tiers, digest(self.moves), self.bridge)
+        self.cost = [tier_cost(t) for t in self.play_tiers]
         self.cands: dict[str, Cand] = {}
         self.units: dict[tuple[int, int, str], Unit] = {}
         self.round = 0
         self.elapsed = 0.0
-        self.games = {k: [0] * len(self.tiers) for k in KINDS}
-        self.credit = [0.0] * (len(self.tiers) - 1)  # strong games each strong tier may play
-        self.pace = [[0.0, 0] for _ in self.tiers]  # [seconds, games] through the runner
+        self.games = {k: [0] * len(self.play_tiers) for k in KINDS}
+        # strong games each strong (or bridge) tier may play
+        self.credit = [0.0] * (len(self.play_tiers) - 1)
+        self.pace = [[0.0, 0] for _ in self.play_tiers]  # [seconds, games] through the runner
         self.history: list[dict] = []
         self.stop: str | None = None
         self._started: float | None = None  # monotonic start of the round in flight
@@ -255,7 +265,17 @@ class Search:
 
     @property
     def strong_tiers(self) -> range:
+        """The judged tiers after the first."""
         return range(1, len(self.tiers))
+
+    @property
+    def measuring_tiers(self) -> range:
+        """The strong tiers and the bridge: every tier that screens the promising sets."""
+        return range(1, len(self.play_tiers))
+
+    @property
+    def bridge_index(self) -> int | None:
+        return len(self.tiers) if self.bridge is not None else None
 
     # ------------------------------------------------------------------------------ state
     def state_path(self) -> Path:
@@ -363,7 +383,7 @@ class Search:
     def _cand(self, moves) -> Cand:
         return self.cands.setdefault(
             rkey(moves),
-            Cand(tuple(sorted(moves)), born=self.round, strong=[0] * (len(self.tiers) - 1)),
+            Cand(tuple(sorted(moves)), born=self.round, strong=[0] * (len(self.play_tiers) - 1)),
         )
 
     # ------------------------------------------------------------------------------ queries
@@ -503,19 +523,29 @@ class Search:
     # ------------------------------------------------------------------------------ tiers
     def corrections(self) -> list[TierCorrection]:
         """Per strong tier, its correction of the first tier's army rates (refitted whenever a
-        unit was added)."""
+        unit was added). With a bridge tier, an edit's shift at a strong tier is shrunk towards
+        the bridge's shift for it rather than towards 0, and an edit the strong tier never
+        measured takes the bridge's."""
         if self._corrections is None:
-            self._corrections = (0, [self._fit(t) for t in self.strong_tiers])
+            b = self.bridge_index
+            bridged = self._fit(b) if b is not None else None
+            prior = bridged.edit if bridged is not None else None
+            self._corrections = (0, [self._fit(t, prior) for t in self.strong_tiers], bridged)
         return self._corrections[1]
 
-    def _fit(self, t: int) -> TierCorrection:
+    def bridge_correction(self) -> TierCorrection | None:
+        """The bridge tier's correction of the first tier's rates (None without a bridge)."""
+        self.corrections()
+        return self._corrections[2]
+
+    def _fit(self, t: int, prior: dict | None = None) -> TierCorrection:
         """The base shift: strong − first tier on the unchanged decks' strong screening deals
         (every one of them); an edit set's shift beyond it: its own strong − first tier minus
         the unchanged decks' on the deals it played (the first ``strong_block`` of its blocks),
         so that what those few deals share cancels."""
         levels = self.cands[""].strong[t - 1] if "" in self.cands else 0
         if levels < 1:
-            return TierCorrection.zero(len(self.armies))
+            return TierCorrection.fit([], len(self.armies), prior_mean=prior)
 
         def shift(moves, blocks: int, deals: int | None):
             ys = self.army_data(moves, [screen_block(t, k) for k in range(blocks)], deals)
@@ -533,7 +563,7 @@ class Search:
                 continue
             mine, games = shift(c.moves, blocks, deals)
             rows.append((c.moves, mine - theirs[blocks], games))
-        return TierCorrection.fit(rows, len(self.armies), base=base)
+        return TierCorrection.fit(rows, len(self.armies), base=base, prior_mean=prior)
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
         """Strong-tier screening blocks for this round: the fully screened candidates with the
@@ -542,7 +572,7 @@ class Search:
         s = self.settings
         out: list[tuple[int, tuple[int, ...]]] = []
         order = sorted(ready, key=lambda c: (self.overall(c).worst_lo, len(c.moves), c.key))
-        for t in self.strong_tiers:
+        for t in self.measuring_tiers:
             credit = self.credit[t - 1]
             base = self.cands[""].strong[t - 1]
             planned: set = set()
@@ -581,6 +611,9 @@ class Search:
         spend = share / (1.0 - share) * first * self.cost[0] / len(self.strong_tiers)
         for t in self.strong_tiers:
             self.credit[t - 1] += spend / self.cost[t]
+        b = self.bridge_index
+        if b is not None:
+            self.credit[b - 1] += BRIDGE_SHARE / (1.0 - share) * first * self.cost[0] / self.cost[b]
 
     # ------------------------------------------------------------------------------ surrogate
     def _deltas(self):
@@ -859,7 +892,7 @@ class Search:
             games=deals,
             chunk_size=deals,
             matchups=tuple(self.pairs[j] for j in pairs),
-            tiers=(self.tiers[t],),
+            tiers=(self.play_tiers[t],),
         )
         design = card_design(exp)
         patches = [
@@ -935,7 +968,7 @@ class Search:
         self._started = time.monotonic()
         if plan is None:
             if self.round == 0:
-                plan = _plan(confirm=[()], new=[()], strong=[(t, ()) for t in self.strong_tiers])
+                plan = _plan(confirm=[()], new=[()], strong=[(t, ()) for t in self.measuring_tiers])
             else:
                 plan = self.plan(final)
         units = self.needed(plan)

@@ -85,7 +85,8 @@ class TierCorrection:
     the set's edits. Fitted by ridge regression on the army rate differences (strong − screening,
     on the same deals) of every edit set measured at both tiers, each weighted by its games; the
     base shift is not shrunk (or is measured on the unchanged decks and given), an edit's shift
-    is shrunk towards 0 with a prior of ±``prior``."""
+    is shrunk towards its prior mean (0, or a bridge tier's shift for that edit) with a prior
+    of ±``prior``."""
 
     base: np.ndarray  # (armies,)
     edit: dict[int, np.ndarray]  # move index → (armies,)
@@ -101,13 +102,18 @@ class TierCorrection:
         armies: int,
         prior: float = 0.03,
         base: np.ndarray | None = None,
+        prior_mean: dict[int, np.ndarray] | None = None,
     ) -> "TierCorrection":
         """``rows``: (edit set, army rate differences, strong games per army). Given ``base``
         (the shift measured on the unchanged decks), the rows are the edit sets' shifts beyond
-        it on the same deals and only the edits' shifts are fitted."""
-        edits = sorted({i for moves, _, _ in rows for i in moves})
+        it on the same deals and only the edits' shifts are fitted. ``prior_mean``: per edit,
+        the shift expected before this tier's games (a bridge tier's, which measures many more
+        edit sets); an edit this tier never measured keeps it."""
+        prior_mean = prior_mean or {}
+        edits = sorted({i for moves, _, _ in rows for i in moves} | set(prior_mean))
         if not rows or (base is not None and not edits):
-            return cls.zero(armies) if base is None else cls(np.asarray(base, float), {})
+            b = np.zeros(armies) if base is None else np.asarray(base, dtype=float)
+            return cls(b, {e: np.asarray(prior_mean[e], dtype=float) for e in sorted(prior_mean)})
         first = 1 if base is None else 0
         col = {e: k + first for k, e in enumerate(edits)}
         x = np.zeros((len(rows), len(edits) + first))
@@ -116,14 +122,18 @@ class TierCorrection:
         for r, (moves, _, _) in enumerate(rows):
             for i in moves:
                 x[r, col[i]] = 1.0
-        y = np.array([d for _, d, _ in rows])
+        m = np.zeros((len(edits) + first, armies))
+        for e, v in prior_mean.items():
+            m[col[e]] = v
+        # shrinking towards m is shrinking the deviation from it towards 0
+        y = np.array([d for _, d, _ in rows]) - x @ m
         w = np.array([n for _, _, n in rows], dtype=float)
         # a game's score has variance ≤ 1/4: the penalty makes an edit's shift a deviation of
         # about ±prior a priori
         penalty = np.full(len(edits) + first, 0.25 / prior**2)
         penalty[:first] = 0.0
         a = x.T @ (w[:, None] * x) + np.diag(penalty)
-        beta = np.linalg.lstsq(a, x.T @ (w[:, None] * y), rcond=None)[0]
+        beta = np.linalg.lstsq(a, x.T @ (w[:, None] * y), rcond=None)[0] + m
         shift = beta[0] if base is None else np.asarray(base, dtype=float)
         return cls(shift, {e: beta[col[e]] for e in edits})
 
