@@ -284,3 +284,17 @@ def test_replay_rebuilds_a_patched_game(patched):
     r = replay(out, int(row["game_id"]))
     assert r.reproduced and not r.warnings
     assert [c.strength for c in r.game.pool.cards if c.id == "akazonae"] == [8]
+
+
+def test_an_edits_army_may_be_its_printed_name_as_in_armies(tmp_path):
+    """An army-scoped edit names its army as `armies` may: 織田 is oda (the same patch, the same
+    fingerprint); a name that is neither is still refused in one line naming both forms' keys."""
+    edit = '[[patch]]\nname = "p"\n[[patch.edit]]\ncard = "奇襲"\narmy = "{}"\noff = "奇襲"\n'
+    base = 'name = "t"\nseed = 3\ngames = 4\narmies = ["oda", "takeda"]\nbots = "random"\n'
+    by_key = load_experiment(write_config(tmp_path, base + edit.format("oda"), "key.toml"))
+    by_name = load_experiment(write_config(tmp_path, base + edit.format("織田"), "name.toml"))
+    assert by_name.patches == by_key.patches
+    assert by_name.patches[-1].edits[0].army == "oda"
+    assert by_name.fingerprint() == by_key.fingerprint()
+    with pytest.raises(LabError, match='army "尾張" is not in this experiment'):
+        load_experiment(write_config(tmp_path, base + edit.format("尾張"), "bad.toml"))

@@ -234,6 +234,9 @@ def with_patches(
             raise LabError(
                 f"the patch name \"{n}\" is used twice; names must be unique", source=source
             )
+    # an edit may name its army as the experiment does: by key (oda) or printed name (織田)
+    keys = {a.name: a.key for a in exp.armies if a.name not in {b.key for b in exp.armies}}
+    patches = tuple(p.with_army_keys(keys) for p in patches)
     decks = {a.key: a.deck() for a in exp.armies}
     for p in patches:
         p.check(decks, source, exp.pool())

@@ -147,6 +147,14 @@ class Patch:
             ) from None
         return patched
 
+    def with_army_keys(self, keys: dict[str, str]) -> "Patch":
+        """This patch with each edit's army given by a printed name (``keys``: name → key)
+        named by its key instead."""
+        if not any(e.army in keys for e in self.edits):
+            return self
+        edits = tuple(replace(e, army=keys.get(e.army, e.army)) for e in self.edits)
+        return replace(self, edits=edits)
+
     def affected(self, decks: dict[str, Deck], pool: CardPool | None = None) -> set[str]:
         """The armies (keys of ``decks``) whose cards this patch changes: a matchup of two
         other armies plays exactly as unpatched."""
