@@ -1,5 +1,5 @@
 """Balance-search benchmark: `python benchmarks/balance.py [--minutes M] [--tiers T,T…]
-[--jobs J] [--out DIR] [--value DIR] [--json]`.
+[--via BOT] [--jobs J] [--out DIR] [--value DIR] [--json]`.
 
 Issue 26 asks what `lab balance configs/default.toml --budget-minutes 60` finds on 2 cores —
 screened at `tuned`, judged at `tuned` and at a strong tier: at most 6 edits, every one of the
@@ -33,14 +33,14 @@ MAX_EDITS = 6
 MIN_FRESH = (2000, 300)  # fresh games per army: the first tier, a strong tier
 
 
-def warm_up(config: Path, tiers: list[str], jobs: int) -> None:
+def warm_up(config: Path, tiers: list[str], jobs: int, via: str | None = None) -> None:
     """Load (or compile) the kernels of every tier and start the workers, untimed."""
     from dataclasses import replace
 
     from lab.sim import runner
 
     exp = load_experiment(config, games=1)
-    plan = balance.plan(exp, tiers=tiers)
+    plan = balance.plan(exp, tiers=tiers, via=via)
     folder = Path(tempfile.mkdtemp(prefix="lab-bench-balance-"))
     try:
         for i, tier in enumerate(plan.tiers + ((plan.bridge,) if plan.bridge else ())):
@@ -59,13 +59,16 @@ def measure(
     out: Path | None,
     value: Path | None,
     progress=print,
+    via: str | None = None,
 ) -> dict:
-    warm_up(config, tiers, jobs)
+    warm_up(config, tiers, jobs, via)
     folder = out or Path(tempfile.mkdtemp(prefix="lab-bench-balance-"))
     if out is not None and folder.exists():
         shutil.rmtree(folder)
     try:
-        plan = balance.plan(load_experiment(config), tiers=tiers, max_edits=MAX_EDITS, value=value)
+        plan = balance.plan(
+            load_experiment(config), tiers=tiers, max_edits=MAX_EDITS, value=value, via=via
+        )
         last = [0.0]
 
         def show(st):
@@ -132,7 +135,9 @@ def report(r: dict) -> None:
     p, se = r["best"], r["search"]
     print(
         f"lab balance {r['config']} --tiers {','.join(r['tiers'])} --budget-minutes "
-        f"{r['minutes_budget']:g} --jobs {r['jobs']} (load average "
+        f"{r['minutes_budget']:g} --jobs {r['jobs']}"
+        + (f" --via {se['bridge']['tier'].split('-vs-')[0]}" if se.get("bridge") else "")
+        + " (load average "
         f"{', '.join(f'{x:.1f}' for x in r['load_average'])})"
     )
     games = "; ".join(
@@ -198,6 +203,7 @@ if __name__ == "__main__":
         help="keep the search folder here (default: a temporary folder, deleted)",
     )
     ap.add_argument("--value", type=Path, help="a lab value folder ranking the cards")
+    ap.add_argument("--via", default=None, help="a bridge tier, as lab balance --via")
     ap.add_argument("--json", action="store_true", help="print JSON only")
     a = ap.parse_args()
     r = measure(
@@ -208,6 +214,7 @@ if __name__ == "__main__":
         a.out,
         a.value,
         progress=(lambda m: None) if a.json else print,
+        via=a.via,
     )
     if a.json:
         print(json.dumps(r, indent=2, ensure_ascii=False))

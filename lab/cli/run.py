@@ -778,10 +778,9 @@ def balance_command(
         typer.Option(
             "--via",
             metavar="BOT",
-            help="Bridge tier: screens the promising sets like a strong tier but is not judged; "
-            "what each edit does there is what the strong tiers' corrections expect before "
-            "their own games. Default: strong, when a judged tier is dear (search); none: "
-            "no bridge.",
+            help="Bridge tier (e.g. strong): screens the promising sets like a strong tier but "
+            "is not judged; what each edit does there is what the strong tiers' corrections "
+            "expect before their own games. Default: none (docs/balancing.md).",
         ),
     ] = None,
     seed: Annotated[

@@ -38,8 +38,6 @@ from lab.design.balance_tiers import fresh_block, screen_block, seed_label, sele
 DEFAULT_CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
 DEFAULT_STRONG_GAMES = 320  # games per army on a strong tier's fresh deals (half to select)
 DEFAULT_STRONG = "search"  # the strong tier added to a config's one cheap tier
-DEFAULT_BRIDGE = "strong"  # the bridge tier, when a judged tier is far dearer than it
-BRIDGE_RATIO = 4.0  # … at least this many times its cost
 STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as strong
 
 
@@ -74,7 +72,7 @@ def plan(
     """The balance search of ``config``: screened at the first of ``tiers`` and judged at every
     one (default: the config's tier, plus the search tier when that one is cheap; ``tier``:
     that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it;
-    ``via``: the bridge tier, "none" for none, default ``pick_bridge``'s).
+    ``via``: a bridge tier, e.g. "strong"; default none).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
     design = card_design(config)
@@ -161,31 +159,24 @@ def pick_tiers(
 
 
 def pick_bridge(config: Experiment, tiers: tuple, via: str | None):
-    """The bridge tier of a multi-tier search: ``via`` as given ("none": no bridge), or by
-    default the strong bot when a judged tier costs at least ``BRIDGE_RATIO`` times its games
-    (search(400): about 60 times). Its edit shifts track the search's far better than the
-    screening tier's do (docs/balancing.md, "The bridge tier"), at a small part of the cost."""
-    if via is not None and via.strip().lower() == "none":
+    """The bridge tier of a multi-tier search: ``via`` as given, or none ("none" or no
+    ``via``, the default: one 60-minute search with the strong bot as its bridge did no better
+    than those without — docs/balancing.md, "The bridge tier")."""
+    if via is None or via.strip().lower() == "none":
         return None
     if len(tiers) < 2:
-        if via is not None:
-            raise LabError(
-                "--via needs a strong tier to serve: balance at two tiers or more "
-                "(--tiers tuned,search)",
-                source=config.source,
-            )
-        return None
-    bridge = pick_tier(config, via or DEFAULT_BRIDGE, "--via")
+        raise LabError(
+            "--via needs a strong tier to serve: balance at two tiers or more "
+            "(--tiers tuned,search)",
+            source=config.source,
+        )
+    bridge = pick_tier(config, via, "--via")
     if bridge.label in {t.label for t in tiers}:
-        if via is None:
-            return None
         raise LabError(
             f"--via {via}: the tier {bridge.label} is already judged (--tiers); "
             "a bridge is a tier that is not",
             source=config.source,
         )
-    if via is None and max(tier_cost(t) for t in tiers[1:]) < BRIDGE_RATIO * tier_cost(bridge):
-        return None
     return bridge
 
 
