@@ -92,10 +92,6 @@ class TierCorrection:
     edit: dict[int, np.ndarray]  # move index → (armies,)
 
     @classmethod
-    def zero(cls, armies: int) -> "TierCorrection":
-        return cls(np.zeros(armies), {})
-
-    @classmethod
     def fit(
         cls,
         rows: list[tuple[tuple[int, ...], np.ndarray, float]],
