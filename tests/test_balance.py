@@ -544,6 +544,7 @@ def invoke(*args):
         (["--tiers", "tuned,tuned"], "named twice"),
         (["--tiers", "tuned", "--tier", "tuned"], "not both"),
         (["--strong-games", "3"], "--strong-games 3 is not allowed"),
+        (["--polish", "-1"], "--polish -1 is not allowed"),
         (["--cards", "鬼"], "--cards"),
         (["--confirm-games", "5"], "--confirm-games 5 is not allowed"),
         (["--value", "/nonexistent"], "value.parquet"),
@@ -636,3 +637,75 @@ def test_the_report_shows_the_proposals_with_their_toml(searched, tmp_path):
     assert "Balance proposals" in page and "<pre><code>[[patch]]" in page
     plain = write_results(tmp_path / "plain", g, c, chunk_games=300)
     assert "Balance proposals" not in build_report(plain, "md").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------------------- polishing
+
+
+def _search_of(small, out) -> balance_search.Search:
+    s = balance_search.Search(small.exp, small.moves, small.settings, out, tiers=small.tiers)
+    assert s.load()
+    return s
+
+
+def test_polishing_selects_one_edit_neighbours_at_every_tier(small, searched):
+    out, result = searched
+    s = _search_of(small, out)
+    rounds = [h for h in result["search"]["history"] if h["phase"] == balance_search.POLISH]
+    assert 1 <= len(rounds) == s.polished() <= small.settings.polish_rounds
+    levels = small.settings.levels
+    for h in rounds:
+        assert 1 <= len(h["polished"]) <= small.settings.polish_width
+        for moves in h["polished"]:
+            c = s.cands[balance_search.rkey(moves)]
+            # fully screened, then selected at the first tier and at the strong tier
+            assert c.level == levels and c.confirmed and c.finalist
+            assert all(s.units.get((b, 0, s.restrict(c.moves, 0))) for b in (-1, -1001))
+    # what a further round would try: the best set with one edit added, removed or replaced,
+    # never a set already selected at every tier, never two edits of one card's slot
+    anchor = set(s.ranked()[0].moves)
+    picks = s.polish()
+    assert 1 <= len(picks) <= small.settings.polish_width
+    for m in picks:
+        assert m not in s.cands_selected() and 1 <= len(m) <= small.settings.max_edits
+        added, removed = set(m) - anchor, anchor - set(m)
+        assert (added or removed) and len(added) <= 1 and len(removed) <= 1
+        clash = s.conflict[np.ix_(m, m)] & ~np.eye(len(m), dtype=bool)
+        assert not clash.any()
+
+
+def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, monkeypatch):
+    """The neighbours are rated from the best set's measured rates, not the surrogate's: the
+    same set measured with 武田 far below the target or far above it at the first tier is
+    mended in opposite directions (random play, the strong tier here, barely feels an edit)."""
+    out, _ = searched
+    s = _search_of(small, out)
+    anchor = s.ranked()[0].moves
+    k = s.armies.index("takeda")
+    *_, exact = s._surrogate(s.screened_singles())
+
+    def change(moves) -> float:
+        return float(s._rates(exact(moves))[k] - s._rates(exact(anchor))[k])
+
+    measured = s.judged_rates(anchor)
+    assert measured.shape == (len(s.tiers), len(s.armies))
+    # this small search has selected its few good neighbours already: rate them all again
+    monkeypatch.setattr(s, "cands_selected", lambda: set())
+    moved = {}
+    for sign in (1, -1):
+        fake = np.full_like(measured, 0.5)
+        fake[0, k] = 0.5 - sign * 0.2
+        monkeypatch.setattr(s, "judged_rates", lambda moves, fake=fake: fake)
+        moved[sign] = change(s.polish()[0])
+    assert moved[1] > 0 > moved[-1]
+
+
+def test_polishing_is_not_part_of_the_searchs_fingerprint(small, config, tmp_path):
+    more = replace(small.settings, polish_rounds=7, polish_width=2)
+    exp, moves = small.exp, small.moves
+    a = balance_search.Search(exp, moves, small.settings, tmp_path / "a", tiers=small.tiers)
+    b = balance_search.Search(exp, moves, more, tmp_path / "b", tiers=small.tiers)
+    assert a.fingerprint == b.fingerprint  # so --polish may change on --resume
+    fewer = replace(small.settings, max_edits=1)
+    c = balance_search.Search(exp, moves, fewer, tmp_path / "c", tiers=small.tiers)
+    assert c.fingerprint != a.fingerprint

@@ -773,6 +773,17 @@ def balance_command(
             help="One more tier every army must be balanced at (as in --tiers).",
         ),
     ] = None,
+    polish: Annotated[
+        int,
+        typer.Option(
+            "--polish",
+            metavar="N",
+            help="Rounds of polishing after the search (several tiers): the best selected set's "
+            "neighbours — one edit added, removed or replaced — that its measured rates plus "
+            "the surrogate's predicted change rate best are selected at every tier like the "
+            "finalists. 0: none.",
+        ),
+    ] = 3,
     via: Annotated[
         str | None,
         typer.Option(
@@ -862,6 +873,7 @@ def balance_command(
         second_tier=confirm_tier,
         seed=seed,
         via=via,
+        polish_rounds=polish,
     )
     if minutes is None and budget_games is None:
         minutes = 30.0

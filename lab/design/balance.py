@@ -75,6 +75,9 @@ def plan(
     ``via``: a bridge tier, e.g. "strong"; default none).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
+    polish = search.get("polish_rounds", 0)
+    if not (isinstance(polish, int) and 0 <= polish <= 20):
+        raise LabError(f"--polish {polish} is not allowed; allowed values: whole numbers 0–20")
     design = card_design(config)
     if config.patches != (design.BASE_PATCH,):
         raise LabError(

@@ -67,6 +67,7 @@ from lab.errors import LabError
 from lab.games.protocol import Experiment
 from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
 
+POLISH = "polishing"
 CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)
 STATE = "state.json"
 UNITS = "units"
@@ -76,6 +77,9 @@ FORMAT = 2
 BRIDGE_SHARE = 0.15
 _COLUMNS = ["patch", "army_a", "army_b", "deal", "swapped", "winner", "error"]
 KINDS = ("screen", SELECT, FRESH)
+# settings of what follows the search (polishing, the fresh deals): they never change its rounds,
+# so they are not in its fingerprint and may change on --resume
+_AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_rounds", "polish_width")
 
 
 class Unit(NamedTuple):
@@ -116,15 +120,13 @@ class Settings:
     fresh_deals: int = 188  # deals per pair on the fresh deals (first tier)
     strong_fresh_deals: int = 20  # deals per pair on the fresh deals of a strong tier
     final_top: int = 3  # proposals measured on the fresh deals
+    polish_rounds: int = 3  # rounds of polishing the best selected set (several tiers)
+    polish_width: int = 4  # neighbours of it selected at every tier per polishing round
 
     def fingerprint(self, exp: Experiment, tiers, moves_digest: str, bridge=None) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the
         # search, so their size can change on --resume
-        search = {
-            k: v
-            for k, v in asdict(self).items()
-            if k not in ("fresh_deals", "strong_fresh_deals", "final_top")
-        }
+        search = {k: v for k, v in asdict(self).items() if k not in _AFTER_SEARCH}
         data = {
             "settings": search,
             "experiment": exp.fingerprint(),
@@ -449,10 +451,24 @@ class Search:
         fitted correction, trusted to ± ``strong_margin`` (one standard error) beyond their own
         error — by their precisions (``balance_tiers.shrink``): the few games a strong tier
         gives a candidate steer it no more than they weigh."""
+        mean, lo, hi = self._pulled_rates(moves, t, rates, first)
+        return objectives(mean, lo, hi, self.settings.target, len(moves))
+
+    def _pulled_rates(self, moves, t: int, rates, first):
+        """(mean, lo, hi) per army of ``pulled``."""
         predicted = first.mean + self.corrections()[t - 1].of(moves)
         se = np.sqrt(np.asarray(first.se, dtype=float) ** 2 + self.settings.strong_margin**2)
-        mean, lo, hi = shrink(rates, predicted, se)
-        return objectives(mean, lo, hi, self.settings.target, len(moves))
+        return shrink(rates, predicted, se)
+
+    def judged_rates(self, moves) -> np.ndarray:
+        """(tiers, armies): the army rates on the selection deals as ``judged_tiers`` reads
+        them."""
+        first = self.confirmed_rates(moves, select_block(0))
+        out = [np.asarray(first.mean, dtype=float)]
+        for t in self.strong_tiers:
+            rates = self.confirmed_rates(moves, select_block(t))
+            out.append(np.asarray(self._pulled_rates(moves, t, rates, first)[0], dtype=float))
+        return np.array(out)
 
     def overall(self, cand: Cand) -> Objectives:
         """A candidate's objectives over every tier (screening figures)."""
@@ -647,23 +663,20 @@ class Search:
             spread = np.maximum(spread, x.max(axis=-1) - x.min(axis=-1))
         return worst + 0.1 * spread
 
-    def propose(self, screened_singles: list[int], quota: int) -> list[tuple[int, ...]]:
-        """Up to ``quota`` new edit sets (2 edits or more) the surrogate rates best, spread over
-        the edit counts."""
-        s = self.settings
-        if quota <= 0 or not screened_singles:
-            return []
+    def _surrogate(self, screened_singles: list[int]):
+        """(singles, their pair score changes (singles × pairs), the unchanged decks' pair
+        scores, ``exact``: an edit set's pair scores — the largest measured subset's change on
+        each pair plus the single-edit changes of the rest) on the first tier's screening."""
         deltas, base = self._deltas()
         y0 = np.array(
             [np.mean([v for (b, j), v in base.items() if j == p]) for p in range(len(self.pairs))]
         )
-        singles = np.array(screened_singles)
+        singles = np.array(screened_singles, dtype=int)
         single_d = np.zeros((len(singles), len(self.pairs)))
         for r, i in enumerate(singles):
             for j in np.flatnonzero(self.touch[i]):
                 single_d[r, j] = deltas[j].get(str(i), 0.0)
         pos = {int(i): r for r, i in enumerate(singles)}
-        corrs = self.corrections()
 
         def exact(moves) -> np.ndarray:
             y = y0.copy()
@@ -673,6 +686,17 @@ class Search:
                     continue
                 y[j] += _predict(mine, deltas[j], single_d[:, j], pos)
             return y
+
+        return singles, single_d, y0, exact
+
+    def propose(self, screened_singles: list[int], quota: int) -> list[tuple[int, ...]]:
+        """Up to ``quota`` new edit sets (2 edits or more) the surrogate rates best, spread over
+        the edit counts."""
+        s = self.settings
+        if quota <= 0 or not screened_singles:
+            return []
+        singles, single_d, y0, exact = self._surrogate(screened_singles)
+        corrs = self.corrections()
 
         def score(moves) -> float:
             return float(self._score(self._rates(exact(moves)), [c.of(moves) for c in corrs]))
@@ -753,6 +777,78 @@ class Search:
                 break
         return [m for _, m in sorted((score(m), m) for m in best)]
 
+    def polish(self) -> list[tuple[int, ...]]:
+        """Up to ``polish_width`` neighbours of the best ranked set — one edit added, removed or
+        replaced — not yet selected at every tier, best first by that set's judged army rates
+        on the selection deals plus the surrogate's predicted change at each tier. The
+        surrogate misses a strong tier's rates by several points for some sets, so the best
+        set often leaves an army or two out where the surrogate put it in the band; anchored on
+        what was measured, one edit can mend them."""
+        ranked = self.ranked()
+        if not ranked:
+            return []
+        anchor = ranked[0].moves
+        done = self.screened_singles()
+        if not done:
+            return []
+        singles, single_d, _, exact = self._surrogate(done)
+        col = {int(i): r for r, i in enumerate(singles)}
+        corrs = self.corrections()
+        options: set[tuple[int, ...]] = set()
+        for e in (None, *anchor):
+            rest = tuple(i for i in anchor if i != e)
+            if e is not None and rest:
+                options.add(rest)
+            if len(rest) >= self.settings.max_edits:
+                continue
+            ok = ~self.conflict[list(rest)].any(axis=0)[singles] if rest else singles >= 0
+            options.update(tuple(sorted(rest + (int(i),))) for i in singles[ok & (singles != e)])
+        options -= self.cands_selected() | {anchor}
+        y_anchor = exact(anchor)
+
+        def tiers(moves, y) -> np.ndarray:
+            wr = self._rates(y)
+            return np.array([wr] + [wr + c.of(moves) for c in corrs])
+
+        now = self.judged_rates(anchor) - tiers(anchor, y_anchor)
+
+        def rough(moves) -> np.ndarray:
+            y = y_anchor.copy()
+            for i in set(moves) - set(anchor):
+                y += single_d[col[i]]
+            for i in set(anchor) - set(moves):
+                if i in col:
+                    y -= single_d[col[i]]
+            return y
+
+        first = sorted((self._tier_score(now + tiers(m, rough(m))), m) for m in options)
+        width = self.settings.polish_width
+        best = sorted(
+            (self._tier_score(now + tiers(m, exact(m))), m) for _, m in first[: 4 * width]
+        )
+        return [m for _, m in best[:width]]
+
+    def screened_singles(self) -> list[int]:
+        """The single edits screened at the first tier that change some game, in order."""
+        return sorted(
+            c.moves[0] for c in self.evaluated() if len(c.moves) == 1 and not self._noop(c.moves[0])
+        )
+
+    def cands_selected(self) -> set[tuple[int, ...]]:
+        """The edit sets selected at every tier."""
+        return {c.moves for c in self.cands.values() if self._selected_blocks(c)}
+
+    def _tier_score(self, rates: np.ndarray) -> float:
+        """``_score`` of (tiers, armies) rates: the worst distance plus a tenth of the spread,
+        each the largest over the tiers."""
+        worst = np.abs(rates - self.settings.target).max()
+        spread = (rates.max(axis=-1) - rates.min(axis=-1)).max()
+        return float(worst + 0.1 * spread)
+
+    def polished(self) -> int:
+        """Polishing rounds played."""
+        return sum(1 for h in self.history if h.get("phase") == POLISH)
+
     # ------------------------------------------------------------------------------ rounds
     def plan(self, final: bool) -> dict:
         """The next round, from the measurements so far: {confirm, promote, new, strong} lists
@@ -771,10 +867,7 @@ class Search:
         )
         promote = [c.moves for c in waiting[: s.promote_per_round]]
         strong = self._strong_plan(top)
-        singles_done = [
-            c.moves[0] for c in self.evaluated() if len(c.moves) == 1 and not self._noop(c.moves[0])
-        ]
-        new = self.propose(sorted(singles_done), s.new_per_round)
+        new = self.propose(self.screened_singles(), s.new_per_round)
         planned = {rkey(m) for m in confirm + promote + new}
         todo = [
             m.index
@@ -832,6 +925,9 @@ class Search:
             add(screen_block(0, 0), moves)
         for moves in plan["promote"]:
             add(screen_block(0, self.cands[rkey(moves)].level), moves)
+        for moves in plan["screen"]:  # every screening block at once
+            for level in range(self.settings.levels):
+                add(screen_block(0, level), moves)
         for t, moves in plan["strong"]:
             cand = self.cands.get(rkey(moves))
             level = cand.strong[t - 1] if cand else 0
@@ -972,8 +1068,9 @@ class Search:
             else:
                 plan = self.plan(final)
         units = self.needed(plan)
-        table = self._play_or_stop(units, phase or ("final selection" if final else "search"))
-        self._commit(table, plan, final)
+        phase = phase or ("final selection" if final else "search")
+        table = self._play_or_stop(units, phase)
+        self._commit(table, plan, final, phase)
         return plan
 
     def _play_or_stop(self, units, phase: str) -> pd.DataFrame:
@@ -1008,7 +1105,7 @@ class Search:
             "finished round(s); run the same command with --resume to go on"
         )
 
-    def _commit(self, table: pd.DataFrame, plan: dict, final: bool) -> None:
+    def _commit(self, table: pd.DataFrame, plan: dict, final: bool, phase: str) -> None:
         """Record a played round: units, candidates, racing, state on disk."""
         for block, pair, key, scores in table.itertuples(index=False):
             self._store(block, pair, key, np.asarray(scores, dtype=np.float64).reshape(2, -1))
@@ -1017,6 +1114,9 @@ class Search:
             cand.level = max(cand.level, 1)
         for moves in plan["promote"]:
             self.cands[rkey(moves)].level += 1
+        for moves in plan["screen"]:
+            cand = self._cand(moves)
+            cand.level = max(cand.level, self.settings.levels)
         for moves in plan["confirm"]:
             self._cand(moves).confirmed = True
         for t, moves in plan["strong"]:
@@ -1035,6 +1135,8 @@ class Search:
             {
                 "round": self.round,
                 "final": final,
+                "phase": phase,
+                **({"polished": [list(m) for m in plan["screen"]]} if phase == POLISH else {}),
                 "new": len(plan["new"]),
                 "promoted": len(plan["promote"]),
                 "confirmed": len(plan["confirm"]),
@@ -1107,6 +1209,12 @@ class Search:
             todo = [c.moves for c in self.finalists() if not c.finalist]
             if todo:
                 self.run_round(_plan(finalists=todo), final=True, phase="strong selection")
+            while self.polished() < self.settings.polish_rounds:
+                todo = self.polish()
+                if not todo:
+                    break
+                plan = _plan(screen=todo, confirm=todo, finalists=todo)
+                self.run_round(plan, final=True, phase=POLISH)
         todo = [
             c.moves
             for c in [self.cands[""]] + self.ranked()[: self.settings.final_top]
@@ -1145,12 +1253,17 @@ class Search:
         return any(not c.confirmed for c in self.front(alive))
 
     def end_seconds(self) -> float:
-        """About how long the final selection and the fresh deals take, at the pace each tier
+        """About how long the final selection, the polishing and the fresh deals take, at the pace each tier
         has played so far."""
         s, pairs = self.settings, 2 * len(self.pairs)
         games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals) * pairs]
+        polish = s.polish_rounds * s.polish_width if len(self.tiers) > 1 else 0
+        games[0] += polish * (s.block + s.confirm_deals) * pairs
         games += [
-            ((s.finalists + 1) * s.strong_select_deals + (s.final_top + 1) * s.strong_fresh_deals)
+            (
+                (s.finalists + 1 + polish) * s.strong_select_deals
+                + (s.final_top + 1) * s.strong_fresh_deals
+            )
             * pairs
             for _ in self.strong_tiers
         ]
@@ -1186,7 +1299,7 @@ class Search:
 def _plan(**lists) -> dict:
     return {
         k: list(lists.get(k, ()))
-        for k in ("confirm", "promote", "new", "strong", "finalists", "fresh")
+        for k in ("confirm", "promote", "new", "screen", "strong", "finalists", "fresh")
     }
 
 
