@@ -29,6 +29,8 @@ from lab.sim import runner as sim_runner
 from lab.games.daitenka.experiment import with_patches
 from lab.sim.config import load_experiment
 from lab.records import read_games
+from lab.design.balance_tiers import polish_block
+from lab.design.balance_search import rkey
 from lab.stats.balance import Objectives, cluster_mean, game_mean, hopeless, objectives, pareto
 
 CONFIG = """
@@ -295,14 +297,14 @@ def test_proposals_are_chosen_on_selection_deals_and_reported_on_fresh_ones(smal
     assert [p["rank"] for p in props] == list(range(1, len(props) + 1))
 
 
-def test_three_disjoint_sets_of_deals_each_shared_by_every_tier(searched):
+def test_four_disjoint_sets_of_deals_each_shared_by_every_tier(searched):
     out, result = searched
-    seeds: dict[str, set] = {"confirm": set(), "fresh": set(), "screen": set()}
+    seeds: dict[str, set] = {"confirm": set(), "fresh": set(), "screen": set(), "polish": set()}
     words: dict[tuple, set] = {}
     for manifest in (out / balance_search.WORK).rglob("manifest.json"):
         data = json.loads(manifest.read_text())
         name = data["config"]["name"]
-        kind = "confirm" if "-confirm" in name else "fresh" if "-fresh" in name else "screen"
+        kind = next((k for k in ("confirm", "fresh", "polish") if f"-{k}" in name), "screen")
         tier = "strong" if name.endswith("-t1") else "first"
         seeds[kind].add(data["config"]["seed"])
         g = read_games(
@@ -313,17 +315,21 @@ def test_three_disjoint_sets_of_deals_each_shared_by_every_tier(searched):
         ):
             words.setdefault((kind, tier), set()).add((tuple(w[:8]), deal, a, b, sw))
     assert all(seeds.values())
-    assert seeds["confirm"].isdisjoint(seeds["screen"] | seeds["fresh"])
-    assert seeds["fresh"].isdisjoint(seeds["screen"])
+    kinds = list(seeds)
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1 :]:
+            assert seeds[a].isdisjoint(seeds[b]), (a, b)
     deal = {k: {w[0] for w in v} for k, v in words.items()}  # the two deal streams
     for tier in ("first", "strong"):
-        assert deal[("fresh", tier)].isdisjoint(deal[("confirm", tier)] | deal[("screen", tier)])
-        assert deal[("confirm", tier)].isdisjoint(deal[("screen", tier)])
+        for i, a in enumerate(kinds):
+            for b in kinds[i + 1 :]:
+                assert deal[(a, tier)].isdisjoint(deal[(b, tier)]), (a, b, tier)
     # the strong tier plays the first deals of each set: paired with the first tier
-    for kind in ("confirm", "fresh", "screen"):
+    for kind in kinds:
         assert words[(kind, "strong")] <= words[(kind, "first")]
     sets = result["deals"]
-    assert set(sets) == {"screening", "selection", "fresh"}
+    assert set(sets) == {"screening", "selection", "polishing", "fresh"}
+    assert sets["polishing"]["tiers"]["random-vs-random"]["seed"] in seeds["polish"]
     assert sets["fresh"]["tiers"]["heuristic-vs-heuristic"]["seed"] in seeds["fresh"]
     assert sets["selection"]["tiers"]["random-vs-random"]["seed"] in seeds["confirm"]
 
@@ -648,60 +654,68 @@ def _search_of(small, out) -> balance_search.Search:
     return s
 
 
-def test_polishing_selects_one_edit_neighbours_at_every_tier(small, searched):
+def test_polishing_measures_the_best_set_and_its_neighbours_on_deals_of_their_own(small, searched):
     out, result = searched
     s = _search_of(small, out)
     rounds = [h for h in result["search"]["history"] if h["phase"] == balance_search.POLISH]
-    assert 1 <= len(rounds) == s.polished() <= small.settings.polish_rounds
-    levels = small.settings.levels
-    for h in rounds:
-        assert 1 <= len(h["polished"]) <= small.settings.polish_width
-        for moves in h["polished"]:
-            c = s.cands[balance_search.rkey(moves)]
-            # fully screened, then selected at the first tier and at the strong tier
-            assert c.level == levels and c.confirmed and c.finalist
-            assert all(s.units.get((b, 0, s.restrict(c.moves, 0))) for b in (-1, -1001))
-    # what a further round would try: the best set with one edit added, removed or replaced,
-    # never a set already selected at every tier, never two edits of one card's slot
-    anchor = set(s.ranked()[0].moves)
-    picks = s.polish()
-    assert 1 <= len(picks) <= small.settings.polish_width
-    for m in picks:
-        assert m not in s.cands_selected() and 1 <= len(m) <= small.settings.max_edits
-        added, removed = set(m) - anchor, anchor - set(m)
+    assert len(rounds) == s.polished() == small.settings.polish_rounds + 1
+    # the first round measures the best selected set alone; each later one, one neighbour of
+    # the best set on the polishing deals so far: one edit added, removed or replaced
+    anchor = s.selection_ranked()[0].moves
+    assert rounds[0]["polished"] == [list(anchor)]
+    tried = [tuple(anchor)]
+    for h in rounds[1:]:
+        (moves,) = h["polished"]
+        best = min(tried, key=lambda m: s._rank_key(s.judged(m, polish_block), s.cands[rkey(m)]))
+        assert moves not in [list(m) for m in tried]
+        added, removed = set(moves) - set(best), set(best) - set(moves)
         assert (added or removed) and len(added) <= 1 and len(removed) <= 1
-        clash = s.conflict[np.ix_(m, m)] & ~np.eye(len(m), dtype=bool)
-        assert not clash.any()
+        tried.append(tuple(moves))
+    for m in tried:
+        c = s.cands[rkey(m)]
+        assert c.polish and c.level == small.settings.levels  # fully screened
+        assert all((polish_block(t), 0, s.restrict(m, 0)) in s.units for t in range(2))
+    # the best of them on the polishing deals is proposed first, chosen there
+    best = s.polish_best()
+    assert best.moves in tried and s.ranked()[0] is best
+    first = result["proposals"][0]
+    assert first["chosen_on"] == "polishing" and set(first["polishing"]) == set(result["tiers"])
+    assert all(p["chosen_on"] == "selection" for p in result["proposals"][1:])
+    assert result["search"]["games"]["random-vs-random"]["polishing"] > 0
 
 
 def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, monkeypatch):
-    """The neighbours are rated from the best set's measured rates, not the surrogate's: the
-    same set measured with 武田 far below the target or far above it at the first tier is
-    mended in opposite directions (random play, the strong tier here, barely feels an edit)."""
+    """The neighbours are rated from the best set's rates on the polishing deals, not the
+    surrogate's: the same set measured with 武田 far below the target or far above it at the
+    first tier is mended in opposite directions (random play, the strong tier here, barely
+    feels an edit)."""
     out, _ = searched
     s = _search_of(small, out)
-    anchor = s.ranked()[0].moves
+    anchor = s.selection_ranked()[0].moves
     k = s.armies.index("takeda")
     *_, exact = s._surrogate(s.screened_singles())
 
     def change(moves) -> float:
         return float(s._rates(exact(moves))[k] - s._rates(exact(anchor))[k])
 
-    measured = s.judged_rates(anchor)
+    measured = s.judged_rates(anchor, polish_block)
     assert measured.shape == (len(s.tiers), len(s.armies))
-    # this small search has selected its few good neighbours already: rate them all again
-    monkeypatch.setattr(s, "cands_selected", lambda: set())
+    # this small search has tried its few good neighbours already: rate them all again
+    for c in s.cands.values():
+        c.polish = False
     moved = {}
     for sign in (1, -1):
         fake = np.full_like(measured, 0.5)
         fake[0, k] = 0.5 - sign * 0.2
-        monkeypatch.setattr(s, "judged_rates", lambda moves, fake=fake: fake)
-        moved[sign] = change(s.polish()[0])
+        monkeypatch.setattr(s, "judged_rates", lambda moves, block, fake=fake: fake)
+        picks = s.polish(anchor)
+        assert picks and all(set(m) != set(anchor) for m in picks)
+        moved[sign] = change(picks[0])
     assert moved[1] > 0 > moved[-1]
 
 
-def test_polishing_is_not_part_of_the_searchs_fingerprint(small, config, tmp_path):
-    more = replace(small.settings, polish_rounds=7, polish_width=2)
+def test_polishing_is_not_part_of_the_searchs_fingerprint(small, tmp_path):
+    more = replace(small.settings, polish_rounds=7)
     exp, moves = small.exp, small.moves
     a = balance_search.Search(exp, moves, small.settings, tmp_path / "a", tiers=small.tiers)
     b = balance_search.Search(exp, moves, more, tmp_path / "b", tiers=small.tiers)

@@ -33,7 +33,14 @@ from lab.stats.balance import game_mean, objectives
 from lab.design.balance_edits import responsible
 from lab.design.balance_search import Budget, Search, Settings, derive_seed
 from lab.design.tiers import strong
-from lab.design.balance_tiers import fresh_block, screen_block, seed_label, select_block, tier_cost
+from lab.design.balance_tiers import (
+    fresh_block,
+    polish_block,
+    screen_block,
+    seed_label,
+    select_block,
+    tier_cost,
+)
 
 DEFAULT_CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
 DEFAULT_STRONG_GAMES = 320  # games per army on a strong tier's fresh deals (half to select)
@@ -458,9 +465,19 @@ def build_result(p: BalancePlan, s: Search) -> dict:
         chosen = {
             label: _objectives(s, c.moves, select_block(t), st) for t, label in enumerate(labels)
         }
-        for label, o in zip(labels[1:], s.judged_tiers(c.moves)[1:]):
-            if chosen[label]:  # as ranked: pulled towards the surrogate's prediction
+        if all(chosen.values()):
+            for label, o in zip(labels[1:], s.judged_tiers(c.moves)[1:]):
+                # as ranked: pulled towards the surrogate's prediction
                 chosen[label].update(judged_worst=o.worst, judged_spread=o.spread)
+        polished = None
+        if c.polish:
+            polished = {
+                label: _objectives(s, c.moves, polish_block(t), st)
+                for t, label in enumerate(labels)
+            }
+            for label, o in zip(labels[1:], s.judged_tiers(c.moves, polish_block)[1:]):
+                polished[label].update(judged_worst=o.worst, judged_spread=o.spread)
+        best_polished = s.polish_best()
         scr = s.screened(c)[0]
         texts = "; ".join(m.text for m in moves)
         item = {
@@ -473,7 +490,11 @@ def build_result(p: BalancePlan, s: Search) -> dict:
             "spread": max(x["spread"] for x in per_tier.values()),
             "worst_interval": max(x["worst_interval"] for x in per_tier.values()),
             "tiers": per_tier,
+            "chosen_on": "polishing"
+            if best_polished is not None and best_polished.moves == c.moves
+            else "selection",
             "selection": chosen,
+            **({"polishing": polished} if polished else {}),
             "screened": {
                 "worst": scr.worst,
                 "spread": scr.spread,
@@ -564,6 +585,13 @@ def _deal_sets(s: Search, labels) -> dict:
             select_block,
             "the Pareto front is chosen and ranked on these (a strong tier's figures pulled "
             "towards the surrogate's prediction by their standard errors: judged_worst)",
+        ),
+        (
+            "polishing",
+            polish_block,
+            "the best selected set and, round by round, the neighbour (one edit added, removed "
+            "or replaced) its figures here rate best are measured on these; the best set here "
+            "is proposed first (strong tiers pulled as on the selection deals)",
         ),
         ("fresh", fresh_block, "every reported figure; nothing is chosen on these"),
     ):

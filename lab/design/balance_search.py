@@ -52,10 +52,12 @@ from lab.design import card_design
 from lab.design.balance_edits import digest
 from lab.design.balance_tiers import (
     FRESH,
+    POLISH,
     SELECT,
     TierCorrection,
     fresh_block,
     kind_of,
+    polish_block,
     screen_block,
     seed_label,
     select_block,
@@ -67,7 +69,6 @@ from lab.errors import LabError
 from lab.games.protocol import Experiment
 from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
 
-POLISH = "polishing"
 CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)
 STATE = "state.json"
 UNITS = "units"
@@ -76,10 +77,10 @@ FORMAT = 2
 # share of the screening effort (in heuristic games, beside the strong tiers') at the bridge tier
 BRIDGE_SHARE = 0.15
 _COLUMNS = ["patch", "army_a", "army_b", "deal", "swapped", "winner", "error"]
-KINDS = ("screen", SELECT, FRESH)
+KINDS = ("screen", SELECT, FRESH, POLISH)
 # settings of what follows the search (polishing, the fresh deals): they never change its rounds,
 # so they are not in its fingerprint and may change on --resume
-_AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_rounds", "polish_width")
+_AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_rounds")
 
 
 class Unit(NamedTuple):
@@ -120,8 +121,7 @@ class Settings:
     fresh_deals: int = 188  # deals per pair on the fresh deals (first tier)
     strong_fresh_deals: int = 20  # deals per pair on the fresh deals of a strong tier
     final_top: int = 3  # proposals measured on the fresh deals
-    polish_rounds: int = 3  # rounds of polishing the best selected set (several tiers)
-    polish_width: int = 4  # neighbours of it selected at every tier per polishing round
+    polish_rounds: int = 3  # neighbours of the best selected set tried on the polishing deals
 
     def fingerprint(self, exp: Experiment, tiers, moves_digest: str, bridge=None) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the
@@ -152,6 +152,7 @@ class Cand:
     strong: list[int] = field(default_factory=list)
     finalist: bool = False
     fresh: bool = False
+    polish: bool = False  # measured on the polishing deals at every tier
 
     @property
     def key(self) -> str:
@@ -304,6 +305,7 @@ class Search:
                     "strong": c.strong,
                     "finalist": c.finalist,
                     "fresh": c.fresh,
+                    "polish": c.polish,
                 }
                 for c in self.cands.values()
             ],
@@ -339,6 +341,8 @@ class Search:
             )
         self.round, self.elapsed = data["round"], data["elapsed_s"]
         self.games, self.stop = data["games"], data["stop"]
+        for kind in KINDS:  # (a search of an earlier version kept no polishing games)
+            self.games.setdefault(kind, [0] * len(self.play_tiers))
         self.credit, self.pace = data["credit"], data["pace"]
         self.history = data["history"]
         self.cands = {}
@@ -352,6 +356,7 @@ class Search:
                 list(c["strong"]),
                 c["finalist"],
                 c["fresh"],
+                c.get("polish", False),
             )
             self.cands[cand.key] = cand
         for path in sorted((self.out / UNITS).glob("round-*.parquet")):
@@ -460,13 +465,13 @@ class Search:
         se = np.sqrt(np.asarray(first.se, dtype=float) ** 2 + self.settings.strong_margin**2)
         return shrink(rates, predicted, se)
 
-    def judged_rates(self, moves) -> np.ndarray:
-        """(tiers, armies): the army rates on the selection deals as ``judged_tiers`` reads
-        them."""
-        first = self.confirmed_rates(moves, select_block(0))
+    def judged_rates(self, moves, block=select_block) -> np.ndarray:
+        """(tiers, armies): the army rates on the selection deals (or the deals of ``block``,
+        a function of the tier) as ``judged_tiers`` reads them."""
+        first = self.confirmed_rates(moves, block(0))
         out = [np.asarray(first.mean, dtype=float)]
         for t in self.strong_tiers:
-            rates = self.confirmed_rates(moves, select_block(t))
+            rates = self.confirmed_rates(moves, block(t))
             out.append(np.asarray(self._pulled_rates(moves, t, rates, first)[0], dtype=float))
         return np.array(out)
 
@@ -493,19 +498,19 @@ class Search:
             objs.append(objectives(r.mean, r.lo, r.hi, self.settings.target, len(moves)))
         return combine(objs)
 
-    def judged_tiers(self, moves) -> list[Objectives]:
-        """Per tier, the objectives on the selection deals as the front is chosen and ranked:
-        the first tier's as measured, a strong tier's pulled towards the surrogate's prediction
-        from the first tier's selection figures (``pulled``)."""
-        first = self.confirmed_rates(moves, select_block(0))
+    def judged_tiers(self, moves, block=select_block) -> list[Objectives]:
+        """Per tier, the objectives on the selection deals (or ``block``'s) as the front is
+        chosen and ranked: the first tier's as measured, a strong tier's pulled towards the
+        surrogate's prediction from the first tier's figures on the same deals (``pulled``)."""
+        first = self.confirmed_rates(moves, block(0))
         objs = [objectives(first.mean, first.lo, first.hi, self.settings.target, len(moves))]
         for t in self.strong_tiers:
-            objs.append(self.pulled(moves, t, self.confirmed_rates(moves, select_block(t)), first))
+            objs.append(self.pulled(moves, t, self.confirmed_rates(moves, block(t)), first))
         return objs
 
-    def judged(self, moves) -> Objectives:
+    def judged(self, moves, block=select_block) -> Objectives:
         """The objectives over every tier the front is chosen and ranked on (``judged_tiers``)."""
-        return combine(self.judged_tiers(moves))
+        return combine(self.judged_tiers(moves, block))
 
     def evaluated(self) -> list[Cand]:
         return [c for c in self.cands.values() if c.level >= 1]
@@ -777,17 +782,14 @@ class Search:
                 break
         return [m for _, m in sorted((score(m), m) for m in best)]
 
-    def polish(self) -> list[tuple[int, ...]]:
-        """Up to ``polish_width`` neighbours of the best ranked set — one edit added, removed or
-        replaced — not yet selected at every tier, best first by that set's judged army rates
-        on the selection deals plus the surrogate's predicted change at each tier. The
-        surrogate misses a strong tier's rates by several points for some sets, so the best
-        set often leaves an army or two out where the surrogate put it in the band; anchored on
-        what was measured, one edit can mend them."""
-        ranked = self.ranked()
-        if not ranked:
-            return []
-        anchor = ranked[0].moves
+    def polish(self, anchor: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The neighbours of ``anchor`` — one edit added (within --max-edits), removed or
+        replaced — not yet measured on the polishing deals, best first by the anchor's judged
+        rates there plus the surrogate's predicted change at each tier (at most eight). The
+        surrogate misses a strong tier's rates by several points for some sets, and the best
+        selected set's selection figures flatter it (it was chosen on them), so it often
+        leaves an army or two out where both put it in the band; anchored on what fresh
+        deals measured, one edit can mend them."""
         done = self.screened_singles()
         if not done:
             return []
@@ -803,14 +805,14 @@ class Search:
                 continue
             ok = ~self.conflict[list(rest)].any(axis=0)[singles] if rest else singles >= 0
             options.update(tuple(sorted(rest + (int(i),))) for i in singles[ok & (singles != e)])
-        options -= self.cands_selected() | {anchor}
+        options -= {c.moves for c in self.cands.values() if c.polish} | {tuple(anchor)}
         y_anchor = exact(anchor)
 
         def tiers(moves, y) -> np.ndarray:
             wr = self._rates(y)
             return np.array([wr] + [wr + c.of(moves) for c in corrs])
 
-        now = self.judged_rates(anchor) - tiers(anchor, y_anchor)
+        now = self.judged_rates(anchor, polish_block) - tiers(anchor, y_anchor)
 
         def rough(moves) -> np.ndarray:
             y = y_anchor.copy()
@@ -822,21 +824,21 @@ class Search:
             return y
 
         first = sorted((self._tier_score(now + tiers(m, rough(m))), m) for m in options)
-        width = self.settings.polish_width
-        best = sorted(
-            (self._tier_score(now + tiers(m, exact(m))), m) for _, m in first[: 4 * width]
-        )
-        return [m for _, m in best[:width]]
+        best = sorted((self._tier_score(now + tiers(m, exact(m))), m) for _, m in first[:32])
+        return [m for _, m in best[:8]]
+
+    def polish_best(self) -> Cand | None:
+        """The best set measured on the polishing deals, judged there (None before any)."""
+        done = [c for c in self.cands.values() if c.polish and c.moves]
+        if not done:
+            return None
+        return min(done, key=lambda c: self._rank_key(self.judged(c.moves, polish_block), c))
 
     def screened_singles(self) -> list[int]:
         """The single edits screened at the first tier that change some game, in order."""
         return sorted(
             c.moves[0] for c in self.evaluated() if len(c.moves) == 1 and not self._noop(c.moves[0])
         )
-
-    def cands_selected(self) -> set[tuple[int, ...]]:
-        """The edit sets selected at every tier."""
-        return {c.moves for c in self.cands.values() if self._selected_blocks(c)}
 
     def _tier_score(self, rates: np.ndarray) -> float:
         """``_score`` of (tiers, armies) rates: the worst distance plus a tenth of the spread,
@@ -846,7 +848,7 @@ class Search:
         return float(worst + 0.1 * spread)
 
     def polished(self) -> int:
-        """Polishing rounds played."""
+        """Polishing rounds played (the first measured the best selected set alone)."""
         return sum(1 for h in self.history if h.get("phase") == POLISH)
 
     # ------------------------------------------------------------------------------ rounds
@@ -928,6 +930,9 @@ class Search:
         for moves in plan["screen"]:  # every screening block at once
             for level in range(self.settings.levels):
                 add(screen_block(0, level), moves)
+        for moves in plan["polish"]:
+            for t in range(len(self.tiers)):
+                add(polish_block(t), moves)
         for t, moves in plan["strong"]:
             cand = self.cands.get(rkey(moves))
             level = cand.strong[t - 1] if cand else 0
@@ -954,6 +959,8 @@ class Search:
             "screen": s.block if first else s.strong_block,
             SELECT: s.confirm_deals if first else s.strong_select_deals,
             FRESH: s.fresh_deals if first else s.strong_fresh_deals,
+            # a strong tier's polishing figures decide between sets one edit apart
+            POLISH: s.fresh_deals if first else 2 * s.strong_fresh_deals,
         }[kind_of(block)]
 
     def calls(self, units) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:
@@ -1117,6 +1124,8 @@ class Search:
         for moves in plan["screen"]:
             cand = self._cand(moves)
             cand.level = max(cand.level, self.settings.levels)
+        for moves in plan["polish"]:
+            self._cand(moves).polish = True
         for moves in plan["confirm"]:
             self._cand(moves).confirmed = True
         for t, moves in plan["strong"]:
@@ -1136,7 +1145,7 @@ class Search:
                 "round": self.round,
                 "final": final,
                 "phase": phase,
-                **({"polished": [list(m) for m in plan["screen"]]} if phase == POLISH else {}),
+                **({"polished": [list(m) for m in plan["polish"]]} if phase == POLISH else {}),
                 "new": len(plan["new"]),
                 "promoted": len(plan["promote"]),
                 "confirmed": len(plan["confirm"]),
@@ -1209,12 +1218,7 @@ class Search:
             todo = [c.moves for c in self.finalists() if not c.finalist]
             if todo:
                 self.run_round(_plan(finalists=todo), final=True, phase="strong selection")
-            while self.polished() < self.settings.polish_rounds:
-                todo = self.polish()
-                if not todo:
-                    break
-                plan = _plan(screen=todo, confirm=todo, finalists=todo)
-                self.run_round(plan, final=True, phase=POLISH)
+            self._polishing()
         todo = [
             c.moves
             for c in [self.cands[""]] + self.ranked()[: self.settings.final_top]
@@ -1222,6 +1226,23 @@ class Search:
         ]
         if todo:
             self.run_round(_plan(fresh=todo), final=True, phase="fresh deals")
+
+    def _polishing(self) -> None:
+        """Rounds of polishing: the best selected set is measured on the polishing deals at
+        every tier, then each round the neighbour of the best set there that rates best
+        (``polish``); the best there is ranked first."""
+        rounds = self.settings.polish_rounds
+        while rounds and self.polished() <= rounds:  # the first round measures the anchor
+            best, selected = self.polish_best(), self.selection_ranked()
+            if best is None:
+                if not selected:
+                    return
+                self.run_round(_plan(polish=[selected[0].moves]), final=True, phase=POLISH)
+                continue
+            step = self.polish(best.moves)[:1]
+            if not step:
+                return
+            self.run_round(_plan(screen=step, polish=step), final=True, phase=POLISH)
 
     def finalists(self) -> list[Cand]:
         """The unchanged decks and the candidates selected at the first tier that go on to the
@@ -1257,15 +1278,16 @@ class Search:
         has played so far."""
         s, pairs = self.settings, 2 * len(self.pairs)
         games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals) * pairs]
-        polish = s.polish_rounds * s.polish_width if len(self.tiers) > 1 else 0
-        games[0] += polish * (s.block + s.confirm_deals) * pairs
+        polish = s.polish_rounds + 1 if len(self.tiers) > 1 and s.polish_rounds else 0
+        games[0] += polish * (s.levels * s.block + self.deals(polish_block(0))) * pairs
         games += [
             (
-                (s.finalists + 1 + polish) * s.strong_select_deals
+                (s.finalists + 1) * s.strong_select_deals
+                + polish * self.deals(polish_block(t))
                 + (s.final_top + 1) * s.strong_fresh_deals
             )
             * pairs
-            for _ in self.strong_tiers
+            for t in self.strong_tiers
         ]
         pace = [sec / n if n else 0.0 for sec, n in self.pace]
         return float(sum(g * p for g, p in zip(games, pace)))
@@ -1287,6 +1309,15 @@ class Search:
         return (not meets, len(c.moves) if meets else 0, o.worst, o.spread, c.key)
 
     def ranked(self) -> list[Cand]:
+        """The proposals, best first: the best set on the polishing deals when there was any
+        polishing, then ``selection_ranked``."""
+        best = self.polish_best()
+        selected = self.selection_ranked()
+        if best is None:
+            return selected
+        return [best] + [c for c in selected if c.moves != best.moves]
+
+    def selection_ranked(self) -> list[Cand]:
         """The Pareto front on the selection deals (every tier), best first: edit sets whose
         every army is within the band at every tier (fewest edits first), then the others by
         worst distance."""
@@ -1299,7 +1330,7 @@ class Search:
 def _plan(**lists) -> dict:
     return {
         k: list(lists.get(k, ()))
-        for k in ("confirm", "promote", "new", "screen", "strong", "finalists", "fresh")
+        for k in ("confirm", "promote", "new", "screen", "strong", "finalists", "polish", "fresh")
     }
 
 

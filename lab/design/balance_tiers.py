@@ -2,8 +2,9 @@
 costs, and how the strong tiers' measurements correct the surrogate (docs/balancing.md).
 
 Owns the block codec — a block is one set of deals at one tier: screening block k, the
-**selection** deals (the Pareto front is chosen on them) or the **fresh** deals (every reported
-figure is measured on them, and nothing is chosen on them) —, the seed label of each set (every
+**selection** deals (the Pareto front is chosen on them), the **polishing** deals (the best
+selected set and its neighbours are measured on them afresh, and the best there goes first) or
+the **fresh** deals (every reported figure is measured on them, and nothing is chosen on them) —, the seed label of each set (every
 tier plays the same deals of a set, the strong tiers its first ones, so the tiers are paired), the
 relative cost of a bot's game (how many screening games a strong tier's game is worth when the
 search shares its effort between tiers), and ``TierCorrection``: a strong tier's army win rates
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 STRIDE = 1000  # blocks of one tier: screening 0..STRIDE-1
-SELECT, FRESH = "selection", "fresh"
+SELECT, FRESH, POLISH = "selection", "fresh", "polishing"
 
 
 def screen_block(tier: int, level: int) -> int:
@@ -34,15 +35,19 @@ def fresh_block(tier: int) -> int:
     return -2 - STRIDE * tier
 
 
+def polish_block(tier: int) -> int:
+    return -3 - STRIDE * tier
+
+
 def tier_of(block: int) -> int:
     return block // STRIDE if block >= 0 else (-block - 1) // STRIDE
 
 
 def kind_of(block: int) -> str:
-    """ "screen", SELECT or FRESH."""
+    """ "screen", SELECT, FRESH or POLISH."""
     if block >= 0:
         return "screen"
-    return SELECT if (-block - 1) % STRIDE == 0 else FRESH
+    return (SELECT, FRESH, POLISH)[(-block - 1) % STRIDE]
 
 
 def level_of(block: int) -> int:
@@ -55,7 +60,7 @@ def seed_label(block: int) -> str:
     kind = kind_of(block)
     if kind == "screen":
         return f"screen-{level_of(block)}"
-    return "confirm" if kind == SELECT else "fresh"
+    return {SELECT: "confirm", FRESH: "fresh", POLISH: "polish"}[kind]
 
 
 def bot_cost(bot) -> float:

@@ -37,7 +37,8 @@ def balance_section(result: dict) -> list:
         Heading("Balance proposals"),
         Para(
             "From `lab balance`: card edits searched on screening deals, the best "
-            "chosen on selection deals at every tier and measured on fresh deals "
+            "chosen on selection deals at every tier (then polished: one edit "
+            "more, fewer or other, on polishing deals) and measured on fresh deals "
             "that chose nothing; only the fresh figures are shown. Paste a "
             "proposal's [[patch]] table into the config and `lab run` it to see it "
             "in this report (docs/balancing.md)."
@@ -104,7 +105,9 @@ def search_line(result: dict) -> str:
         se["stop"], se["stop"] or "interrupted"
     )
     games = "; ".join(
-        f"{label}: {g['screen']:,} screening, {g['selection']:,} selection, {g['fresh']:,} fresh"
+        f"{label}: {g['screen']:,} screening, {g['selection']:,} selection, "
+        + (f"{g['polishing']:,} polishing, " if g.get("polishing") else "")
+        + f"{g['fresh']:,} fresh"
         for label, g in se["games"].items()
     )
     return (
@@ -148,16 +151,17 @@ def title(p: dict, result: dict) -> str:
         if p["meets_target"]
         else f"worst army {100 * p['worst']:.1f} points from the target"
     )
+    deals = p.get("chosen_on", "selection")
     sel = "; ".join(
         f"{label} worst {100 * o['worst']:.1f}"
         + (f" ({100 * o['judged_worst']:.1f} as judged)" if "judged_worst" in o else "")
         + f", spread {100 * o['spread']:.1f}"
-        for label, o in p["selection"].items()
+        for label, o in (p.get(deals) or {}).items()
         if o
     )
     return (
         f"#{p['rank']}: {p['n_edits']} edit(s), {verdict}; spread "
-        f"{100 * p['spread']:.1f} points (fresh deals; chosen on the selection deals: "
+        f"{100 * p['spread']:.1f} points (fresh deals; chosen on the {deals} deals: "
         f"{sel})"
     )
 
