@@ -693,7 +693,7 @@ def balance_command(
     ] = 0.03,
     max_edits: Annotated[
         int, typer.Option("--max-edits", metavar="N", help="Most card edits in one proposal.")
-    ] = 6,
+    ] = 10,
     minutes: Annotated[
         float | None,
         typer.Option(
@@ -764,7 +764,7 @@ def balance_command(
             metavar="N",
             help="Fresh games per army at each strong tier (half as many select).",
         ),
-    ] = 320,
+    ] = 640,
     confirm_tier: Annotated[
         str | None,
         typer.Option(
@@ -778,12 +778,12 @@ def balance_command(
         typer.Option(
             "--polish",
             metavar="N",
-            help="Rounds of polishing after the search (several tiers): the best selected set's "
-            "neighbours — one edit added, removed or replaced — that its measured rates plus "
-            "the surrogate's predicted change rate best are selected at every tier like the "
-            "finalists. 0: none.",
+            help="Rounds of polishing after the search (several tiers): the best selected set "
+            "is measured on deals of its own, then each round the neighbour (one edit added, "
+            "removed or replaced) of the best set there that its figures plus the surrogate's "
+            "predicted change rate best; the best there is proposed first. 0: none.",
         ),
-    ] = 3,
+    ] = 8,
     via: Annotated[
         str | None,
         typer.Option(

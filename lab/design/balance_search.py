@@ -25,8 +25,10 @@ on each pair, corrected by every measured combination on that pair, and at each 
 a correction fitted on what that tier measured — and single edits not yet screened. Racing
 drops a candidate whose optimistic bounds over every tier cannot beat the front (a tier not yet
 measured counts with the surrogate's prediction ± a margin). When the budget is spent the
-front is selected at the first tier, its best candidates at every strong tier, and the best of
-those by their selection figures are measured on the fresh deals at every tier: those are the
+front is selected at the first tier, its best candidates at every strong tier; the best of
+those is polished — measured on deals of its own with, round by round, the one-edit neighbour
+of the best set there that the surrogate rates best from those figures —, and the best polished
+set and the best selected ones are measured on the fresh deals at every tier: those are the
 figures reported, never the ones they were chosen on. The state is written after every round
 (``state.json`` and one units file per round), so an interruption loses at most the round in
 flight and ``--resume`` replays it identically. It reads no value table and renders nothing
@@ -100,7 +102,7 @@ class Settings:
 
     target: float = 0.5
     band: float = 0.03
-    max_edits: int = 6
+    max_edits: int = 10
     seed: int = 0
     block: int = 250  # deals per pair in one screening block (first tier)
     levels: int = 3  # screening blocks a candidate can get (first tier)
@@ -121,7 +123,7 @@ class Settings:
     fresh_deals: int = 188  # deals per pair on the fresh deals (first tier)
     strong_fresh_deals: int = 20  # deals per pair on the fresh deals of a strong tier
     final_top: int = 3  # proposals measured on the fresh deals
-    polish_rounds: int = 3  # neighbours of the best selected set tried on the polishing deals
+    polish_rounds: int = 8  # neighbours of the best selected set tried on the polishing deals
 
     def fingerprint(self, exp: Experiment, tiers, moves_digest: str, bridge=None) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the
@@ -1278,7 +1280,9 @@ class Search:
         has played so far."""
         s, pairs = self.settings, 2 * len(self.pairs)
         games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals) * pairs]
-        polish = s.polish_rounds + 1 if len(self.tiers) > 1 and s.polish_rounds else 0
+        # the best selected set on every pair, then one neighbour a round: one edit more, fewer
+        # or other touches an army or two — about a third of the pairs
+        polish = 1 + s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else 0
         games[0] += polish * (s.levels * s.block + self.deals(polish_block(0))) * pairs
         games += [
             (
