@@ -723,3 +723,22 @@ def test_polishing_is_not_part_of_the_searchs_fingerprint(small, tmp_path):
     fewer = replace(small.settings, max_edits=1)
     c = balance_search.Search(exp, moves, fewer, tmp_path / "c", tiers=small.tiers)
     assert c.fingerprint != a.fingerprint
+
+
+def test_a_minutes_budget_polishes_on_while_a_round_and_the_fresh_deals_fit(small, tmp_path):
+    s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path, tiers=small.tiers)
+    s.history = [
+        {"phase": "search", "elapsed_s": 100.0},
+        {"phase": balance_search.POLISH, "elapsed_s": 130.0},  # the anchor, every pair: 30 s
+        {"phase": balance_search.POLISH, "elapsed_s": 140.0},  # a neighbour: 10 s
+    ]
+    s.elapsed = 140.0
+    # one more neighbour (10 s) and the fresh deals (twice the anchor's round, 60 s): 210 s
+    assert s._room_to_polish(balance_search.Budget(minutes=3.5))
+    assert not s._room_to_polish(balance_search.Budget(minutes=3.4))
+    # never with a games budget: the same proposals on any machine
+    assert not s._room_to_polish(balance_search.Budget(games=10**9))
+    assert not s._room_to_polish(balance_search.Budget(minutes=60, games=10**9))
+    assert not s._room_to_polish(None)
+    s.history = s.history[:2]  # the anchor alone: no neighbour's round to go by yet
+    assert not s._room_to_polish(balance_search.Budget(minutes=60))

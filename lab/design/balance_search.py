@@ -1191,7 +1191,7 @@ class Search:
         and the fresh deals; the reason it stopped. The budget counts every session of the
         search (``--resume`` goes on where it was)."""
         if self.stop == "converged":
-            self.finish()
+            self.finish(budget)
             return self.stop
         last = self._last_round()
         while True:
@@ -1200,7 +1200,7 @@ class Search:
                     self.run_round(final=True)
                 self.stop = "budget"
                 self.save()
-                self.finish()
+                self.finish(budget)
                 return self.stop
             self.stop = None  # searching further on --resume with a larger budget
             before = self.elapsed
@@ -1209,10 +1209,10 @@ class Search:
             if self.round > 1 and not any(plan[k] for k in ("confirm", "promote", "new", "strong")):
                 self.stop = "converged"
                 self.save()
-                self.finish()
+                self.finish(budget)
                 return self.stop
 
-    def finish(self) -> None:
+    def finish(self, budget: Budget | None = None) -> None:
         """Select the best selected candidates at every strong tier, then measure the best of
         those by their selection figures — and the unchanged decks — on the fresh deals at
         every tier. Nothing is chosen on the fresh deals."""
@@ -1220,7 +1220,7 @@ class Search:
             todo = [c.moves for c in self.finalists() if not c.finalist]
             if todo:
                 self.run_round(_plan(finalists=todo), final=True, phase="strong selection")
-            self._polishing()
+            self._polishing(budget)
         todo = [
             c.moves
             for c in [self.cands[""]] + self.ranked()[: self.settings.final_top]
@@ -1229,12 +1229,14 @@ class Search:
         if todo:
             self.run_round(_plan(fresh=todo), final=True, phase="fresh deals")
 
-    def _polishing(self) -> None:
+    def _polishing(self, budget: Budget | None = None) -> None:
         """Rounds of polishing: the best selected set is measured on the polishing deals at
         every tier, then each round the neighbour of the best set there that rates best
-        (``polish``); the best there is ranked first."""
+        (``polish``) — ``polish_rounds`` of them, and more while a minutes budget has room;
+        the best there is ranked first."""
         rounds = self.settings.polish_rounds
-        while rounds and self.polished() <= rounds:  # the first round measures the anchor
+        # the first round measures the anchor
+        while rounds and (self.polished() <= rounds or self._room_to_polish(budget)):
             best, selected = self.polish_best(), self.selection_ranked()
             if best is None:
                 if not selected:
@@ -1245,6 +1247,24 @@ class Search:
             if not step:
                 return
             self.run_round(_plan(screen=step, polish=step), final=True, phase=POLISH)
+
+    def _room_to_polish(self, budget: Budget | None) -> bool:
+        """Whether a minutes budget leaves room for one more polishing round (as long as the
+        longest neighbour's round so far) and the fresh deals (about twice the first round's:
+        the proposals and the decks as written on every pair, on half the strong tiers' deals).
+        A polishing round is the cheapest step of the search that still improves its answer,
+        and the final measurements' estimate (``end_seconds``) is cautious, so a search
+        stopped by minutes spends what is left here. Never with a games budget (the same
+        proposals on any machine)."""
+        if budget is None or budget.minutes is None or budget.games is not None:
+            return False
+        ends = [0.0] + [h["elapsed_s"] for h in self.history]
+        took = [
+            ends[i + 1] - ends[i] for i, h in enumerate(self.history) if h.get("phase") == POLISH
+        ]
+        if len(took) < 2:
+            return False
+        return self.elapsed + max(took[1:]) + 2 * took[0] <= 60 * budget.minutes
 
     def finalists(self) -> list[Cand]:
         """The unchanged decks and the candidates selected at the first tier that go on to the
