@@ -845,8 +845,9 @@ def balance_command(
     Tries strength ±1/±2, ability amounts ±1 and abilities off, in sets of at most --max-edits,
     on the config's armies (each pair in both seat orders, paired deals): screening at the first
     tier on shared deals with racing, the strong tiers (default: the search tier) measuring the
-    promising sets and correcting the search; the front is chosen on selection deals and every
-    reported figure is measured on fresh deals at every tier. Each proposal comes with its edits
+    promising sets and correcting the search; the front is chosen on selection deals, its best
+    set polished one edit at a time on deals of its own (--polish), and every reported figure
+    is measured on fresh deals at every tier. Each proposal comes with its edits
     as [[patch]] TOML to paste into a config. Interrupt and `--resume` at will; the result is
     balance.json in the search folder. See docs/balancing.md.
     """

@@ -467,15 +467,20 @@ class Search:
         se = np.sqrt(np.asarray(first.se, dtype=float) ** 2 + self.settings.strong_margin**2)
         return shrink(rates, predicted, se)
 
-    def judged_rates(self, moves, block=select_block) -> np.ndarray:
-        """(tiers, armies): the army rates on the selection deals (or the deals of ``block``,
-        a function of the tier) as ``judged_tiers`` reads them."""
+    def _judged(self, moves, block) -> list[tuple]:
+        """Per tier, (mean, lo, hi) per army on the deals of ``block`` (a function of the tier):
+        the first tier's as measured, a strong tier's pulled towards the surrogate's prediction
+        from the first tier's figures on the same deals (``pulled``)."""
         first = self.confirmed_rates(moves, block(0))
-        out = [np.asarray(first.mean, dtype=float)]
+        out = [(first.mean, first.lo, first.hi)]
         for t in self.strong_tiers:
-            rates = self.confirmed_rates(moves, block(t))
-            out.append(np.asarray(self._pulled_rates(moves, t, rates, first)[0], dtype=float))
-        return np.array(out)
+            out.append(self._pulled_rates(moves, t, self.confirmed_rates(moves, block(t)), first))
+        return out
+
+    def judged_rates(self, moves, block=select_block) -> np.ndarray:
+        """(tiers, armies): the army rates on the selection deals (or ``block``'s) as
+        ``judged_tiers`` reads them."""
+        return np.array([np.asarray(r[0], dtype=float) for r in self._judged(moves, block)])
 
     def overall(self, cand: Cand) -> Objectives:
         """A candidate's objectives over every tier (screening figures)."""
@@ -502,13 +507,9 @@ class Search:
 
     def judged_tiers(self, moves, block=select_block) -> list[Objectives]:
         """Per tier, the objectives on the selection deals (or ``block``'s) as the front is
-        chosen and ranked: the first tier's as measured, a strong tier's pulled towards the
-        surrogate's prediction from the first tier's figures on the same deals (``pulled``)."""
-        first = self.confirmed_rates(moves, block(0))
-        objs = [objectives(first.mean, first.lo, first.hi, self.settings.target, len(moves))]
-        for t in self.strong_tiers:
-            objs.append(self.pulled(moves, t, self.confirmed_rates(moves, block(t)), first))
-        return objs
+        chosen and ranked (``_judged``)."""
+        target, n = self.settings.target, len(moves)
+        return [objectives(mean, lo, hi, target, n) for mean, lo, hi in self._judged(moves, block)]
 
     def judged(self, moves, block=select_block) -> Objectives:
         """The objectives over every tier the front is chosen and ranked on (``judged_tiers``)."""
@@ -790,8 +791,8 @@ class Search:
         rates there plus the surrogate's predicted change at each tier (at most eight). The
         surrogate misses a strong tier's rates by several points for some sets, and the best
         selected set's selection figures flatter it (it was chosen on them), so it often
-        leaves an army or two out where both put it in the band; anchored on what fresh
-        deals measured, one edit can mend them."""
+        leaves an army or two out where both put it in the band; anchored on what deals of its
+        own measured, one edit can mend them."""
         done = self.screened_singles()
         if not done:
             return []
@@ -843,11 +844,8 @@ class Search:
         )
 
     def _tier_score(self, rates: np.ndarray) -> float:
-        """``_score`` of (tiers, armies) rates: the worst distance plus a tenth of the spread,
-        each the largest over the tiers."""
-        worst = np.abs(rates - self.settings.target).max()
-        spread = (rates.max(axis=-1) - rates.min(axis=-1)).max()
-        return float(worst + 0.1 * spread)
+        """``_score`` of (tiers, armies) rates."""
+        return float(self._score(rates[0], [r - rates[0] for r in rates[1:]]))
 
     def polished(self) -> int:
         """Polishing rounds played (the first measured the best selected set alone)."""
