@@ -456,6 +456,7 @@ def build_result(p: BalancePlan, s: Search) -> dict:
     fresh = [fresh_block(t) for t in range(len(s.tiers))]
     base = {label: _rates(s, (), b) for label, b in zip(labels, fresh) if _played(s, (), b)}
     proposals = []
+    best_polished = s.polish_best()
     for rank, c in enumerate(s.ranked(), 1):
         if not all(_played(s, c.moves, b) for b in fresh):
             break  # only the proposals measured on the fresh deals are reported
@@ -480,7 +481,6 @@ def build_result(p: BalancePlan, s: Search) -> dict:
             }
             for label, o in zip(labels[1:], s.judged_tiers(c.moves, polish_block)[1:]):
                 polished[label].update(judged_worst=o.worst, judged_spread=o.spread)
-        best_polished = s.polish_best()
         scr = s.screened(c)[0]
         texts = "; ".join(m.text for m in moves)
         item = {

@@ -1211,9 +1211,9 @@ class Search:
                 return self.stop
 
     def finish(self, budget: Budget | None = None) -> None:
-        """Select the best selected candidates at every strong tier, then measure the best of
-        those by their selection figures — and the unchanged decks — on the fresh deals at
-        every tier. Nothing is chosen on the fresh deals."""
+        """Select the best selected candidates at every strong tier, polish the best of them
+        (``_polishing``), then measure the proposals (``ranked``) — and the unchanged decks —
+        on the fresh deals at every tier. Nothing is chosen on the fresh deals."""
         if len(self.tiers) > 1:
             todo = [c.moves for c in self.finalists() if not c.finalist]
             if todo:
