@@ -50,12 +50,18 @@ def _choose(g, spec) -> int:
 
 def test_the_reduced_training_run_reproduces_its_shipped_weights():
     """`python -m lab.games.daitenka.bots.distill --small` (the full command's settings at a reduced size): the
-    same positions, fit and weights, bit for bit, as lab/bots/data/strong_weights_small.json —
-    the full weights come from the same code at DEFAULTS."""
+    same positions and games, bit for bit, as lab/bots/data/strong_weights_small.json, and the
+    same fit — the full weights come from the same code at DEFAULTS. A weight may sit one unit
+    (10⁻⁵) off: L-BFGS sums in the order of the installed numpy and scipy, and a release moved
+    one of the 126 weights across a rounding edge (6,115 → 6,116 with scipy 1.17 / numpy 2.4)."""
     shipped = json.loads((DATA / "strong_weights_small.json").read_text(encoding="utf-8"))
     fresh = document(SMALL, train(**SMALL, jobs=1))
     assert fresh["positions"] > 2000
-    assert fresh == shipped
+    assert fresh.keys() == shipped.keys()
+    rest = [k for k in shipped if k != "weights"]
+    assert {k: fresh[k] for k in rest} == {k: shipped[k] for k in rest}
+    off = [abs(a - b) for a, b in zip(fresh["weights"], shipped["weights"], strict=True)]
+    assert max(off) <= 1 and sum(off) <= 3, off
 
 
 def test_the_shipped_weights_name_the_default_command_and_the_features():
