@@ -83,11 +83,6 @@ KINDS = ("screen", SELECT, FRESH, POLISH)
 # settings of what follows the search (polishing, the fresh deals): they never change its rounds,
 # so they are not in its fingerprint and may change on --resume
 _AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_rounds")
-# a strong tier's polishing deals per its fresh deals: polishing decides between sets one edit
-# apart on them, and at 2× (1,280 search games per army) the best there read 3.5 points off and
-# 7.2 on the fresh deals — the choice fitted their noise; a neighbour replays only the pairs
-# its edit touches, so more deals cost fewer rounds, not a longer search
-POLISH_STRONG_FACTOR = 4
 
 
 class Unit(NamedTuple):
@@ -592,40 +587,7 @@ class Search:
                 continue
             mine, games = shift(c.moves, blocks, deals)
             rows.append((c.moves, mine - theirs[blocks], games))
-        rows += self._polish_rows(t)
         return TierCorrection.fit(rows, len(self.armies), base=base, prior_mean=prior)
-
-    def _polish_rows(self, t: int) -> list[tuple[dict[int, float], np.ndarray, float]]:
-        """Rows for ``_fit`` from the polishing deals: each polished set against the nearest
-        set polished before it (one edit added, removed or replaced, as polishing steps), its
-        change at tier ``t`` minus its change at the first tier — the edits' own shift at the
-        strong tier, measured on more games than its screening gives it and with the deals of
-        the two sets shared, so that what the deals favour cancels. Each set is paired once
-        (the nearest earlier one, the latest on a tie), so no difference counts twice."""
-        order = [tuple(m) for h in self.history if h.get("phase") == POLISH for m in h["polished"]]
-        rows, seen = [], []
-        for moves in order:
-            near = [
-                (len(set(moves) ^ set(m)), -k, m)
-                for k, m in enumerate(seen)
-                if 0 < len(set(moves) ^ set(m)) <= 2
-            ]
-            seen.append(moves)
-            if not near:
-                continue
-            prev = min(near)[2]
-            rate = {
-                (m, u): self.confirmed_rates(m, polish_block(u)).mean
-                for m in (moves, prev)
-                for u in (0, t)
-            }
-            diff = (rate[moves, t] - rate[prev, t]) - (rate[moves, 0] - rate[prev, 0])
-            signs = {i: 1.0 for i in set(moves) - set(prev)}
-            signs |= {i: -1.0 for i in set(prev) - set(moves)}
-            counts = self.army_data(moves, [polish_block(t)])[1]
-            # the difference of two measurements on the same deals: about half the weight of one
-            rows.append((signs, diff, float(min(n.sum() for n in counts)) / 2))
-        return rows
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
         """Strong-tier screening blocks for this round: the fully screened candidates with the
@@ -997,7 +959,8 @@ class Search:
             "screen": s.block if first else s.strong_block,
             SELECT: s.confirm_deals if first else s.strong_select_deals,
             FRESH: s.fresh_deals if first else s.strong_fresh_deals,
-            POLISH: s.fresh_deals if first else POLISH_STRONG_FACTOR * s.strong_fresh_deals,
+            # a strong tier's polishing figures decide between sets one edit apart
+            POLISH: s.fresh_deals if first else 2 * s.strong_fresh_deals,
         }[kind_of(block)]
 
     def calls(self, units) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:
@@ -1285,11 +1248,12 @@ class Search:
 
     def _room_to_polish(self, budget: Budget | None) -> bool:
         """Whether a minutes budget leaves room for one more polishing round (as long as the
-        longest neighbour's round so far) and the fresh deals (``fresh_seconds``). A polishing
-        round is the cheapest step of the search that still improves its answer, and the final
-        measurements' estimate (``end_seconds``) is cautious, so a search stopped by minutes
-        spends what is left here. Never with a games budget (the same proposals on any
-        machine)."""
+        longest neighbour's round so far) and the fresh deals (about twice the first round's:
+        the proposals and the decks as written on every pair, on half the strong tiers' deals).
+        A polishing round is the cheapest step of the search that still improves its answer,
+        and the final measurements' estimate (``end_seconds``) is cautious, so a search
+        stopped by minutes spends what is left here. Never with a games budget (the same
+        proposals on any machine)."""
         if budget is None or budget.minutes is None or budget.games is not None:
             return False
         ends = [0.0] + [h["elapsed_s"] for h in self.history]
@@ -1298,10 +1262,7 @@ class Search:
         ]
         if len(took) < 2:
             return False
-        # the fresh deals' rounds ran about a quarter slower than their games at the pace so far
-        # (more proposals per call, the parquet written): 196 s for 155 s on 2 cores
-        fresh = 1.25 * self.fresh_seconds()
-        return self.elapsed + max(took[1:]) + fresh <= 60 * budget.minutes
+        return self.elapsed + max(took[1:]) + 2 * took[0] <= 60 * budget.minutes
 
     def finalists(self) -> list[Cand]:
         """The unchanged decks and the candidates selected at the first tier that go on to the
@@ -1336,30 +1297,20 @@ class Search:
         """About how long the final selection, the polishing and the fresh deals take, at the pace each tier
         has played so far."""
         s, pairs = self.settings, 2 * len(self.pairs)
-        games = [s.final_confirms * s.confirm_deals * pairs]
+        games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals) * pairs]
         # the best selected set on every pair, then one neighbour a round: one edit more, fewer
         # or other touches an army or two — about a third of the pairs
         polish = 1 + s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else 0
         games[0] += polish * (s.levels * s.block + self.deals(polish_block(0))) * pairs
         games += [
-            ((s.finalists + 1) * s.strong_select_deals + polish * self.deals(polish_block(t)))
+            (
+                (s.finalists + 1) * s.strong_select_deals
+                + polish * self.deals(polish_block(t))
+                + (s.final_top + 1) * s.strong_fresh_deals
+            )
             * pairs
             for t in self.strong_tiers
         ]
-        return self._seconds(games) + self.fresh_seconds()
-
-    def fresh_seconds(self) -> float:
-        """About how long the fresh deals take: the proposals and the decks as written on every
-        pair at every tier, at the pace each tier has played so far."""
-        s, pairs = self.settings, 2 * len(self.pairs)
-        n = s.final_top + 1
-        return self._seconds(
-            [n * s.fresh_deals * pairs]
-            + [n * s.strong_fresh_deals * pairs for _ in self.strong_tiers]
-        )
-
-    def _seconds(self, games: list[float]) -> float:
-        """Seconds for ``games`` per tier at each tier's pace so far."""
         pace = [sec / n if n else 0.0 for sec, n in self.pace]
         return float(sum(g * p for g, p in zip(games, pace)))
 

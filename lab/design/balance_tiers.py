@@ -105,14 +105,13 @@ class TierCorrection:
         base: np.ndarray | None = None,
         prior_mean: dict[int, np.ndarray] | None = None,
     ) -> "TierCorrection":
-        """``rows``: (edit set, army rate differences, strong games per army); an edit set is a
-        tuple of edits or {edit: ±1} (a difference between two sets). Given ``base``
+        """``rows``: (edit set, army rate differences, strong games per army). Given ``base``
         (the shift measured on the unchanged decks), the rows are the edit sets' shifts beyond
         it on the same deals and only the edits' shifts are fitted. ``prior_mean``: per edit,
         the shift expected before this tier's games (a bridge tier's, which measures many more
         edit sets); an edit this tier never measured keeps it."""
         prior_mean = prior_mean or {}
-        edits = sorted({i for moves, _, _ in rows for i, _ in _signed(moves)} | set(prior_mean))
+        edits = sorted({i for moves, _, _ in rows for i in moves} | set(prior_mean))
         if not rows or (base is not None and not edits):
             b = np.zeros(armies) if base is None else np.asarray(base, dtype=float)
             return cls(b, {e: np.asarray(prior_mean[e], dtype=float) for e in sorted(prior_mean)})
@@ -122,8 +121,8 @@ class TierCorrection:
         if first:
             x[:, 0] = 1.0
         for r, (moves, _, _) in enumerate(rows):
-            for i, sign in _signed(moves):
-                x[r, col[i]] = sign
+            for i in moves:
+                x[r, col[i]] = 1.0
         m = np.zeros((len(edits) + first, armies))
         for e, v in prior_mean.items():
             m[col[e]] = v
@@ -151,13 +150,6 @@ class TierCorrection:
         """(len(moves), armies): each single edit's shift (0 where never measured)."""
         n = len(self.base)
         return np.array([self.edit.get(int(i), np.zeros(n)) for i in moves]).reshape(-1, n)
-
-
-def _signed(moves) -> list[tuple[int, float]]:
-    """(edit, ±1) of a row's edit set: a tuple counts each edit once, a dict signs them."""
-    if isinstance(moves, dict):
-        return [(int(i), float(v)) for i, v in moves.items()]
-    return [(int(i), 1.0) for i in moves]
 
 
 def shrink(rates, predicted: np.ndarray, predicted_se: np.ndarray):
