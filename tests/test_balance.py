@@ -85,6 +85,7 @@ def comparable(result: dict) -> dict:
     """The result without what depends on the clock."""
     r = json.loads(json.dumps(result))
     r["search"].pop("minutes")
+    r["search"].pop("searched_minutes")
     for h in r["search"]["history"]:
         h.pop("elapsed_s")
     return r
@@ -727,18 +728,112 @@ def test_polishing_is_not_part_of_the_searchs_fingerprint(small, tmp_path):
 
 def test_a_minutes_budget_polishes_on_while_a_round_and_the_fresh_deals_fit(small, tmp_path):
     s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path, tiers=small.tiers)
+    st, pairs = small.settings, 2 * len(s.pairs)
+    # each tier's fresh deals (the proposals and the decks as written) take 30 s at this pace
+    fresh = [st.fresh_deals] + [st.strong_fresh_deals] * (len(s.tiers) - 1)
+    s.pace = [[30.0, (st.final_top + 1) * d * pairs] for d in fresh]
+    assert s.fresh_seconds() == pytest.approx(30.0 * len(s.tiers))
+    s.pace = [[30.0 / len(s.tiers), n] for _, n in s.pace]  # 30 s in all
     s.history = [
         {"phase": "search", "elapsed_s": 100.0},
         {"phase": balance_search.POLISH, "elapsed_s": 130.0},  # the anchor, every pair: 30 s
         {"phase": balance_search.POLISH, "elapsed_s": 140.0},  # a neighbour: 10 s
     ]
     s.elapsed = 140.0
-    # one more neighbour (10 s) and the fresh deals (twice the anchor's round, 60 s): 210 s
-    assert s._room_to_polish(balance_search.Budget(minutes=3.5))
-    assert not s._room_to_polish(balance_search.Budget(minutes=3.4))
+    # one more neighbour (10 s) and the fresh deals (30 s): 180 s
+    assert s._room_to_polish(balance_search.Budget(minutes=3.0))
+    assert not s._room_to_polish(balance_search.Budget(minutes=2.9))
     # never with a games budget: the same proposals on any machine
     assert not s._room_to_polish(balance_search.Budget(games=10**9))
     assert not s._room_to_polish(balance_search.Budget(minutes=60, games=10**9))
     assert not s._room_to_polish(None)
-    s.history = s.history[:2]  # the anchor alone: no neighbour's round to go by yet
+    # the anchor alone: its first neighbour is taken to play a third of its pairs (10 s)
+    s.history, s.elapsed = s.history[:2], 130.0
+    assert s._room_to_polish(balance_search.Budget(minutes=170 / 60))
+    assert not s._room_to_polish(balance_search.Budget(minutes=169 / 60))
+    s.history = s.history[:1]  # nothing polished yet: the anchor is not a neighbour
     assert not s._room_to_polish(balance_search.Budget(minutes=60))
+
+
+def test_a_slow_strong_tier_leaves_the_search_its_share_of_a_minutes_budget(small, tmp_path):
+    """The final measurements' reserve never takes more than 1 − SEARCH_SHARE of a minutes
+    budget: at 30 search games/s it alone would ask for most of 30 minutes, and a search
+    stopped after its first round proposes nothing."""
+    s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path, tiers=small.tiers)
+    budget = balance_search.Budget(minutes=30)
+    s.pace = [[1.0, 10_000], [60.0, 1]]  # this small search's strong tier: a minute a game
+    assert s.end_seconds() > 1800  # more than the whole budget
+    reserve = (1 - balance_search.SEARCH_SHARE) * 1800
+    s.elapsed = 1800 - reserve - 60 - 1
+    assert not s._spent(budget, last_round=60.0)
+    s.elapsed += 2
+    assert s._spent(budget, last_round=60.0)
+    s.pace = [[1.0, 10_000], [1.0, 10**6]]  # a fast strong tier: its own estimate decides
+    small_reserve = s.end_seconds()
+    assert small_reserve < reserve
+    s.elapsed = 1800 - small_reserve - 61
+    assert not s._spent(budget, last_round=60.0)
+    s.elapsed += 2
+    assert s._spent(budget, last_round=60.0)
+
+
+@pytest.mark.parametrize(
+    "budget, rounds",
+    [
+        # anchor at 1,300 s; each neighbour 100 s, the fresh deals 200 s
+        (balance_search.Budget(minutes=25), 1),  # 1,300 + 100 + 200 > 1,500: the anchor alone
+        (balance_search.Budget(minutes=30), 4),  # three neighbours end at 1,600
+        (balance_search.Budget(games=10**9), None),  # exactly --polish neighbours
+        (balance_search.Budget(minutes=1, games=10**9), None),
+    ],
+)
+def test_a_minutes_budget_polishes_only_while_a_round_fits(
+    small, tmp_path, monkeypatch, budget, rounds
+):
+    """Polishing under a minutes budget gives way to the clock — a slow strong tier squeezes
+    it, never the budget — while a games budget plays exactly ``polish_rounds`` neighbours
+    (the same proposals on any machine)."""
+    s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path, tiers=small.tiers)
+    s.elapsed, s.history = 1000.0, [{"phase": "search", "elapsed_s": 1000.0}]
+    anchor = balance_search.Cand((0,), polish=True)
+
+    def run_round(plan, final, phase):
+        assert final and phase == balance_search.POLISH and plan["polish"]
+        s.elapsed += 100.0 if s.polished() else 300.0
+        s.history.append({"phase": phase, "elapsed_s": s.elapsed})
+
+    monkeypatch.setattr(s, "run_round", run_round)
+    monkeypatch.setattr(s, "selection_ranked", lambda: [anchor])
+    monkeypatch.setattr(s, "polish_best", lambda: anchor if s.polished() else None)
+    monkeypatch.setattr(s, "polish", lambda moves: [(len(s.history),)])
+    monkeypatch.setattr(s, "fresh_seconds", lambda: 200.0)
+    s._polishing(budget)
+    assert s.polished() == (small.settings.polish_rounds + 1 if rounds is None else rounds)
+
+
+def test_the_search_line_splits_its_minutes_and_names_an_overrun_budget():
+    from lab.report.balance import search_line
+
+    se = dict(
+        rounds=3,
+        minutes=30.8,
+        searched_minutes=12.0,
+        budget_minutes=30,
+        candidates=10,
+        dropped=1,
+        selected=2,
+        edits_tried=5,
+        edits_from="every card",
+        games={"tuned": dict(screen=1, selection=2, polishing=3, fresh=4)},
+        stop="budget",
+    )
+    line = search_line({"search": se})
+    assert "in 30.8 min (12.0 searching, the rest measuring the proposals)" in line
+    assert "past" not in line  # within a minute of the budget
+    se["minutes"] = 38.0
+    assert "8 min past its 30-minute budget" in search_line({"search": se})
+    assert "--budget-minutes" in search_line({"search": se})
+    se.update(budget_minutes=None, searched_minutes=None)  # a games budget, a search in flight
+    assert "past" not in search_line({"search": se}) and "searching" not in search_line(
+        {"search": se}
+    )

@@ -540,6 +540,9 @@ def build_result(p: BalancePlan, s: Search) -> dict:
                 "stop": s.stop,
                 "rounds": len(hist),
                 "minutes": s.elapsed / 60,
+                # before the final measurements (None: the search has not stopped)
+                "searched_minutes": None if s.searched_s is None else s.searched_s / 60,
+                "budget_minutes": s.budget.minutes,
                 "candidates": len(s.evaluated()),
                 "dropped": sum(c.dropped >= 0 for c in s.cands.values()),
                 "selected": sum(c.confirmed for c in s.cands.values()),

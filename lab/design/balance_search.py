@@ -83,6 +83,10 @@ KINDS = ("screen", SELECT, FRESH, POLISH)
 # settings of what follows the search (polishing, the fresh deals): they never change its rounds,
 # so they are not in its fingerprint and may change on --resume
 _AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_rounds")
+# the least share of a minutes budget the search itself keeps, however slow a strong tier plays
+# here: at 30 search games/s the final measurements alone ask for about 25 of 30 minutes, and a
+# search that stops after its first round proposes nothing
+SEARCH_SHARE = 0.4
 
 
 class Unit(NamedTuple):
@@ -261,6 +265,8 @@ class Search:
         self.pace = [[0.0, 0] for _ in self.play_tiers]  # [seconds, games] through the runner
         self.history: list[dict] = []
         self.stop: str | None = None
+        self.searched_s: float | None = None  # when the search stopped for the final measurements
+        self.budget = Budget()  # of the session in flight
         self._started: float | None = None  # monotonic start of the round in flight
         self._pending: list[tuple[str, int, int]] = []  # games of the round in flight
         self._stats: dict[tuple, tuple[Objectives, object]] = {}
@@ -296,6 +302,7 @@ class Search:
             "credit": self.credit,
             "pace": self.pace,
             "stop": self.stop,
+            "searched_s": self.searched_s,
             "history": self.history,
             "candidates": [
                 {
@@ -343,6 +350,7 @@ class Search:
             )
         self.round, self.elapsed = data["round"], data["elapsed_s"]
         self.games, self.stop = data["games"], data["stop"]
+        self.searched_s = data.get("searched_s")
         for kind in KINDS:  # (a search of an earlier version kept no polishing games)
             self.games.setdefault(kind, [0] * len(self.play_tiers))
         self.credit, self.pace = data["credit"], data["pace"]
@@ -1018,7 +1026,7 @@ class Search:
             exp = self.experiment(block, pairs, keys)
             folder = work / f"call-{n:04d}"
             started = time.monotonic()
-            runner.run(
+            result = runner.run(
                 exp,
                 folder,
                 jobs=self.jobs,
@@ -1029,7 +1037,10 @@ class Search:
             )
             games = read_games(folder, columns=_COLUMNS)
             t = tier_of(block)
-            self.pace[t][0] += time.monotonic() - started
+            # compiling is paid once (the first call at a tier, after an install or an engine
+            # change); counted in the pace it would make the final measurements' reserve
+            # swallow a short budget
+            self.pace[t][0] += time.monotonic() - started - result.compile_seconds
             self.pace[t][1] += len(games)
             names = {_patch_name(k) if k else "base": k for k in keys}
             rows += _unit_rows(games, names, block, self.pairs, pairs, self.deals(block, keys))
@@ -1188,14 +1199,17 @@ class Search:
         """Rounds until the budget is spent or nothing is left to do, then the final selection
         and the fresh deals; the reason it stopped. The budget counts every session of the
         search (``--resume`` goes on where it was)."""
+        self.budget = budget
         if self.stop == "converged":
             self.finish(budget)
             return self.stop
         last = self._last_round()
         while True:
             if self._spent(budget, last):
-                if self._unconfirmed() and self.stop != "budget":  # not again on --resume
-                    self.run_round(final=True)
+                if self.stop != "budget":  # not again on --resume
+                    self.searched_s = self.elapsed
+                    if self._unconfirmed():
+                        self.run_round(final=True)
                 self.stop = "budget"
                 self.save()
                 self.finish(budget)
@@ -1206,6 +1220,7 @@ class Search:
             last = self.elapsed - before
             if self.round > 1 and not any(plan[k] for k in ("confirm", "promote", "new", "strong")):
                 self.stop = "converged"
+                self.searched_s = self.elapsed
                 self.save()
                 self.finish(budget)
                 return self.stop
@@ -1230,11 +1245,19 @@ class Search:
     def _polishing(self, budget: Budget | None = None) -> None:
         """Rounds of polishing: the best selected set is measured on the polishing deals at
         every tier, then each round the neighbour of the best set there that rates best
-        (``polish``) — ``polish_rounds`` of them, and more while a minutes budget has room;
-        the best there is ranked first."""
+        (``polish``) — ``polish_rounds`` of them with a games budget (the same proposals on
+        any machine), as many as fit with a minutes budget (``_room_to_polish``: the reserve
+        for the final measurements counts ``polish_rounds`` of them unless a slow strong tier
+        squeezed it); the best there is ranked first."""
         rounds = self.settings.polish_rounds
-        # the first round measures the anchor
-        while rounds and (self.polished() <= rounds or self._room_to_polish(budget)):
+        by_minutes = budget is not None and budget.minutes is not None and budget.games is None
+
+        def more() -> bool:
+            if not self.polished():
+                return True  # the anchor
+            return self._room_to_polish(budget) if by_minutes else self.polished() <= rounds
+
+        while rounds and more():
             best, selected = self.polish_best(), self.selection_ranked()
             if best is None:
                 if not selected:
@@ -1248,10 +1271,9 @@ class Search:
 
     def _room_to_polish(self, budget: Budget | None) -> bool:
         """Whether a minutes budget leaves room for one more polishing round (as long as the
-        longest neighbour's round so far) and the fresh deals (about twice the first round's:
-        the proposals and the decks as written on every pair, on half the strong tiers' deals).
-        A polishing round is the cheapest step of the search that still improves its answer,
-        and the final measurements' estimate (``end_seconds``) is cautious, so a search
+        longest neighbour's round so far; before the first, a third of the anchor's: a
+        neighbour plays only the pairs its edit touches) and the fresh deals. A polishing
+        round is the cheapest step of the search that still improves its answer, so a search
         stopped by minutes spends what is left here. Never with a games budget (the same
         proposals on any machine)."""
         if budget is None or budget.minutes is None or budget.games is not None:
@@ -1260,9 +1282,10 @@ class Search:
         took = [
             ends[i + 1] - ends[i] for i, h in enumerate(self.history) if h.get("phase") == POLISH
         ]
-        if len(took) < 2:
+        if not took:
             return False
-        return self.elapsed + max(took[1:]) + 2 * took[0] <= 60 * budget.minutes
+        step = max(took[1:]) if len(took) > 1 else took[0] / 3
+        return self.elapsed + step + self.fresh_seconds() <= 60 * budget.minutes
 
     def finalists(self) -> list[Cand]:
         """The unchanged decks and the candidates selected at the first tier that go on to the
@@ -1293,36 +1316,44 @@ class Search:
         alive = [c for c in self.evaluated() if c.dropped < 0]
         return any(not c.confirmed for c in self.front(alive))
 
-    def end_seconds(self) -> float:
-        """About how long the final selection, the polishing and the fresh deals take, at the pace each tier
-        has played so far."""
+    def _at_pace(self, games: list[float]) -> float:
+        """Seconds ``games`` (per played tier) take at the pace each tier has played so far."""
+        pace = [sec / n if n else 0.0 for sec, n in self.pace]
+        return float(sum(g * p for g, p in zip(games, pace)))
+
+    def fresh_seconds(self) -> float:
+        """About how long the fresh deals take: the proposals and the decks as written on every
+        pair at every tier."""
         s, pairs = self.settings, 2 * len(self.pairs)
-        games = [(s.final_confirms * s.confirm_deals + (s.final_top + 1) * s.fresh_deals) * pairs]
+        deals = [s.fresh_deals] + [s.strong_fresh_deals for _ in self.strong_tiers]
+        return self._at_pace([(s.final_top + 1) * d * pairs for d in deals])
+
+    def end_seconds(self) -> float:
+        """About how long the final selection, the polishing and the fresh deals take."""
+        s, pairs = self.settings, 2 * len(self.pairs)
+        games = [s.final_confirms * s.confirm_deals * pairs]
         # the best selected set on every pair, then one neighbour a round: one edit more, fewer
         # or other touches an army or two — about a third of the pairs
         polish = 1 + s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else 0
         games[0] += polish * (s.levels * s.block + self.deals(polish_block(0))) * pairs
         games += [
-            (
-                (s.finalists + 1) * s.strong_select_deals
-                + polish * self.deals(polish_block(t))
-                + (s.final_top + 1) * s.strong_fresh_deals
-            )
+            ((s.finalists + 1) * s.strong_select_deals + polish * self.deals(polish_block(t)))
             * pairs
             for t in self.strong_tiers
         ]
-        pace = [sec / n if n else 0.0 for sec, n in self.pace]
-        return float(sum(g * p for g, p in zip(games, pace)))
+        return self._at_pace(games) + self.fresh_seconds()
 
     def _spent(self, budget: Budget, last_round: float) -> bool:
         """Whether to stop searching: the games budget is reached, or the next round (about as
-        long as the last) and the final measurements would end past the minutes budget."""
+        long as the last) and the final measurements would end past the minutes budget — the
+        search keeping at least ``SEARCH_SHARE`` of it (polishing then fits in what is left)."""
         if budget.games is not None and self.played() >= budget.games:
             return True
-        return (
-            budget.minutes is not None
-            and self.elapsed + last_round + self.end_seconds() > 60 * budget.minutes
-        )
+        if budget.minutes is None:
+            return False
+        limit = 60 * budget.minutes
+        reserve = min(self.end_seconds(), (1 - SEARCH_SHARE) * limit)
+        return self.elapsed + last_round + reserve > limit
 
     def _rank_key(self, o: Objectives, c: Cand):
         """Best first: within the band at every tier (fewest edits first), then the others by

@@ -110,12 +110,27 @@ def search_line(result: dict) -> str:
         + f"{g['fresh']:,} fresh"
         for label, g in se["games"].items()
     )
-    return (
-        f"search: {se['rounds']} rounds in {se['minutes']:.1f} min, {se['candidates']:,} "
-        f"edit sets screened ({se['dropped']:,} dropped by racing, {se['selected']} "
-        f"selected), {se['edits_tried']} single edits from {se['edits_from']}; games — "
-        f"{games}; stopped because {stop}"
+    searched = se.get("searched_minutes")
+    split = (
+        f" ({searched:.1f} searching, the rest measuring the proposals)"
+        if searched is not None
+        else ""
     )
+    line = (
+        f"search: {se['rounds']} rounds in {se['minutes']:.1f} min{split}, "
+        f"{se['candidates']:,} edit sets screened ({se['dropped']:,} dropped by racing, "
+        f"{se['selected']} selected), {se['edits_tried']} single edits from "
+        f"{se['edits_from']}; games — {games}; stopped because {stop}"
+    )
+    budget = se.get("budget_minutes")
+    if budget is not None and se["minutes"] > budget + 1:
+        line += (
+            f". It ran {se['minutes'] - budget:.0f} min past its {budget:g}-minute budget: at "
+            "this machine's pace the strong tiers' final measurements do not fit beside the "
+            "search's own share of it — give a larger --budget-minutes, or fewer "
+            "--strong-games"
+        )
+    return line
 
 
 ARMY_COLUMNS = ["army", "before", "after", "change (points)", "games"]

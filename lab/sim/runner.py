@@ -59,6 +59,7 @@ class RunResult:
     play_seconds: float
     errors: int  # games that hit an engine limit
     already_complete: bool = False  # the folder held every chunk: nothing was played
+    compile_seconds: float = 0.0  # compiling or loading the kernels before the games
 
     @property
     def games_per_s(self) -> float:
@@ -257,6 +258,7 @@ def _run_locked(
         time.perf_counter() - started,
         times["play_s"],
         sum(r.errors for r in receipts),
+        compile_seconds=times["compile_s"],
     )
 
 
