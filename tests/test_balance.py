@@ -328,6 +328,10 @@ def test_four_disjoint_sets_of_deals_each_shared_by_every_tier(searched):
     # the strong tier plays the first deals of each set: paired with the first tier
     for kind in kinds:
         assert words[(kind, "strong")] <= words[(kind, "first")]
+    # the first tier polishes on four times the fresh deals (cheap there; its best set is
+    # flattered by what it was chosen on)
+    n = {k: len({w[1] for w in v}) for k, v in words.items()}
+    assert n[("polish", "first")] == balance_search.POLISH_FIRST * n[("fresh", "first")]
     sets = result["deals"]
     assert set(sets) == {"screening", "selection", "polishing", "fresh"}
     assert sets["polishing"]["tiers"]["random-vs-random"]["seed"] in seeds["polish"]

@@ -87,6 +87,7 @@ _AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_round
 # here: at 30 search games/s the final measurements alone ask for about 25 of 30 minutes, and a
 # search that stops after its first round proposes nothing
 SEARCH_SHARE = 0.4
+POLISH_FIRST = 4  # the first tier's polishing deals, in fresh deals
 
 
 class Unit(NamedTuple):
@@ -967,8 +968,10 @@ class Search:
             "screen": s.block if first else s.strong_block,
             SELECT: s.confirm_deals if first else s.strong_select_deals,
             FRESH: s.fresh_deals if first else s.strong_fresh_deals,
-            # a strong tier's polishing figures decide between sets one edit apart
-            POLISH: s.fresh_deals if first else 2 * s.strong_fresh_deals,
+            # polishing figures decide between sets one edit apart, and the best of them is
+            # flattered by what it was chosen on: at the first tier (a few seconds a round)
+            # four times the fresh deals keep that to a fraction of a point
+            POLISH: POLISH_FIRST * s.fresh_deals if first else 2 * s.strong_fresh_deals,
         }[kind_of(block)]
 
     def calls(self, units) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:
