@@ -497,7 +497,9 @@ def test_a_dask_cluster_gives_the_same_search(small, searched, tmp_path):
 
 def test_a_larger_budget_on_resume_goes_on_from_where_it_stopped(small, tmp_path):
     short = balance.run(small, tmp_path / "s", games=8_000, jobs=1)
-    longer = balance.run(small, tmp_path / "s", games=16_000, jobs=1, resume=True)
+    # every game so far, the polishing and the fresh deals after the search included
+    played = sum(sum(kinds.values()) for kinds in short["search"]["games"].values())
+    longer = balance.run(small, tmp_path / "s", games=played + 8_000, jobs=1, resume=True)
     assert longer["search"]["rounds"] > short["search"]["rounds"]
     assert (
         longer["search"]["history"][: short["search"]["rounds"] - 1]
