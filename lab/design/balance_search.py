@@ -181,6 +181,12 @@ class Budget:
     minutes: float | None = None
     games: int | None = None
 
+    @property
+    def by_clock(self) -> bool:
+        """Minutes alone decide: the steps after the search may fill what is left (a games
+        budget keeps them fixed, the same proposals on any machine)."""
+        return self.minutes is not None and self.games is None
+
 
 @dataclass
 class Status:
@@ -1253,12 +1259,12 @@ class Search:
         for the final measurements counts ``polish_rounds`` of them unless a slow strong tier
         squeezed it); the best there is ranked first."""
         rounds = self.settings.polish_rounds
-        by_minutes = budget is not None and budget.minutes is not None and budget.games is None
+        by_clock = budget is not None and budget.by_clock
 
         def more() -> bool:
             if not self.polished():
                 return True  # the anchor
-            return self._room_to_polish(budget) if by_minutes else self.polished() <= rounds
+            return self._room_to_polish(budget) if by_clock else self.polished() <= rounds
 
         while rounds and more():
             best, selected = self.polish_best(), self.selection_ranked()
@@ -1279,12 +1285,9 @@ class Search:
         round is the cheapest step of the search that still improves its answer, so a search
         stopped by minutes spends what is left here. Never with a games budget (the same
         proposals on any machine)."""
-        if budget is None or budget.minutes is None or budget.games is not None:
+        if budget is None or not budget.by_clock:
             return False
-        ends = [0.0] + [h["elapsed_s"] for h in self.history]
-        took = [
-            ends[i + 1] - ends[i] for i, h in enumerate(self.history) if h.get("phase") == POLISH
-        ]
+        took = [sec for h, sec in self._round_seconds() if h.get("phase") == POLISH]
         if not took:
             return False
         step = max(took[1:]) if len(took) > 1 else took[0] / 3
@@ -1309,11 +1312,15 @@ class Search:
     def _last_round(self) -> float:
         """Seconds the last search round took (0 before any): a resumed search decides as the
         interrupted one would have whether the next round fits the budget."""
-        ends = [0.0] + [h["elapsed_s"] for h in self.history]
-        for i in range(len(self.history) - 1, -1, -1):
-            if not self.history[i]["final"]:
-                return max(0.0, ends[i + 1] - ends[i])
+        for h, sec in reversed(self._round_seconds()):
+            if not h["final"]:
+                return max(0.0, sec)
         return 0.0
+
+    def _round_seconds(self) -> list[tuple[dict, float]]:
+        """Each round of the history with the seconds it took."""
+        ends = [0.0] + [h["elapsed_s"] for h in self.history]
+        return [(h, ends[i + 1] - ends[i]) for i, h in enumerate(self.history)]
 
     def _unconfirmed(self) -> bool:
         alive = [c for c in self.evaluated() if c.dropped < 0]
