@@ -332,6 +332,12 @@ def test_four_disjoint_sets_of_deals_each_shared_by_every_tier(searched):
     # flattered by what it was chosen on)
     n = {k: len({w[1] for w in v}) for k, v in words.items()}
     assert n[("polish", "first")] == balance_search.POLISH_FIRST * n[("fresh", "first")]
+    # a strong tier polishes on several times its fresh deals (its noise on the polished set's
+    # level is what is left to mend), never beyond the first tier's (the tiers stay paired)
+    assert n[("polish", "strong")] == min(
+        balance_search.POLISH_STRONG * n[("fresh", "strong")], n[("polish", "first")]
+    )
+    assert n[("polish", "strong")] > 2 * n[("fresh", "strong")]
     sets = result["deals"]
     assert set(sets) == {"screening", "selection", "polishing", "fresh"}
     assert sets["polishing"]["tiers"]["random-vs-random"]["seed"] in seeds["polish"]
@@ -691,6 +697,44 @@ def test_polishing_measures_the_best_set_and_its_neighbours_on_deals_of_their_ow
     assert result["search"]["games"]["random-vs-random"]["polishing"] > 0
 
 
+def test_a_polishing_round_measures_one_of_the_options_it_screened_first(small, searched):
+    """Before a neighbour is measured at every tier, the surrogate's best few neighbours are
+    screened at the first tier in a round of their own, which names them; the one measured
+    is among them."""
+    out, result = searched
+    s = _search_of(small, out)
+    history = result["search"]["history"]
+    screens = [i for i, h in enumerate(history) if h["phase"] == balance_search.POLISH_SCREEN]
+    assert screens
+    for i in screens:
+        h = history[i]
+        options = [tuple(m) for m in h["options"]]
+        assert 0 < len(options) <= balance_search.POLISH_OPTIONS
+        assert all(s.cands[rkey(m)].level == small.settings.levels for m in options)
+        after = history[i + 1]
+        assert after["phase"] == balance_search.POLISH
+        (measured,) = after["polished"]
+        assert tuple(measured) in options
+        assert s.cands[rkey(h["anchor"])].polish  # the best set on the polishing deals then
+
+
+def test_a_resumed_polishing_round_chooses_among_the_options_it_screened(
+    small, searched, tmp_path, monkeypatch
+):
+    out, _ = searched
+    s = _search_of(small, out)
+    anchor = s.polish_best().moves
+    options = [(0,), (1,)]
+    s.history.append(
+        {"phase": balance_search.POLISH_SCREEN, "anchor": list(anchor), "options": options}
+    )
+    monkeypatch.setattr(s, "run_round", lambda *a, **k: pytest.fail("screened again"))
+    assert s._polish_options(anchor) == options
+    s.history[-1]["anchor"] = [99]  # another anchor's options are not this round's
+    monkeypatch.setattr(s, "polish", lambda moves, among=None: [])
+    assert s._polish_options(anchor) == []
+
+
 def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, monkeypatch):
     """The neighbours are rated from the best set's rates on the polishing deals, not the
     surrogate's: the same set measured with 武田 far below the target or far above it at the
@@ -786,7 +830,8 @@ def test_a_slow_strong_tier_leaves_the_search_its_share_of_a_minutes_budget(smal
 @pytest.mark.parametrize(
     "budget, rounds",
     [
-        # anchor at 1,300 s; each neighbour 100 s, the fresh deals 200 s
+        # anchor at 1,300 s; each neighbour 100 s (20 s screening its options, 80 s measuring
+        # one of them), the fresh deals 200 s
         (balance_search.Budget(minutes=25), 1),  # 1,300 + 100 + 200 > 1,500: the anchor alone
         (balance_search.Budget(minutes=30), 4),  # three neighbours end at 1,600
         (balance_search.Budget(games=10**9), None),  # exactly --polish neighbours
@@ -804,14 +849,19 @@ def test_a_minutes_budget_polishes_only_while_a_round_fits(
     anchor = balance_search.Cand((0,), polish=True)
 
     def run_round(plan, final, phase):
-        assert final and phase == balance_search.POLISH and plan["polish"]
-        s.elapsed += 100.0 if s.polished() else 300.0
+        assert final
+        if phase == balance_search.POLISH_SCREEN:  # a neighbour's round: its options first
+            assert plan["screen"] and not plan["polish"]
+            s.elapsed += 20.0
+        else:
+            assert phase == balance_search.POLISH and plan["polish"]
+            s.elapsed += 80.0 if s.polished() else 300.0
         s.history.append({"phase": phase, "elapsed_s": s.elapsed})
 
     monkeypatch.setattr(s, "run_round", run_round)
     monkeypatch.setattr(s, "selection_ranked", lambda: [anchor])
     monkeypatch.setattr(s, "polish_best", lambda: anchor if s.polished() else None)
-    monkeypatch.setattr(s, "polish", lambda moves: [(len(s.history),)])
+    monkeypatch.setattr(s, "polish", lambda moves, among=None: [(len(s.history),)])
     monkeypatch.setattr(s, "fresh_seconds", lambda: 200.0)
     s._polishing(budget)
     assert s.polished() == (small.settings.polish_rounds + 1 if rounds is None else rounds)

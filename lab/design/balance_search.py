@@ -88,6 +88,14 @@ _AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_round
 # search that stops after its first round proposes nothing
 SEARCH_SHARE = 0.4
 POLISH_FIRST = 4  # the first tier's polishing deals, in fresh deals
+# a strong tier's polishing deals, in its fresh deals: what is left after the search is mostly
+# the strong tier's noise on the level of the set being polished (at twice the fresh deals,
+# ±2.8 points per army at 95%, as large as what polishing mends), and a round rarely finds
+# more after the first few
+POLISH_STRONG = 4
+# neighbours screened at the first tier in a polishing round before one is measured everywhere
+POLISH_OPTIONS = 8
+POLISH_SCREEN = "polishing screen"  # the phase of that screening round
 
 
 class Unit(NamedTuple):
@@ -279,6 +287,7 @@ class Search:
         self._stats: dict[tuple, tuple[Objectives, object]] = {}
         self._confirmed: dict[tuple[str, int], object] = {}
         self._corrections: tuple[int, list[TierCorrection]] | None = None
+        self._note: dict = {}  # what the round in flight adds to its history entry
         self.on_status = None  # callable(Status), the progress display
 
     @property
@@ -800,30 +809,23 @@ class Search:
                 break
         return [m for _, m in sorted((score(m), m) for m in best)]
 
-    def polish(self, anchor: tuple[int, ...]) -> list[tuple[int, ...]]:
+    def polish(self, anchor: tuple[int, ...], among=None) -> list[tuple[int, ...]]:
         """The neighbours of ``anchor`` — one edit added (within --max-edits), removed or
         replaced — not yet measured on the polishing deals, best first by the anchor's judged
-        rates there plus the surrogate's predicted change at each tier (at most eight). The
-        surrogate misses a strong tier's rates by several points for some sets, and the best
-        selected set's selection figures flatter it (it was chosen on them), so it often
-        leaves an army or two out where both put it in the band; anchored on what deals of its
-        own measured, one edit can mend them."""
+        rates there plus the surrogate's predicted change at each tier (at most
+        ``POLISH_OPTIONS``); ``among``: rate these neighbours alone (once screened, the
+        surrogate's first-tier figures of a set are its own measured ones). The surrogate
+        misses a strong tier's rates by several points for some sets, and the best selected
+        set's selection figures flatter it (it was chosen on them), so it often leaves an army
+        or two out where both put it in the band; anchored on what deals of its own measured,
+        one edit can mend them."""
         done = self.screened_singles()
         if not done:
             return []
         singles, single_d, _, exact = self._surrogate(done)
         col = {int(i): r for r, i in enumerate(singles)}
         corrs = self.corrections()
-        options: set[tuple[int, ...]] = set()
-        for e in (None, *anchor):
-            rest = tuple(i for i in anchor if i != e)
-            if e is not None and rest:
-                options.add(rest)
-            if len(rest) >= self.settings.max_edits:
-                continue
-            ok = ~self.conflict[list(rest)].any(axis=0)[singles] if rest else singles >= 0
-            options.update(tuple(sorted(rest + (int(i),))) for i in singles[ok & (singles != e)])
-        options -= {c.moves for c in self.cands.values() if c.polish} | {tuple(anchor)}
+        polished = {c.moves for c in self.cands.values() if c.polish} | {tuple(anchor)}
         y_anchor = exact(anchor)
 
         def tiers(moves, y) -> np.ndarray:
@@ -831,19 +833,35 @@ class Search:
             return np.array([wr] + [wr + c.of(moves) for c in corrs])
 
         now = self.judged_rates(anchor, polish_block) - tiers(anchor, y_anchor)
+        if among is not None:
+            shortlist = [tuple(m) for m in among if tuple(m) not in polished]
+        else:
+            options: set[tuple[int, ...]] = set()
+            for e in (None, *anchor):
+                rest = tuple(i for i in anchor if i != e)
+                if e is not None and rest:
+                    options.add(rest)
+                if len(rest) >= self.settings.max_edits:
+                    continue
+                ok = ~self.conflict[list(rest)].any(axis=0)[singles] if rest else singles >= 0
+                options.update(
+                    tuple(sorted(rest + (int(i),))) for i in singles[ok & (singles != e)]
+                )
+            options -= polished
 
-        def rough(moves) -> np.ndarray:
-            y = y_anchor.copy()
-            for i in set(moves) - set(anchor):
-                y += single_d[col[i]]
-            for i in set(anchor) - set(moves):
-                if i in col:
-                    y -= single_d[col[i]]
-            return y
+            def rough(moves) -> np.ndarray:
+                y = y_anchor.copy()
+                for i in set(moves) - set(anchor):
+                    y += single_d[col[i]]
+                for i in set(anchor) - set(moves):
+                    if i in col:
+                        y -= single_d[col[i]]
+                return y
 
-        first = sorted((self._tier_score(now + tiers(m, rough(m))), m) for m in options)
-        best = sorted((self._tier_score(now + tiers(m, exact(m))), m) for _, m in first[:32])
-        return [m for _, m in best[:8]]
+            first = sorted((self._tier_score(now + tiers(m, rough(m))), m) for m in options)
+            shortlist = [m for _, m in first[:32]]
+        best = sorted((self._tier_score(now + tiers(m, exact(m))), m) for m in shortlist)
+        return [m for _, m in best[:POLISH_OPTIONS]]
 
     def polish_best(self) -> Cand | None:
         """The best set measured on the polishing deals, judged there (None before any)."""
@@ -976,8 +994,11 @@ class Search:
             FRESH: s.fresh_deals if first else s.strong_fresh_deals,
             # polishing figures decide between sets one edit apart, and the best of them is
             # flattered by what it was chosen on: at the first tier (a few seconds a round)
-            # four times the fresh deals keep that to a fraction of a point
-            POLISH: POLISH_FIRST * s.fresh_deals if first else 2 * s.strong_fresh_deals,
+            # four times the fresh deals keep that to a fraction of a point; a strong tier
+            # plays the first of those deals (the tiers stay paired)
+            POLISH: POLISH_FIRST * s.fresh_deals
+            if first
+            else min(POLISH_STRONG * s.strong_fresh_deals, POLISH_FIRST * s.fresh_deals),
         }[kind_of(block)]
 
     def calls(self, units) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:
@@ -1166,6 +1187,7 @@ class Search:
                 "final": final,
                 "phase": phase,
                 **({"polished": [list(m) for m in plan["polish"]]} if phase == POLISH else {}),
+                **self._note,
                 "new": len(plan["new"]),
                 "promoted": len(plan["promote"]),
                 "confirmed": len(plan["confirm"]),
@@ -1179,6 +1201,7 @@ class Search:
                 "best_worst": round(self.overall(best[0]).worst, 4) if best else None,
             }
         )
+        self._note = {}
         self.round += 1
         self.save()
         if not self.keep_records:
@@ -1273,10 +1296,32 @@ class Search:
                     return
                 self.run_round(_plan(polish=[selected[0].moves]), final=True, phase=POLISH)
                 continue
-            step = self.polish(best.moves)[:1]
+            options = self._polish_options(best.moves)
+            if not options:
+                return
+            step = self.polish(best.moves, among=options)[:1]
             if not step:
                 return
             self.run_round(_plan(screen=step, polish=step), final=True, phase=POLISH)
+
+    def _polish_options(self, anchor) -> list[tuple[int, ...]]:
+        """The neighbours of ``anchor`` a polishing round chooses from, fully screened at the
+        first tier: the surrogate's ``POLISH_OPTIONS`` best, screened in a round of their own
+        (seconds: their first-tier figures then are measured, not added up from single edits,
+        so the one measured at every tier is the best of them by what was played). The
+        screening round names them in the history, so a resumed search chooses among the same
+        ones."""
+        last = self.history[-1] if self.history else {}
+        if last.get("phase") == POLISH_SCREEN and tuple(last.get("anchor", ())) == tuple(anchor):
+            return [tuple(m) for m in last["options"]]
+        options = self.polish(anchor)
+        levels = self.settings.levels
+        todo = [m for m in options if getattr(self.cands.get(rkey(m)), "level", 0) < levels]
+        if not todo:
+            return options
+        self._note = {"anchor": list(anchor), "options": [list(m) for m in options]}
+        self.run_round(_plan(screen=todo), final=True, phase=POLISH_SCREEN)
+        return options
 
     def _room_to_polish(self, budget: Budget | None) -> bool:
         """Whether a minutes budget leaves room for one more polishing round (as long as the
@@ -1287,7 +1332,13 @@ class Search:
         proposals on any machine)."""
         if budget is None or not budget.by_clock:
             return False
-        took = [sec for h, sec in self._round_seconds() if h.get("phase") == POLISH]
+        took, screening = [], 0.0
+        for h, sec in self._round_seconds():  # a round's neighbours screened, then one measured
+            if h.get("phase") == POLISH_SCREEN:
+                screening += sec
+            elif h.get("phase") == POLISH:
+                took.append(sec + screening)
+                screening = 0.0
         if not took:
             return False
         step = max(took[1:]) if len(took) > 1 else took[0] / 3
@@ -1343,9 +1394,11 @@ class Search:
         s, pairs = self.settings, 2 * len(self.pairs)
         games = [s.final_confirms * s.confirm_deals * pairs]
         # the best selected set on every pair, then one neighbour a round: one edit more, fewer
-        # or other touches an army or two — about a third of the pairs
+        # or other touches an army or two — about a third of the pairs —, chosen among
+        # POLISH_OPTIONS screened at the first tier
         polish = 1 + s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else 0
         games[0] += polish * (s.levels * s.block + self.deals(polish_block(0))) * pairs
+        games[0] += max(0.0, polish - 1) * (POLISH_OPTIONS - 1) * s.levels * s.block * pairs
         games += [
             ((s.finalists + 1) * s.strong_select_deals + polish * self.deals(polish_block(t)))
             * pairs
