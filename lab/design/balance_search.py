@@ -69,7 +69,14 @@ from lab.design.balance_tiers import (
 )
 from lab.errors import LabError
 from lab.games.protocol import Experiment
-from lab.stats.balance import Objectives, cluster_mean, hopeless, objectives, pareto
+from lab.stats.balance import (
+    Objectives,
+    cluster_mean,
+    controlled_mean,
+    hopeless,
+    objectives,
+    pareto,
+)
 
 CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)
 STATE = "state.json"
@@ -498,8 +505,34 @@ class Search:
         first = self.confirmed_rates(moves, block(0))
         out = [(first.mean, first.lo, first.hi)]
         for t in self.strong_tiers:
-            out.append(self._pulled_rates(moves, t, self.confirmed_rates(moves, block(t)), first))
+            out.append(self._pulled_rates(moves, t, self.controlled_rates(moves, block, t), first))
         return out
+
+    def controlled_rates(self, moves, block, t: int):
+        """A strong tier's army rates on the deals of ``block(t)`` with the first tier's games
+        on the same set of deals as a control variate (``lab.stats.balance.controlled_mean``):
+        the strong tier plays the first deals of the set, the first tier all of them, so the
+        luck of the strong tier's few deals is measured by the first tier and taken out."""
+        got = self._confirmed.get((rkey(moves), block(t), "controlled"))
+        if got is not None:
+            return got
+        n = len(self.armies)
+        idx = {a: i for i, a in enumerate(self.armies)}
+        ys, yc, xs, xc, on = ([[] for _ in range(n)] for _ in range(5))
+        for j, (a, b) in enumerate(self.pairs):
+            key = self.restrict(moves, j)
+            s1, n1 = self.units[(block(t), j, key)][:2]
+            s0, n0 = self.units[(block(0), j, key)][:2]
+            paired = np.arange(len(s0)) < len(s1)
+            for army, y, x in ((a, s1, s0), (b, n1 - s1, n0 - s0)):
+                ys[idx[army]].append(y)
+                yc[idx[army]].append(n1)
+                xs[idx[army]].append(x)
+                xc[idx[army]].append(n0)
+                on[idx[army]].append(paired)
+        got = controlled_mean(*([np.concatenate(v) for v in w] for w in (ys, yc, xs, xc, on)))
+        self._confirmed[(rkey(moves), block(t), "controlled")] = got
+        return got
 
     def judged_rates(self, moves, block=select_block) -> np.ndarray:
         """(tiers, armies): the army rates on the selection deals (or ``block``'s) as
