@@ -779,9 +779,10 @@ def balance_command(
             "--polish",
             metavar="N",
             help="Rounds of polishing after the search (several tiers): the best selected set "
-            "is measured on deals of its own, then each round the neighbour (one edit added, "
-            "removed or replaced) of the best set there that its figures plus the surrogate's "
-            "predicted change rate best; the best there is proposed first. With "
+            "is measured on deals of its own, then each round the surrogate's eight best "
+            "neighbours of the best set there (one edit added, removed or replaced) are "
+            "screened at the first tier and the best of them measured there at every tier; "
+            "the best there is proposed first. With "
             "--budget-games exactly N rounds; with a minutes budget the search keeps time for "
             "N and polishing goes on while a round fits. 0: none.",
         ),

@@ -493,6 +493,7 @@ def build_result(p: BalancePlan, s: Search) -> dict:
             "spread": max(x["spread"] for x in per_tier.values()),
             "worst_interval": max(x["worst_interval"] for x in per_tier.values()),
             "tiers": per_tier,
+            "tier_gaps": _tier_gaps(s, c.moves, labels, names),
             "chosen_on": "polishing"
             if best_polished is not None and best_polished.moves == c.moves
             else "selection",
@@ -679,13 +680,14 @@ def _games(s: Search, moves, *blocks) -> int:
     )
 
 
-def _per_army(s: Search, moves, block: int):
-    """Per army: (its score in each game, the game's cluster) on ``block``, seat order × deal
-    order within each pair; NaN for a game that hit an engine limit."""
+def _per_army(s: Search, moves, block: int, deals: int | None = None):
+    """Per army: (its score in each game, the game's cluster) on ``block`` (its first ``deals``
+    deals of each pair), seat order × deal order within each pair; NaN for a game that hit an
+    engine limit."""
     scores = {a: [] for a in s.armies}
     clusters = {a: [] for a in s.armies}
     for j, (a, b) in enumerate(s.pairs):
-        x = s.units[(block, j, s.restrict(moves, j))].scores
+        x = s.units[(block, j, s.restrict(moves, j))].scores[:, :deals]
         deals = x.shape[1]
         g = np.tile(np.arange(deals) + j * 1_000_000, 2)
         scores[a].append(x.ravel())
@@ -719,6 +721,37 @@ def _changes(s: Search, moves, block: int) -> dict:
         ok = ~np.isnan(d)
         rows.append(game_mean(d[ok], clusters[a][ok]))
     return {k: np.array([r[k] for r in rows]) for k in ("mean", "lo", "hi")}
+
+
+def _tier_gaps(s: Search, moves, labels, names) -> dict:
+    """Per strong tier: each army's win rate at the first tier minus at that tier, on the fresh
+    deals both played (the strong tier's: the same deals, seat orders and play words, so the
+    difference is paired game by game), clustered by deal; and ``floor``, half the largest gap.
+    An edit that moves an army alike at both tiers cannot bring it closer than half their gap
+    to the target at both, so ``floor`` is how close to the band these edits can come unless
+    more edits move some army differently by skill."""
+    out = {}
+    for t in range(1, len(labels)):
+        strong, clusters = _per_army(s, moves, fresh_block(t))
+        deals = s.units[(fresh_block(t), 0, s.restrict(moves, 0))].scores.shape[1]
+        first, _ = _per_army(s, moves, fresh_block(0), deals)
+        rows = []
+        for a in s.armies:
+            d = first[a] - strong[a]
+            ok = ~np.isnan(d)
+            g = game_mean(d[ok], clusters[a][ok])
+            rows.append(
+                {
+                    "army": a,
+                    "name": names[a],
+                    "gap": g["mean"],
+                    "gap_lo": g["lo"],
+                    "gap_hi": g["hi"],
+                }
+            )
+        floor = max(abs(r["gap"]) for r in rows) / 2
+        out[labels[t]] = {"armies": rows, "floor": floor}
+    return out
 
 
 def _army_list(r: dict, armies, names) -> list[dict]:

@@ -95,11 +95,11 @@ _AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_round
 # search that stops after its first round proposes nothing
 SEARCH_SHARE = 0.4
 POLISH_FIRST = 4  # the first tier's polishing deals, in fresh deals
-# a strong tier's polishing deals, in its fresh deals: what is left after the search is mostly
-# the strong tier's noise on the level of the set being polished (at twice the fresh deals,
-# ±2.8 points per army at 95%, as large as what polishing mends), and a round rarely finds
-# more after the first few
-POLISH_STRONG = 4
+# a strong tier's polishing deals, in its fresh deals: more would measure the level of the set
+# being polished better (at twice them, ±2.8 points per army at 95%), but a round would cost as
+# much more, and a search whose best selected set starts far from the band needs its rounds
+# (at four times them the default search polished five rounds and stopped at 6.0 points)
+POLISH_STRONG = 2
 # neighbours screened at the first tier in a polishing round before one is measured everywhere
 POLISH_OPTIONS = 8
 POLISH_SCREEN = "polishing screen"  # the phase of that screening round

@@ -194,6 +194,35 @@ def tier_title(label: str, t: dict, result: dict) -> str:
     )
 
 
+def gap_line(p: dict, result: dict) -> str | None:
+    """Where the tiers disagree about the proposal's armies, and how close to the target that
+    lets an army come at both tiers (None with one tier, or a result written before)."""
+    gaps = p.get("tier_gaps")
+    if not gaps:
+        return None
+    first = next(iter(p["tiers"]))
+    parts, widest = [], None
+    for label, g in gaps.items():
+        apart = sorted(
+            (r for r in g["armies"] if r["gap_lo"] > 0 or r["gap_hi"] < 0),
+            key=lambda r: -abs(r["gap"]),
+        )
+        said = ", ".join(
+            f"{r['name']} {pts(r['gap'])} {_span(r['gap_lo'], r['gap_hi'], pts)}" for r in apart
+        )
+        parts.append(f"{first} − {label}: " + (said + " points" if said else "none beyond chance"))
+        top = max(g["armies"], key=lambda r: abs(r["gap"]))
+        if widest is None or abs(top["gap"]) > abs(widest["gap"]):
+            widest = top
+    return (
+        "where the tiers disagree (on the same fresh games): "
+        + "; ".join(parts)
+        + ". An edit that moves an army alike at both tiers brings it no closer to "
+        f"{100 * result['target']:.0f}% than half such a gap at both: about "
+        f"±{50 * abs(widest['gap']):.1f} points for {widest['name']} with these edits."
+    )
+
+
 def tables(result: dict, top: int = 5):
     """Rich renderables: per proposal its title, a before/after table per tier, its TOML."""
     from rich.table import Table
@@ -214,6 +243,9 @@ def tables(result: dict, top: int = 5):
             for row in army_rows(t):
                 tab.add_row(*row)
             out.append(tab)
+        gap = gap_line(p, result)
+        if gap:
+            out.append(Text(gap))
         out.append(Text(p["toml"]))
     return out
 
@@ -227,5 +259,8 @@ def section(result: dict, top: int = 5) -> list[tuple]:
         for label, t in p["tiers"].items():
             blocks.append(("para", tier_title(label, t, result)))
             blocks.append(("table", ARMY_COLUMNS, army_rows(t), CAPTION))
+        gap = gap_line(p, result)
+        if gap:
+            blocks.append(("para", gap))
         blocks.append(("code", p["toml"]))
     return blocks
