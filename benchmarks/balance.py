@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from lab.design import balance
+from lab.report.balance import gap_line
 from lab.sim.config import load_experiment
 
 CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
@@ -100,6 +101,7 @@ def measure(
     return {
         "config": str(config),
         "tiers": labels,
+        "target": result["target"],
         "minutes_budget": minutes,
         "jobs": jobs,
         "load_average": os.getloadavg(),
@@ -176,6 +178,9 @@ def report(r: dict) -> None:
             f"{100 * b['worst']:.1f} → {100 * t['worst']:.1f} points from 50%; every 95% "
             f"interval within {100 * t['worst_interval']:.1f} points of 50%"
         )
+    gap = gap_line(p, r)
+    if gap:
+        print(f"  {gap}")
     print(
         f"  aim (every army within ±{100 * AIM:g} at every tier, intervals within "
         f"±{100 * AIM_INTERVAL:g}, ≤ {MAX_EDITS} edits, ≥ {MIN_FRESH[0]:,} / "
