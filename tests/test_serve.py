@@ -580,3 +580,24 @@ def test_two_variants_of_one_folder_side_by_side_with_the_paired_change(client, 
     assert r.status_code == 400 and "variant \"no_such_variant\" is not in two" in error_line(
         r.text
     )
+
+
+def test_the_pages_balance_form_starts_from_the_commands_defaults(client, folders):
+    """A designer who starts lab balance from the page with its form untouched gets the search
+    `lab balance CONFIG` runs: every field the form fills in holds the option's default."""
+    results, configs = folders
+    r = CliRunner().invoke(
+        cli.app, ["run", str(configs / "small.toml"), "--out", str(results / "small")]
+    )
+    assert r.exit_code == 0, r.stderr
+    page = client.get("/answers/small").text
+    form = page[page.index('name="kind" value="balance"') :]
+    form = form[: form.index("</form>")]
+    shown = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    import typer.main
+
+    options = {p.name: p for p in typer.main.get_command(cli.app).commands["balance"].params}
+    for field in ("band", "max_edits", "confirm_games", "strong_games"):
+        assert float(shown[field]) == float(options[field].default), field
+    minutes = re.search(r"default (\d+(?:\.\d+)?) unless", options["minutes"].help)
+    assert float(shown["minutes"]) == float(minutes.group(1))

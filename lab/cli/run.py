@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from lab.cli.common import CARDS_HELP, CardFiles, command, err, out, warn
+from lab.design import balance_defaults
 from lab.errors import LabError
 
 
@@ -686,21 +687,21 @@ def balance_command(
     ],
     target: Annotated[
         float, typer.Option("--target", help="The win rate every army should reach (draw ½).")
-    ] = 0.50,
+    ] = balance_defaults.TARGET,
     band: Annotated[
         float,
         typer.Option("--band", help="Accepted distance from the target, e.g. 0.03 = ±3 points."),
-    ] = 0.03,
+    ] = balance_defaults.BAND,
     max_edits: Annotated[
         int, typer.Option("--max-edits", metavar="N", help="Most card edits in one proposal.")
-    ] = 10,
+    ] = balance_defaults.MAX_EDITS,
     minutes: Annotated[
         float | None,
         typer.Option(
             "--budget-minutes",
             metavar="M",
-            help="Wall-clock budget of the search, over every session (default 30 unless "
-            "--budget-games is given).",
+            help="Wall-clock budget of the search, over every session (default "
+            f"{balance_defaults.MINUTES:g} unless --budget-games is given).",
         ),
     ] = None,
     budget_games: Annotated[
@@ -755,7 +756,7 @@ def balance_command(
             help="Games per army at the first tier on the selection deals and on the fresh deals "
             "that every reported figure comes from.",
         ),
-    ] = 3000,
+    ] = balance_defaults.CONFIRM_GAMES,
     strong_games: Annotated[
         int,
         typer.Option(
@@ -764,7 +765,7 @@ def balance_command(
             metavar="N",
             help="Fresh games per army at each strong tier (half as many select).",
         ),
-    ] = 640,
+    ] = balance_defaults.STRONG_GAMES,
     confirm_tier: Annotated[
         str | None,
         typer.Option(
@@ -786,7 +787,7 @@ def balance_command(
             "--budget-games exactly N rounds; with a minutes budget the search keeps time for "
             "N and polishing goes on while a round fits. 0: none.",
         ),
-    ] = 8,
+    ] = balance_defaults.POLISH_ROUNDS,
     via: Annotated[
         str | None,
         typer.Option(
@@ -880,7 +881,7 @@ def balance_command(
         polish_rounds=polish,
     )
     if minutes is None and budget_games is None:
-        minutes = 30.0
+        minutes = balance_defaults.MINUTES
     balance.check_options(minutes, budget_games, backend, scheduler)
     if scheduler is not None:
         from lab.sim.runner import check_scheduler_address

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lab.design import card_design
+from lab.design import balance_defaults as defaults, card_design
 from lab.errors import did_you_mean, LabError
 from lab.games.protocol import Experiment
 from lab.records.balance import FORMAT, RESULT
@@ -42,11 +42,6 @@ from lab.design.balance_tiers import (
     tier_cost,
 )
 
-DEFAULT_CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
-# ≤ 6 edits reached 7.8 / 8.4 points at best at tuned / search(400) in 60 minutes, 8 edits
-# 5.2 / 8.9 in 40 (docs/balancing.md); the ranking puts the fewest edits in the band first
-DEFAULT_MAX_EDITS = 10
-DEFAULT_STRONG_GAMES = 640  # games per army on a strong tier's fresh deals (half to select)
 DEFAULT_STRONG = "search"  # the strong tier added to a config's one cheap tier
 STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as strong
 
@@ -67,13 +62,13 @@ def plan(
     *,
     tiers: list[str] | None = None,
     tier: str | None = None,
-    target: float = 0.5,
-    band: float = 0.03,
-    max_edits: int = DEFAULT_MAX_EDITS,
+    target: float = defaults.TARGET,
+    band: float = defaults.BAND,
+    max_edits: int = defaults.MAX_EDITS,
     cards: list[str] | None = None,
     value: str | Path | None = None,
-    confirm_games: int = DEFAULT_CONFIRM_GAMES,
-    strong_games: int = DEFAULT_STRONG_GAMES,
+    confirm_games: int = defaults.CONFIRM_GAMES,
+    strong_games: int = defaults.STRONG_GAMES,
     second_tier: str | None = None,
     seed: int | None = None,
     via: str | None = None,

@@ -50,7 +50,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from lab.design import card_design
+from lab.design import balance_defaults as defaults, card_design
 from lab.design.balance_edits import digest
 from lab.design.balance_tiers import (
     FRESH,
@@ -143,7 +143,9 @@ class Settings:
     fresh_deals: int = 188  # deals per pair on the fresh deals (first tier)
     strong_fresh_deals: int = 20  # deals per pair on the fresh deals of a strong tier
     final_top: int = 3  # proposals measured on the fresh deals
-    polish_rounds: int = 8  # neighbours of the best selected set tried on the polishing deals
+    polish_rounds: int = (
+        defaults.POLISH_ROUNDS
+    )  # neighbours of the best selected set tried on the polishing deals
 
     def fingerprint(self, exp: Experiment, tiers, moves_digest: str, bridge=None) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the

@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from lab.design import balance_defaults
 from lab.errors import LabError
 from lab.games import DEFAULT, GAMES, get
 from lab.serve import answers
@@ -475,12 +476,14 @@ def create_app(
                 str(form.get("out") or "") or default_out(exp).relative_to("results").as_posix()
             )
             options.update(
-                band=_float(form.get("band"), "band", 0.03),
-                max_edits=_int(form.get("max_edits"), "max_edits") or 6,
+                band=_float(form.get("band"), "band", balance_defaults.BAND),
+                max_edits=_int(form.get("max_edits"), "max_edits") or balance_defaults.MAX_EDITS,
                 minutes=_float(form.get("minutes"), "minutes", None),
                 budget_games=_int(form.get("budget_games"), "budget_games"),
-                confirm_games=_int(form.get("confirm_games"), "confirm_games") or 3000,
-                strong_games=_int(form.get("strong_games"), "strong_games") or 320,
+                confirm_games=_int(form.get("confirm_games"), "confirm_games")
+                or balance_defaults.CONFIRM_GAMES,
+                strong_games=_int(form.get("strong_games"), "strong_games")
+                or balance_defaults.STRONG_GAMES,
                 cards=str(form.get("cards") or ""),
                 tiers=str(form.get("tiers") or ""),
                 resume=bool(form.get("resume")),
@@ -549,6 +552,7 @@ def create_app(
             configs=[n for n, _ in roots.config_files()],
             value=answers.value_tables(answers.value_folder(folder)) if info["value"] else [],
             balance=answers.balance_blocks(folder) if info["balance"] else None,
+            balance_defaults=balance_defaults,
         )
 
     def report_get(request: Request):

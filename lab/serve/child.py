@@ -140,7 +140,7 @@ def _value(spec: dict, status: Status) -> None:
 
 def _balance(spec: dict, status: Status) -> None:
     from lab import games
-    from lab.design import balance
+    from lab.design import balance, balance_defaults as defaults
     from lab.sim import config as sim_config
 
     exp = sim_config.load_experiment(spec["config"])
@@ -152,16 +152,16 @@ def _balance(spec: dict, status: Status) -> None:
         )
     minutes, games = spec.get("minutes"), spec.get("budget_games")
     if minutes is None and games is None:
-        minutes = 30.0
+        minutes = defaults.MINUTES
     cards = [c.strip() for c in str(spec.get("cards") or "").split(",") if c.strip()] or None
     p = balance.plan(
         exp,
         tiers=[spec["tiers"]] if spec.get("tiers") else None,
-        band=spec.get("band", 0.03),
-        max_edits=spec.get("max_edits", 6),
+        band=spec.get("band", defaults.BAND),
+        max_edits=spec.get("max_edits", defaults.MAX_EDITS),
         cards=cards,
-        confirm_games=spec.get("confirm_games", balance.DEFAULT_CONFIRM_GAMES),
-        strong_games=spec.get("strong_games", balance.DEFAULT_STRONG_GAMES),
+        confirm_games=spec.get("confirm_games", defaults.CONFIRM_GAMES),
+        strong_games=spec.get("strong_games", defaults.STRONG_GAMES),
     )
     balance.check_options(minutes, games)
 

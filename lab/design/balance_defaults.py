@@ -1,0 +1,13 @@
+"""What ``lab balance`` does when a designer names no option: one table read by the command's
+options, the search's settings and lab serve's form, so the page and the command give the same
+answer (the web server shows the form without importing the search)."""
+
+TARGET = 0.5  # the win rate every army should reach (draw ½)
+BAND = 0.03  # accepted distance from the target
+# ≤ 6 edits reached 7.8 / 8.4 points at best at tuned / search(400) in 60 minutes, 8 edits
+# 5.2 / 8.9 in 40 (docs/balancing.md); the ranking puts the fewest edits in the band first
+MAX_EDITS = 10
+MINUTES = 30.0  # wall-clock budget when no games budget is given
+CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
+STRONG_GAMES = 640  # games per army on a strong tier's fresh deals (half to select)
+POLISH_ROUNDS = 8  # rounds of polishing after the search
