@@ -880,8 +880,7 @@ def balance_command(
         via=via,
         polish_rounds=polish,
     )
-    if minutes is None and budget_games is None:
-        minutes = balance_defaults.MINUTES
+    minutes = balance_defaults.minutes_budget(minutes, budget_games)
     balance.check_options(minutes, budget_games, backend, scheduler)
     if scheduler is not None:
         from lab.sim.runner import check_scheduler_address

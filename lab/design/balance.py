@@ -683,8 +683,7 @@ def _per_army(s: Search, moves, block: int, deals: int | None = None):
     clusters = {a: [] for a in s.armies}
     for j, (a, b) in enumerate(s.pairs):
         x = s.units[(block, j, s.restrict(moves, j))].scores[:, :deals]
-        deals = x.shape[1]
-        g = np.tile(np.arange(deals) + j * 1_000_000, 2)
+        g = np.tile(np.arange(x.shape[1]) + j * 1_000_000, 2)
         scores[a].append(x.ravel())
         clusters[a].append(g)
         scores[b].append(1.0 - x.ravel())

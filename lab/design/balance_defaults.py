@@ -11,3 +11,8 @@ MINUTES = 30.0  # wall-clock budget when no games budget is given
 CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
 STRONG_GAMES = 640  # games per army on a strong tier's fresh deals (half to select)
 POLISH_ROUNDS = 8  # rounds of polishing after the search
+
+
+def minutes_budget(minutes: float | None, games: int | None) -> float | None:
+    """The minutes budget of a search: MINUTES when neither budget is given."""
+    return MINUTES if minutes is None and games is None else minutes

@@ -143,9 +143,8 @@ class Settings:
     fresh_deals: int = 188  # deals per pair on the fresh deals (first tier)
     strong_fresh_deals: int = 20  # deals per pair on the fresh deals of a strong tier
     final_top: int = 3  # proposals measured on the fresh deals
-    polish_rounds: int = (
-        defaults.POLISH_ROUNDS
-    )  # neighbours of the best selected set tried on the polishing deals
+    # neighbours of the best selected set tried on the polishing deals
+    polish_rounds: int = defaults.POLISH_ROUNDS
 
     def fingerprint(self, exp: Experiment, tiers, moves_digest: str, bridge=None) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the

@@ -201,7 +201,7 @@ def gap_line(p: dict, result: dict) -> str | None:
     if not gaps:
         return None
     first = next(iter(p["tiers"]))
-    parts, widest = [], None
+    parts, widest, floor = [], None, 0.0
     for label, g in gaps.items():
         apart = sorted(
             (r for r in g["armies"] if r["gap_lo"] > 0 or r["gap_hi"] < 0),
@@ -211,15 +211,15 @@ def gap_line(p: dict, result: dict) -> str | None:
             f"{r['name']} {pts(r['gap'])} {_span(r['gap_lo'], r['gap_hi'], pts)}" for r in apart
         )
         parts.append(f"{first} − {label}: " + (said + " points" if said else "none beyond chance"))
-        top = max(g["armies"], key=lambda r: abs(r["gap"]))
-        if widest is None or abs(top["gap"]) > abs(widest["gap"]):
-            widest = top
+        if widest is None or g["floor"] > floor:
+            floor = g["floor"]
+            widest = max(g["armies"], key=lambda r: abs(r["gap"]))
     return (
         "where the tiers disagree (on the same fresh games): "
         + "; ".join(parts)
         + ". An edit that moves an army alike at both tiers brings it no closer to "
         f"{100 * result['target']:.0f}% than half such a gap at both: about "
-        f"±{50 * abs(widest['gap']):.1f} points for {widest['name']} with these edits."
+        f"±{100 * floor:.1f} points for {widest['name']} with these edits."
     )
 
 

@@ -150,9 +150,8 @@ def _balance(spec: dict, status: Status) -> None:
         raise LabError(
             f"lab balance edits 大天下's cards; {exp.source} names game = \"{exp.game}\""
         )
-    minutes, games = spec.get("minutes"), spec.get("budget_games")
-    if minutes is None and games is None:
-        minutes = defaults.MINUTES
+    games = spec.get("budget_games")
+    minutes = defaults.minutes_budget(spec.get("minutes"), games)
     cards = [c.strip() for c in str(spec.get("cards") or "").split(",") if c.strip()] or None
     p = balance.plan(
         exp,
