@@ -765,6 +765,41 @@ def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, 
     assert moved[1] > 0 > moved[-1]
 
 
+def test_the_surrogate_predicts_each_pair_from_its_largest_measured_subset(small, searched):
+    """A set's predicted pair scores: on each pair, the measured change of the largest subset of
+    the set's edits touching that pair plus the single-edit changes of the rest — the same
+    whatever sets were predicted before it (the prediction of a pair's edits is kept and reused
+    within a round)."""
+    out, _ = searched
+    s = _search_of(small, out)
+    done = s.screened_singles()
+    deltas, _ = s._deltas()
+    sets = [c.moves for c in s.evaluated() if len(c.moves) >= 2][:12]
+    assert sets
+    wider = [tuple(sorted(set(m) | {i})) for m in sets for i in done[:3] if i not in m]
+    wider = [m for m in wider if s.conflict[np.ix_(m, m)].sum() == len(m)][:12]
+    singles, single_d, y0, _ = s._surrogate(done)
+    pos = {int(i): r for r, i in enumerate(singles)}
+
+    def by_hand(moves) -> np.ndarray:
+        y = y0.copy()
+        for j in range(len(s.pairs)):
+            mine = [i for i in moves if s.touch[i, j]]
+            if mine:
+                y[j] += balance_search._predict(mine, deltas[j], single_d[:, j], pos)
+        return y
+
+    for order in (sets + wider, list(reversed(wider + sets))):
+        *_, exact = s._surrogate(done)  # a fresh memory of pairs each time
+        for m in order:
+            np.testing.assert_allclose(exact(m), by_hand(m), rtol=0, atol=1e-12)
+    # a measured set's own pairs are its measured changes, not the sum of its singles
+    m = sets[0]
+    j = next(j for j in range(len(s.pairs)) if s.restrict(m, j) in deltas[j])
+    *_, exact = s._surrogate(done)
+    assert exact(m)[j] == pytest.approx(y0[j] + deltas[j][s.restrict(m, j)], abs=1e-12)
+
+
 def test_polishing_is_not_part_of_the_searchs_fingerprint(small, tmp_path):
     more = replace(small.settings, polish_rounds=7)
     exp, moves = small.exp, small.moves

@@ -743,14 +743,21 @@ class Search:
             for j in np.flatnonzero(self.touch[i]):
                 single_d[r, j] = deltas[j].get(str(i), 0.0)
         pos = {int(i): r for r, i in enumerate(singles)}
+        # the beam asks for thousands of sets sharing their edits on most pairs; a pair's
+        # prediction walks the subsets of its edits, so it is worked out once per (pair, edits)
+        known: dict[tuple[int, tuple[int, ...]], float] = {}
+        touched = [set(np.flatnonzero(self.touch[:, j]).tolist()) for j in range(len(self.pairs))]
 
         def exact(moves) -> np.ndarray:
             y = y0.copy()
             for j in range(len(self.pairs)):
-                mine = [i for i in moves if self.touch[i, j]]
+                mine = tuple(sorted(int(i) for i in moves if i in touched[j]))
                 if not mine:
                     continue
-                y[j] += _predict(mine, deltas[j], single_d[:, j], pos)
+                got = known.get((j, mine))
+                if got is None:
+                    got = known[(j, mine)] = _predict(list(mine), deltas[j], single_d[:, j], pos)
+                y[j] += got
             return y
 
         return singles, single_d, y0, exact
