@@ -4,6 +4,7 @@ contract (manifest, refusal of another experiment, --resume); lab replay reprodu
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from typer.testing import CliRunner
@@ -206,3 +207,43 @@ def test_replay_notices_a_record_that_does_not_match(small, tmp_path):
     result = CliRunner().invoke(cli.app, ["replay", str(copy), "0", "--no-log"])
     assert result.exit_code == 1
     assert "does not reproduce the record: leader_turns: recorded" in result.stderr
+
+
+def test_a_manifests_provenance_is_read_once_and_the_digest_again_when_a_source_changes(
+    tmp_path, monkeypatch
+):
+    """A search writes hundreds of manifests a minute: the package versions are read once, the
+    git state at most once a GIT_EVERY_S, and the sources' digest is worked out again only when
+    a file of the game's folder changed — a changed file still changes it."""
+    from lab.sim import manifest
+
+    game = tmp_path / "games" / "toy"
+    (tmp_path / "jit").mkdir(parents=True)
+    game.mkdir(parents=True)
+    (game / "rules.py").write_text("STRENGTH = 7\n")
+    monkeypatch.setattr(manifest, "_LAB", tmp_path)
+    monkeypatch.setattr(manifest, "_digests", {})
+    first = manifest.code_digest("toy")
+    assert manifest.code_digest("toy") == first
+    (game / "rules.py").write_text("STRENGTH = 9\n")  # same size, new content and time
+    os.utime(game / "rules.py", ns=(1, 10**18))
+    second = manifest.code_digest("toy")
+    assert second != first
+    (game / "cards.toml").write_text("[x]\n")  # a new data file
+    assert manifest.code_digest("toy") not in (first, second)
+
+    reads = []
+    monkeypatch.setattr(manifest, "_git", None)
+    monkeypatch.setattr(manifest, "_read_git", lambda: reads.append(1) or {"commit": "abc"})
+    clock = [1000.0]
+    monkeypatch.setattr(manifest.time, "monotonic", lambda: clock[0])
+    assert manifest.git_commit() == {"commit": "abc"}
+    clock[0] += manifest.GIT_EVERY_S / 2
+    manifest.git_commit()["commit"] = "changed by a caller"
+    assert manifest.git_commit() == {"commit": "abc"} and len(reads) == 1
+    clock[0] += manifest.GIT_EVERY_S
+    manifest.git_commit()
+    assert len(reads) == 2
+    v = manifest.versions()
+    v["numpy"] = "0"
+    assert manifest.versions()["numpy"] != "0"

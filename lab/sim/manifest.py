@@ -14,6 +14,7 @@ import hashlib
 import platform
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -43,18 +44,40 @@ PACKAGES = (
 )
 
 
+# A search (lab balance, lab value) starts hundreds of short runs a minute, each writing a
+# manifest: what does not change while a process runs is read once, the git state at most once
+# a GIT_EVERY_S (two subprocesses, ~20 ms), the sources' digest again only when a file changed.
+GIT_EVERY_S = 60.0
+_versions: dict | None = None
+_git: tuple[float, dict | None] | None = None
+_digests: dict[str, tuple[tuple, str]] = {}  # game → (its files' paths, times, sizes; digest)
+
+
 def versions() -> dict:
-    found = {"python": platform.python_version()}
-    for name in PACKAGES:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = None
-    return found
+    """The Python and package versions this process runs (read once: they cannot change)."""
+    global _versions
+    if _versions is None:
+        found = {"python": platform.python_version()}
+        for name in PACKAGES:
+            try:
+                found[name] = metadata.version(name)
+            except metadata.PackageNotFoundError:
+                found[name] = None
+        _versions = found
+    return dict(_versions)
 
 
 def git_commit() -> dict | None:
-    """The checkout's commit and whether it had uncommitted changes (None outside git)."""
+    """The checkout's commit and whether it had uncommitted changes (None outside git), as
+    read in the last GIT_EVERY_S seconds."""
+    global _git
+    now = time.monotonic()
+    if _git is None or now - _git[0] >= GIT_EVERY_S:
+        _git = (now, _read_git())
+    return None if _git[1] is None else dict(_git[1])
+
+
+def _read_git() -> dict | None:
     try:
         head = subprocess.run(
             ["git", "-C", str(_LAB), "rev-parse", "HEAD"],
@@ -85,11 +108,17 @@ def code_digest(game: str) -> str:
         for p in folder.rglob("*")
         if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts
     )
+    stats = [p.stat() for p in files]
+    seen = tuple((str(p), st.st_mtime_ns, st.st_size) for p, st in zip(files, stats))
+    known = _digests.get(game)
+    if known is not None and known[0] == seen:
+        return known[1]
     h = hashlib.sha256()
     for p in files:
         h.update(p.relative_to(_LAB).as_posix().encode())
         h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+    _digests[game] = (seen, h.hexdigest()[:16])
+    return _digests[game][1]
 
 
 def new(exp: Experiment, plan: list[dict]) -> dict:
