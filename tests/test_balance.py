@@ -7,6 +7,7 @@ the target only at every tier, racing, resume after an interruption, one-line er
 
 from __future__ import annotations
 
+import itertools
 import json
 import tomllib
 from dataclasses import replace
@@ -781,12 +782,21 @@ def test_the_surrogate_predicts_each_pair_from_its_largest_measured_subset(small
     singles, single_d, y0, _ = s._surrogate(done)
     pos = {int(i): r for r, i in enumerate(singles)}
 
+    def largest(mine, measured) -> tuple[tuple[int, ...], float]:
+        """The largest measured subset of ``mine`` (the first in order), by its key."""
+        for size in range(len(mine), 0, -1):
+            for sub in itertools.combinations(sorted(mine), size):
+                if ",".join(map(str, sub)) in measured:
+                    return sub, measured[",".join(map(str, sub))]
+        return (), 0.0
+
     def by_hand(moves) -> np.ndarray:
         y = y0.copy()
         for j in range(len(s.pairs)):
-            mine = [i for i in moves if s.touch[i, j]]
+            mine = [int(i) for i in moves if s.touch[i, j]]
             if mine:
-                y[j] += balance_search._predict(mine, deltas[j], single_d[:, j], pos)
+                sub, got = largest(mine, deltas[j])
+                y[j] += got + sum(single_d[pos[i], j] for i in mine if i not in sub and i in pos)
         return y
 
     for order in (sets + wider, list(reversed(wider + sets))):

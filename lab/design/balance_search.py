@@ -747,6 +747,7 @@ class Search:
         # prediction walks the subsets of its edits, so it is worked out once per (pair, edits)
         known: dict[tuple[int, tuple[int, ...]], float] = {}
         touched = [set(np.flatnonzero(self.touch[:, j]).tolist()) for j in range(len(self.pairs))]
+        by_edits = [_by_edits(d) for d in deltas]
 
         def exact(moves) -> np.ndarray:
             y = y0.copy()
@@ -756,7 +757,7 @@ class Search:
                     continue
                 got = known.get((j, mine))
                 if got is None:
-                    got = known[(j, mine)] = _predict(list(mine), deltas[j], single_d[:, j], pos)
+                    got = known[(j, mine)] = _predict(mine, by_edits[j], single_d[:, j], pos)
                 y[j] += got
             return y
 
@@ -1492,20 +1493,30 @@ def _plan(**lists) -> dict:
 
 
 def _predict(
-    mine: list[int], measured: dict[str, float], single: np.ndarray, pos: dict[int, int]
+    mine: tuple[int, ...],
+    measured: dict[tuple[int, ...], float],
+    single: np.ndarray,
+    pos: dict[int, int],
 ) -> float:
-    """A pair's score change under the edits ``mine`` (those touching it): the largest measured
-    subset's change plus the single-edit changes of the rest."""
+    """A pair's score change under the edits ``mine`` (those touching it, in order): the
+    largest measured subset's change (the first of them in order) plus the single-edit changes
+    of the rest. ``measured``: the pair's measured edit sets (``_by_edits``)."""
     from itertools import combinations
 
-    mine = sorted(mine)
     for size in range(len(mine), 0, -1):
         for sub in combinations(mine, size):
-            got = measured.get(rkey(sub))
+            got = measured.get(sub)
             if got is not None:
                 rest = [i for i in mine if i not in sub]
                 return got + sum(single[pos[i]] for i in rest if i in pos)
     return float(sum(single[pos[i]] for i in mine if i in pos))
+
+
+def _by_edits(measured: dict[str, float]) -> dict[tuple[int, ...], float]:
+    """A pair's measured changes keyed by their edits in order rather than by edit-set key: a
+    prediction looks up every subset of a set's edits, and building a key for each was most
+    of a round's planning."""
+    return {tuple(int(i) for i in k.split(",")): v for k, v in measured.items() if k}
 
 
 def _conflicts(moves) -> np.ndarray:
