@@ -775,11 +775,13 @@ class Search:
         def score(moves) -> float:
             return float(self._score(self._rates(exact(moves)), [c.of(moves) for c in corrs]))
 
+        shifts = [c.matrix(singles) for c in corrs]  # each single edit's, once a round
+
         def grown(y, moves, ok) -> np.ndarray:
             """The approximate score of ``moves`` plus each single edit of ``ok``."""
             return self._score(
                 self._rates(y[None, :] + single_d[ok]),
-                [c.of(moves)[None, :] + c.matrix(singles[ok]) for c in corrs],
+                [c.of(moves)[None, :] + m[ok] for c, m in zip(corrs, shifts)],
             )
 
         beam = [((), y0)]
