@@ -699,8 +699,9 @@ class Search:
 
     # ------------------------------------------------------------------------------ surrogate
     def _deltas(self):
-        """Per pair: {edit-set key: mean score change of the pair's first army against the
-        unchanged decks on the first tier's screening blocks both played}."""
+        """Per pair: {edits (in order): mean score change of the pair's first army against the
+        unchanged decks on the first tier's screening blocks both played} — keyed by the edits
+        themselves, as a prediction looks up every subset of a set's edits."""
         units = sorted(self.units.items())  # a fixed order, however the units were loaded
         base = {}
         for (block, j, key), unit in units:
@@ -711,7 +712,10 @@ class Search:
             y = unit.mean
             if block >= 0 and tier_of(block) == 0 and key and (block, j) in base:
                 out[j].setdefault(key, []).append(y - base[(block, j)])
-        return [{k: float(np.mean(v)) for k, v in d.items()} for d in out], base
+        return [
+            {tuple(int(i) for i in k.split(",")): float(np.mean(v)) for k, v in d.items()}
+            for d in out
+        ], base
 
     def _rates(self, y: np.ndarray) -> np.ndarray:
         """Army win rates from pair scores (the pair's first army), along the last axis."""
@@ -741,13 +745,12 @@ class Search:
         single_d = np.zeros((len(singles), len(self.pairs)))
         for r, i in enumerate(singles):
             for j in np.flatnonzero(self.touch[i]):
-                single_d[r, j] = deltas[j].get(str(i), 0.0)
+                single_d[r, j] = deltas[j].get((int(i),), 0.0)
         pos = {int(i): r for r, i in enumerate(singles)}
         # the beam asks for thousands of sets sharing their edits on most pairs; a pair's
         # prediction walks the subsets of its edits, so it is worked out once per (pair, edits)
         known: dict[tuple[int, tuple[int, ...]], float] = {}
         touched = [set(np.flatnonzero(self.touch[:, j]).tolist()) for j in range(len(self.pairs))]
-        by_edits = [_by_edits(d) for d in deltas]
 
         def exact(moves) -> np.ndarray:
             y = y0.copy()
@@ -757,7 +760,7 @@ class Search:
                     continue
                 got = known.get((j, mine))
                 if got is None:
-                    got = known[(j, mine)] = _predict(mine, by_edits[j], single_d[:, j], pos)
+                    got = known[(j, mine)] = _predict(mine, deltas[j], single_d[:, j], pos)
                 y[j] += got
             return y
 
@@ -1502,7 +1505,7 @@ def _predict(
 ) -> float:
     """A pair's score change under the edits ``mine`` (those touching it, in order): the
     largest measured subset's change (the first of them in order) plus the single-edit changes
-    of the rest. ``measured``: the pair's measured edit sets (``_by_edits``)."""
+    of the rest. ``measured``: the pair's measured edit sets, by their edits (``_deltas``)."""
     from itertools import combinations
 
     for size in range(len(mine), 0, -1):
@@ -1512,13 +1515,6 @@ def _predict(
                 rest = [i for i in mine if i not in sub]
                 return got + sum(single[pos[i]] for i in rest if i in pos)
     return float(sum(single[pos[i]] for i in mine if i in pos))
-
-
-def _by_edits(measured: dict[str, float]) -> dict[tuple[int, ...], float]:
-    """A pair's measured changes keyed by their edits in order rather than by edit-set key: a
-    prediction looks up every subset of a set's edits, and building a key for each was most
-    of a round's planning."""
-    return {tuple(int(i) for i in k.split(",")): v for k, v in measured.items() if k}
 
 
 def _conflicts(moves) -> np.ndarray:

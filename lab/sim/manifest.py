@@ -108,8 +108,7 @@ def code_digest(game: str) -> str:
         for p in folder.rglob("*")
         if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts
     )
-    stats = [p.stat() for p in files]
-    seen = tuple((str(p), st.st_mtime_ns, st.st_size) for p, st in zip(files, stats))
+    seen = tuple((str(p), (st := p.stat()).st_mtime_ns, st.st_size) for p in files)
     known = _digests.get(game)
     if known is not None and known[0] == seen:
         return known[1]
@@ -117,8 +116,9 @@ def code_digest(game: str) -> str:
     for p in files:
         h.update(p.relative_to(_LAB).as_posix().encode())
         h.update(p.read_bytes())
-    _digests[game] = (seen, h.hexdigest()[:16])
-    return _digests[game][1]
+    digest = h.hexdigest()[:16]
+    _digests[game] = (seen, digest)
+    return digest
 
 
 def new(exp: Experiment, plan: list[dict]) -> dict:
