@@ -438,6 +438,20 @@ def test_a_tier_correction_is_a_base_shift_plus_shrunken_edit_shifts():
     assert TierCorrection.fit([], 3, base=base).of((7,)) == pytest.approx(base)
 
 
+def test_a_strong_tiers_few_games_on_one_edit_barely_move_its_shift():
+    """A 30-minute search gives an edit set one to three strong screening blocks (128–384 games
+    per army); fitted on four finished searches, trusting an edit's shift between tiers that far
+    predicted the polished sets' strong rates worse than ±PRIOR does (docs/balancing.md)."""
+    from lab.design.balance_tiers import PRIOR, TierCorrection
+
+    base, own = np.zeros(3), np.array([0.06, -0.06, 0.0])
+    few = TierCorrection.fit([((7,), own, 384.0)], 3, base=base)
+    many = TierCorrection.fit([((7,), own, 384.0 * 200)], 3, base=base)
+    assert np.abs(few.edit[7]).max() < 0.06 / 4  # a few hundred games: mostly taken as noise
+    assert many.edit[7] == pytest.approx(own, abs=0.01)  # enough games overrule the prior
+    assert PRIOR <= 0.01
+
+
 def test_a_strong_tiers_rates_are_pulled_towards_the_prediction_by_their_precision():
     from lab.design.balance_tiers import shrink
     from lab.stats.balance import Rates
@@ -459,7 +473,7 @@ def test_default_tiers_add_the_search_tier_to_a_cheap_one(config, tmp_path):
     labels = lambda ts: [t.label for t in ts]  # noqa: E731
     assert labels(balance.pick_tiers(exp, None, None)) == [
         "heuristic-vs-heuristic",
-        "search-vs-search",
+        "search(simulations=100)-vs-search(simulations=100)",
     ]
     assert labels(balance.pick_tiers(exp, ["tuned,search"], None)) == [
         "heuristic(persona=tuned)-vs-heuristic(persona=tuned)",

@@ -719,7 +719,8 @@ def balance_command(
             metavar="TIER[,TIER…]",
             help="Bot tiers every army must be balanced at: the first screens, the others judge "
             "(tier labels of the config or bots, e.g. tuned,search). Default: the config's "
-            "tier plus the search tier.",
+            "tier plus a search of 100 simulations, which rates the armies as search(400) does "
+            "at a quarter of the cost.",
         ),
     ] = None,
     tier: Annotated[
@@ -848,7 +849,7 @@ def balance_command(
 
     Tries strength ±1/±2, ability amounts ±1 and abilities off, in sets of at most --max-edits,
     on the config's armies (each pair in both seat orders, paired deals): screening at the first
-    tier on shared deals with racing, the strong tiers (default: the search tier) measuring the
+    tier on shared deals with racing, the strong tiers (default: search(100)) measuring the
     promising sets and correcting the search; the front is chosen on selection deals, its best
     set polished one edit at a time on deals of its own (--polish), and every reported figure
     is measured on fresh deals at every tier. Each proposal comes with its edits

@@ -9,7 +9,7 @@ BAND = 0.03  # accepted distance from the target
 MAX_EDITS = 10
 MINUTES = 30.0  # wall-clock budget when no games budget is given
 CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
-STRONG_GAMES = 640  # games per army on a strong tier's fresh deals (half to select)
+STRONG_GAMES = 1280  # games per army on a strong tier's fresh deals (half to select)
 POLISH_ROUNDS = 8  # rounds of polishing after the search
 
 
