@@ -21,10 +21,12 @@ measurement on a possibly shared machine.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -39,12 +41,10 @@ REFERENCE = 400  # the search tier a designer confirms at (bots = "search")
 
 
 def config_text(seed: int, games: int, simulations: int, patches: list[str]) -> str:
-    names = []
-    for text in patches:
-        for line in text.splitlines():
-            if line.strip().startswith("name") and "=" in line:
-                names.append(line.split("=", 1)[1].strip())
-    grid = f"[grid]\npatch = [\"base\", {', '.join(names)}]\n\n" if names else ""
+    names = [p["name"] for text in patches for p in tomllib.loads(text).get("patch", [])]
+    grid = (
+        f"[grid]\npatch = {json.dumps(['base', *names], ensure_ascii=False)}\n\n" if names else ""
+    )
     return (
         f'name = "search-budget"\nseed = {seed}\ngames = {games}\nrules = "second_edition"\n'
         f'armies = "all"\nbots = {{ kind = "search", simulations = {simulations} }}\n\n'
@@ -53,8 +53,8 @@ def config_text(seed: int, games: int, simulations: int, patches: list[str]) -> 
     )
 
 
-def play(folder: Path, text: str, jobs: int) -> tuple[pd.DataFrame, float, int]:
-    """(games, seconds, games played) of the config ``text`` run in ``folder``."""
+def play(folder: Path, text: str, jobs: int) -> tuple[pd.DataFrame, float]:
+    """(games, seconds) of the config ``text`` run in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.toml"
     path.write_text(text, encoding="utf-8")
@@ -62,8 +62,7 @@ def play(folder: Path, text: str, jobs: int) -> tuple[pd.DataFrame, float, int]:
     start = time.perf_counter()
     runner.run(exp, folder / "out", jobs=jobs)
     seconds = time.perf_counter() - start
-    games = load(folder / "out", cards=False).games
-    return games, seconds, len(games)
+    return load(folder / "out", cards=False).games, seconds
 
 
 def main() -> None:
@@ -82,22 +81,24 @@ def main() -> None:
     try:
         # compile the kernels untimed
         play(root / "warm", config_text(args.seed, 1, 8, []), args.jobs)
-        frames, speed = [], {}
+        frames, speed, tiers = [], {}, []
         for sims in (args.simulations, args.reference):
             text = config_text(args.seed, args.games, sims, patches)
-            games, seconds, n = play(root / f"s{sims}", text, args.jobs)
+            games, seconds = play(root / f"s{sims}", text, args.jobs)
             # two runs number their games alike; the comparison pairs them by deal, not by id
             offset = sum(len(f) for f in frames)
             frames.append(games.assign(game_id=games["game_id"] + offset))
-            speed[sims] = n / seconds
-        report(pd.concat(frames, ignore_index=True), speed, args)
+            speed[sims] = len(games) / seconds
+            tiers.append(games["tier"].iloc[0])
+        report(pd.concat(frames, ignore_index=True), tiers, speed, args)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def report(games: pd.DataFrame, speed: dict, args) -> None:
-    cheap, ref = (f"search(simulations={s})-vs-search(simulations={s})" for s in speed)
-    split = skill_split(games, order=[cheap, ref])
+def report(games: pd.DataFrame, tiers: list[str], speed: dict, args) -> None:
+    """``tiers``: the cheaper search's tier label, then the reference's."""
+    cheap, ref = tiers
+    split = skill_split(games, order=tiers)
     print(
         f"search({args.simulations}) against search({args.reference}), seed {args.seed}, "
         f"{args.games} deals per ordered pair, load average {os.getloadavg()[0]:.1f}"
@@ -106,10 +107,10 @@ def report(games: pd.DataFrame, speed: dict, args) -> None:
         print(f"  search({s}): {v:,.1f} games/s on {args.jobs} worker(s)")
     print(f"  speed ratio: {speed[args.simulations] / speed[args.reference]:.2f}×")
     diffs, noise = [], []
+    ref_name, cheap_name = f"s{args.reference}", f"s{args.simulations}"
+    head = f"{ref_name} − {cheap_name} [95%]"
     for variant, part in split.groupby("variant", sort=False):
         print(f"\n{variant}")
-        ref_name, cheap_name = f"s{args.reference}", f"s{args.simulations}"
-        head = f"{ref_name} − {cheap_name} [95%]"
         print(f"  {'army':8} {cheap_name:>7} {ref_name:>7} {head:>24}")
         for _, r in part.iterrows():
             d = 100 * r["skill_sensitivity"]
