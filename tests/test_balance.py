@@ -403,15 +403,25 @@ def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(s
     assert far.any() and np.all(np.sign(shift[far]) == np.sign(0.5 - first[far]))
     # the base shift rests on more deals: the unchanged decks screen on strong_base_deals per
     # pair at the strong tier, paired with the first tier on those deals; a candidate on its few
-    from lab.design.balance_tiers import STRIDE, kind_of, tier_of
+    from lab.design.balance_tiers import STRIDE, kind_of, slice_of, tier_of
 
     units = pd.concat(pd.read_parquet(f) for f in (out / balance_search.UNITS).glob("*.parquet"))
     strong_screen = units[[tier_of(b) == 1 and kind_of(b) == "screen" for b in units["block"]]]
-    deals = {k: {len(x) // 2 for x in g["scores"]} for k, g in strong_screen.groupby("key")}
-    assert deals.pop("") == {small.settings.strong_base_deals} and deals
+    own = strong_screen[[slice_of(b) == 0 for b in strong_screen["block"]]]
+    deals = {k: {len(x) // 2 for x in g["scores"]} for k, g in own.groupby("key")}
+    assert deals.pop("") == {small.settings.strong_base_deals}
     said = result["deals"]["screening"]["tiers"]["random-vs-random"]
     assert said["unchanged_decks_deals_per_pair"] == small.settings.strong_base_deals
+    assert result["deals"]["screening"]["strong_slices"] == small.settings.strong_slices > 1
     assert all(d == {small.settings.strong_block} for d in deals.values())
+    # the sets spread over several deal slices (one shared slice would give a family its few
+    # deals' luck as a shift), each slice played by the unchanged decks and at the first tier too
+    sliced = strong_screen[[slice_of(b) > 0 for b in strong_screen["block"]]]
+    assert len({slice_of(b) for b in sliced["block"]}) >= 2
+    assert {len(x) // 2 for x in sliced["scores"]} == {small.settings.strong_block}
+    played = set(zip(units["block"], units["pair"], units["key"]))
+    for b, j, k in zip(sliced["block"], sliced["pair"], sliced["key"]):
+        assert (b - STRIDE, j, k) in played and (b, j, "") in played
     first_base = {b for b, k in zip(units["block"], units["key"]) if k == "" and tier_of(b) == 0}
     assert {b - STRIDE for b in strong_screen["block"]} <= first_base
     assert result["search"]["games"]["random-vs-random"]["screen"] > 0

@@ -584,7 +584,8 @@ def _deal_sets(s: Search, labels) -> dict:
             "screening",
             lambda t, k=0: screen_block(t, k),
             "the search's racing and surrogate; blocks of deals, the strong tiers playing the "
-            "first deals of each",
+            "first deals of each or, for an edit set, a slice of a few deals of its own "
+            "(strong_slices per block, chosen by the set, played at the first tier too)",
         ),
         (
             "selection",
@@ -615,6 +616,7 @@ def _deal_sets(s: Search, labels) -> dict:
         out["screening"]["tiers"][label]["unchanged_decks_deals_per_pair"] = s.deals(
             screen_block(t, 0), ("",)
         )
+    out["screening"]["strong_slices"] = s.settings.strong_slices
     out["screening"]["blocks"] = {
         labels[0]: s.settings.levels,
         **{x: s.settings.strong_levels for x in labels[1:]},

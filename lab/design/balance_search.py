@@ -18,7 +18,8 @@ worst distance and spread are the largest over the tiers. A round, decided only 
 earlier rounds measured (so the sequence of rounds is the same for a seed, whatever the
 machine): select (play on the selection deals at the first tier) the screened Pareto front not
 yet selected; give one more screening block to the surviving candidates with the most optimistic
-bounds; give the strong tiers screening blocks of their own (a few deals per pair) for the
+bounds; give the strong tiers screening blocks of their own (a few deals per pair, each set on deal
+slices of its own so that a family's sets do not share their luck) for the
 fully screened candidates with the most optimistic bounds, as far as their share of the effort
 allows; screen new edit sets proposed by a surrogate — the measured effect of each single edit
 on each pair, corrected by every measured combination on that pair, and at each strong tier by
@@ -56,14 +57,17 @@ from lab.design.balance_tiers import (
     FRESH,
     POLISH,
     SELECT,
+    STRIDE,
     TierCorrection,
     fresh_block,
     kind_of,
+    level_of,
     polish_block,
     screen_block,
     seed_label,
     select_block,
     shrink,
+    slice_of,
     tier_cost,
     tier_of,
 )
@@ -130,6 +134,10 @@ class Settings:
     strong_block: int = 8  # deals per pair in one screening block of a strong tier
     strong_base_deals: int = 24  # of them the unchanged decks play (the tier's base shift)
     strong_levels: int = 3  # screening blocks a candidate can get at a strong tier
+    # deal slices a strong tier's screening level is spread over (``strong_screen``): on one
+    # shared slice every set of a family carries the same few deals' luck (±5 points per army
+    # on 8 deals per pair), which the tier's correction then takes for the family's shift
+    strong_slices: int = 6
     strong_select_deals: int = 10  # deals per pair on the selection deals of a strong tier
     strong_share: float = 0.5  # share of the screening effort (in heuristic games) at strong tiers
     strong_margin: float = 0.03  # ± around a strong tier's predicted figures while unmeasured
@@ -150,6 +158,8 @@ class Settings:
         # the fresh deals are not in it: they measure a search's proposals and never change the
         # search, so their size can change on --resume
         search = {k: v for k, v in asdict(self).items() if k not in _AFTER_SEARCH}
+        if self.strong_slices == 1:  # one slice is how searches played before slices
+            del search["strong_slices"]
         data = {
             "settings": search,
             "experiment": exp.fingerprint(),
@@ -431,6 +441,27 @@ class Search:
     def restrict(self, moves, pair: int) -> str:
         return rkey(i for i in moves if self.touch[i, pair])
 
+    def strong_screen(self, moves, t: int, level: int) -> int:
+        """The block an edit set plays screening level ``level`` on at strong tier ``t``: one of
+        ``strong_slices`` deal slices, chosen by the set (a stable hash), so that the sets of a
+        family spread over many deals — a candidate and the unchanged decks play it at the
+        first tier too (the tiers stay paired). The unchanged decks' own levels are slice 0."""
+        n = self.settings.strong_slices
+        if not moves or n <= 1:
+            return screen_block(t, level)
+        word = hashlib.blake2b(f"{rkey(moves)}/{level}".encode(), digest_size=4).digest()
+        return screen_block(t, level, int.from_bytes(word, "little") % n)
+
+    def strong_units(self, moves, t: int, level: int) -> set[tuple[int, int, str]]:
+        """The units a strong screening level needs, not yet played: the set's and the unchanged
+        decks' at tier ``t`` on its slice and, beyond slice 0 (the first tier's own screening
+        deals), at the first tier on the same deals."""
+        block = self.strong_screen(moves, t, level)
+        blocks = [block] + ([block - t * STRIDE] if slice_of(block) else [])
+        every = range(len(self.pairs))
+        need = {(b, j, self.restrict(m, j)) for b in blocks for m in (moves, ()) for j in every}
+        return need - set(self.units)
+
     def army_data(self, moves, blocks, deals: int | None = None):
         """Per army: (per-deal score sums, per-deal game counts) of the edit set ``moves`` on
         ``blocks`` (their first ``deals`` deals) — every unit must be played."""
@@ -470,7 +501,9 @@ class Search:
         if level:
             got = self._stats.get((cand.key, t, level))
             if got is None:
-                got = self._measured(cand.moves, [screen_block(t, k) for k in range(level)])
+                got = self._measured(
+                    cand.moves, [self.strong_screen(cand.moves, t, k) for k in range(level)]
+                )
                 self._stats[(cand.key, t, level)] = got
             return self.pulled(cand.moves, t, got[1], self.screened(cand)[1])
         rates = self.screened(cand)[1]
@@ -622,29 +655,42 @@ class Search:
 
     def _fit(self, t: int, prior: dict | None = None) -> TierCorrection:
         """The base shift: strong − first tier on the unchanged decks' strong screening deals
-        (every one of them); an edit set's shift beyond it: its own strong − first tier minus
-        the unchanged decks' on the deals it played (the first ``strong_block`` of its blocks),
-        so that what those few deals share cancels."""
+        (every one of them, every slice); an edit set's shift beyond it: its own strong − first
+        tier minus the unchanged decks' on the deals it played (``strong_screen``: the first
+        ``strong_block`` deals of each of its slices), so that what those few deals share
+        cancels."""
         levels = self.cands[""].strong[t - 1] if "" in self.cands else 0
         if levels < 1:
             return TierCorrection.fit([], len(self.armies), prior_mean=prior)
 
-        def shift(moves, blocks: int, deals: int | None):
-            ys = self.army_data(moves, [screen_block(t, k) for k in range(blocks)], deals)
-            y0 = self.army_data(moves, [screen_block(0, k) for k in range(blocks)], deals)
+        def shift(moves, blocks, deals: int | None):
+            ys = self.army_data(moves, blocks, deals)
+            y0 = self.army_data(moves, [b - t * STRIDE for b in blocks], deals)
             rs, r0 = (np.array([s.sum() / n.sum() for s, n in zip(*y)]) for y in (ys, y0))
             return rs - r0, float(min(n.sum() for n in ys[1]))
 
-        base = shift((), levels, self.deals(screen_block(t, 0), ("",)))[0]
+        # every slice the unchanged decks played at this tier: the base shift enters every
+        # prediction, so it takes all their deals
+        mine_blocks = sorted(
+            b
+            for b, j, k in self.units
+            if j == 0
+            and k == ""
+            and b >= 0
+            and tier_of(b) == t
+            and kind_of(b) == "screen"
+            and (slice_of(b) or level_of(b) < levels)
+        )
+        base = shift((), mine_blocks, self.deals(screen_block(t, 0), ("",)))[0]
         deals = self.settings.strong_block
-        theirs = {b: shift((), b, deals)[0] for b in range(1, levels + 1)}
         rows = []
         for c in sorted(self.cands.values(), key=lambda c: c.key):
-            blocks = min(c.strong[t - 1], c.level, levels)
-            if not c.moves or blocks < 1:
+            blocks = [self.strong_screen(c.moves, t, k) for k in range(c.strong[t - 1])]
+            if not c.moves or not blocks:
                 continue
+            # beyond the unchanged decks' shift on the same deals, so that what they share cancels
             mine, games = shift(c.moves, blocks, deals)
-            rows.append((c.moves, mine - theirs[blocks], games))
+            rows.append((c.moves, mine - shift((), blocks, deals)[0], games))
         return TierCorrection.fit(rows, len(self.armies), base=base, prior_mean=prior)
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
@@ -662,14 +708,12 @@ class Search:
                 level = c.strong[t - 1]
                 if not c.moves or level >= s.strong_levels or level >= c.level:
                     continue
-                units = {
-                    (screen_block(t, level), j, self.restrict(c.moves, j))
-                    for j in range(len(self.pairs))
-                }
+                units = self.strong_units(c.moves, t, level)
                 if base <= level:
                     units |= {(screen_block(t, level), j, "") for j in range(len(self.pairs))}
                 units -= set(self.units) | planned
-                cost = sum(2 * self.deals(b, (k,)) for b, _, k in units)
+                # the first tier's games on a slice cost next to nothing
+                cost = sum(2 * self.deals(b, (k,)) for b, _, k in units if tier_of(b) == t)
                 if cost > credit:
                     break
                 credit -= cost
@@ -687,7 +731,7 @@ class Search:
         first = sum(
             int(np.sum(~np.isnan(np.asarray(x, dtype=float))))
             for b, x in zip(table["block"], table["scores"])
-            if b >= 0 and tier_of(b) == 0
+            if b >= 0 and tier_of(b) == 0 and not slice_of(b)
         )
         share = self.settings.strong_share
         spend = share / (1.0 - share) * first * self.cost[0] / len(self.strong_tiers)
@@ -705,12 +749,18 @@ class Search:
         units = sorted(self.units.items())  # a fixed order, however the units were loaded
         base = {}
         for (block, j, key), unit in units:
-            if block >= 0 and tier_of(block) == 0 and key == "":
+            if block >= 0 and tier_of(block) == 0 and not slice_of(block) and key == "":
                 base[(block, j)] = unit.mean
         out: list[dict[str, list]] = [dict() for _ in self.pairs]
         for (block, j, key), unit in units:
             y = unit.mean
-            if block >= 0 and tier_of(block) == 0 and key and (block, j) in base:
+            if (
+                block >= 0
+                and tier_of(block) == 0
+                and not slice_of(block)
+                and key
+                and (block, j) in base
+            ):
                 out[j].setdefault(key, []).append(y - base[(block, j)])
         return [
             {tuple(int(i) for i in k.split(",")): float(np.mean(v)) for k, v in d.items()}
@@ -1016,10 +1066,12 @@ class Search:
         for t, moves in plan["strong"]:
             cand = self.cands.get(rkey(moves))
             level = cand.strong[t - 1] if cand else 0
+            if moves:
+                need.update(self.strong_units(moves, t, level))
+                continue
             add(screen_block(t, level), moves)
             # the base shift pairs the unchanged decks' strong deals with the first tier's
-            if not moves:
-                add(screen_block(0, level), moves)
+            add(screen_block(0, level), moves)
         for moves in plan["finalists"]:
             for t in self.strong_tiers:
                 add(select_block(t), moves)
@@ -1033,6 +1085,8 @@ class Search:
         tier the unchanged decks alone screen on more deals than the candidates (the first of
         which the candidates play), since the tier's base shift enters every prediction."""
         s, first = self.settings, tier_of(block) == 0
+        if kind_of(block) == "screen" and slice_of(block):
+            return s.strong_block  # a strong screening slice (``strong_screen``), at every tier
         if not first and kind_of(block) == "screen" and tuple(keys) == ("",):
             return max(s.strong_block, s.strong_base_deals)
         return {

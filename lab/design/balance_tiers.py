@@ -1,7 +1,8 @@
 """The bot tiers of a ``lab balance`` search: which deals each tier plays, what a tier's game
 costs, and how the strong tiers' measurements correct the surrogate (docs/balancing.md).
 
-Owns the block codec — a block is one set of deals at one tier: screening block k, the
+Owns the block codec — a block is one set of deals at one tier: screening block k (at a strong
+tier also on deal slice s: a few deals of its own, which the first tier plays too), the
 **selection** deals (the Pareto front is chosen on them), the **polishing** deals (the best
 selected set and its neighbours are measured on them afresh, and the best there goes first) or
 the **fresh** deals (every reported figure is measured on them, and nothing is chosen on them) —, the seed label of each set (every
@@ -20,6 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 STRIDE = 1000  # blocks of one tier: screening 0..STRIDE-1
+# a strong tier's screening level k on deal slice s is block level k + SLICE * s: slice 0 is the
+# first deals of the first tier's block k, slice s ≥ 1 a few deals of their own (both tiers)
+SLICE = 100
 # An edit's shift between tiers is a priori within about ± PRIOR. Refitted on four finished
 # searches and scored on the sets each finally polished (measured on deals of their own), ±3
 # points missed those sets' strong-tier rates by 4.3 points rms per army (the worst army by 8.0
@@ -30,8 +34,8 @@ PRIOR = 0.005
 SELECT, FRESH, POLISH = "selection", "fresh", "polishing"
 
 
-def screen_block(tier: int, level: int) -> int:
-    return tier * STRIDE + level
+def screen_block(tier: int, level: int, slice_: int = 0) -> int:
+    return tier * STRIDE + level + SLICE * slice_
 
 
 def select_block(tier: int) -> int:
@@ -58,7 +62,12 @@ def kind_of(block: int) -> str:
 
 
 def level_of(block: int) -> int:
-    return block % STRIDE
+    return block % STRIDE % SLICE
+
+
+def slice_of(block: int) -> int:
+    """A screening block's deal slice (0: the first tier's screening deals)."""
+    return block % STRIDE // SLICE if block >= 0 else 0
 
 
 def seed_label(block: int) -> str:
@@ -66,7 +75,8 @@ def seed_label(block: int) -> str:
     the single-tier search always did)."""
     kind = kind_of(block)
     if kind == "screen":
-        return f"screen-{level_of(block)}"
+        s = slice_of(block)
+        return f"screen-{level_of(block)}" + (f"-slice-{s}" if s else "")
     return {SELECT: "confirm", FRESH: "fresh", POLISH: "polish"}[kind]
 
 
