@@ -59,6 +59,7 @@ from lab.design.balance_tiers import (
     SELECT,
     STRIDE,
     TierCorrection,
+    first_screen,
     fresh_block,
     kind_of,
     level_of,
@@ -671,7 +672,7 @@ class Search:
 
         # every slice the unchanged decks played at this tier: the base shift enters every
         # prediction, so it takes all their deals
-        mine_blocks = sorted(
+        base_blocks = sorted(
             b
             for b, j, k in self.units
             if j == 0
@@ -681,7 +682,7 @@ class Search:
             and kind_of(b) == "screen"
             and (slice_of(b) or level_of(b) < levels)
         )
-        base = shift((), mine_blocks, self.deals(screen_block(t, 0), ("",)))[0]
+        base = shift((), base_blocks, self.deals(screen_block(t, 0), ("",)))[0]
         deals = self.settings.strong_block
         rows = []
         for c in sorted(self.cands.values(), key=lambda c: c.key):
@@ -731,7 +732,7 @@ class Search:
         first = sum(
             int(np.sum(~np.isnan(np.asarray(x, dtype=float))))
             for b, x in zip(table["block"], table["scores"])
-            if b >= 0 and tier_of(b) == 0 and not slice_of(b)
+            if first_screen(b)
         )
         share = self.settings.strong_share
         spend = share / (1.0 - share) * first * self.cost[0] / len(self.strong_tiers)
@@ -749,18 +750,12 @@ class Search:
         units = sorted(self.units.items())  # a fixed order, however the units were loaded
         base = {}
         for (block, j, key), unit in units:
-            if block >= 0 and tier_of(block) == 0 and not slice_of(block) and key == "":
+            if first_screen(block) and key == "":
                 base[(block, j)] = unit.mean
         out: list[dict[str, list]] = [dict() for _ in self.pairs]
         for (block, j, key), unit in units:
             y = unit.mean
-            if (
-                block >= 0
-                and tier_of(block) == 0
-                and not slice_of(block)
-                and key
-                and (block, j) in base
-            ):
+            if first_screen(block) and key and (block, j) in base:
                 out[j].setdefault(key, []).append(y - base[(block, j)])
         return [
             {tuple(int(i) for i in k.split(",")): float(np.mean(v)) for k, v in d.items()}

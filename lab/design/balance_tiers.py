@@ -24,13 +24,14 @@ STRIDE = 1000  # blocks of one tier: screening 0..STRIDE-1
 # a strong tier's screening level k on deal slice s is block level k + SLICE * s: slice 0 is the
 # first deals of the first tier's block k, slice s ≥ 1 a few deals of their own (both tiers)
 SLICE = 100
-# An edit's shift between tiers is a priori within about ± PRIOR. Refitted on four finished
-# searches and scored on the sets each finally polished (measured on deals of their own), ±3
-# points missed those sets' strong-tier rates by 4.3 points rms per army (the worst army by 8.0
-# on average), ±0.5 by 3.6 (5.6): what a few hundred strong games say about one edit is mostly
-# noise, and an edit moves an army alike at both tiers far more often than not
-# (docs/balancing.md, "How the strong tier is predicted").
-PRIOR = 0.005
+# An edit's shift between tiers is a priori within about ± PRIOR. While every set screened on
+# the same few strong deals, ±0.5 points predicted the polished sets best (a family's sets shared
+# those deals' luck, so their own shifts were mostly noise); since each set has deal slices of
+# its own, ±1.5 does: refitted on a finished search and scored on the 26 sets measured on deals
+# of their own, ±0.5 missed their strong-tier shifts by 3.0 points rms per army (the worst army
+# by 5.1), ±1.5 by 2.3 (3.1), ±3 by 2.6 (3.6) (docs/balancing.md, "How the strong tier is
+# predicted").
+PRIOR = 0.015
 SELECT, FRESH, POLISH = "selection", "fresh", "polishing"
 
 
@@ -68,6 +69,12 @@ def level_of(block: int) -> int:
 def slice_of(block: int) -> int:
     """A screening block's deal slice (0: the first tier's screening deals)."""
     return block % STRIDE // SLICE if block >= 0 else 0
+
+
+def first_screen(block: int) -> bool:
+    """A screening block of the first tier's own (not a strong tier's slice played there too):
+    what the surrogate and the strong tiers' credit count."""
+    return block >= 0 and tier_of(block) == 0 and not slice_of(block)
 
 
 def seed_label(block: int) -> str:
