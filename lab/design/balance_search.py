@@ -138,6 +138,7 @@ class Settings:
     # deal slices a strong tier's screening level is spread over (``strong_screen``): on one
     # shared slice every set of a family carries the same few deals' luck (±5 points per army
     # on 8 deals per pair), which the tier's correction then takes for the family's shift
+    # (at most STRIDE // SLICE = 10: the block codec, ``balance_tiers``)
     strong_slices: int = 6
     strong_select_deals: int = 10  # deals per pair on the selection deals of a strong tier
     strong_share: float = 0.5  # share of the screening effort (in heuristic games) at strong tiers
