@@ -719,8 +719,8 @@ def balance_command(
             metavar="TIER[,TIER…]",
             help="Bot tiers every army must be balanced at: the first screens, the others judge "
             "(tier labels of the config or bots, e.g. tuned,search). Default: the config's "
-            "tier plus a search of 100 simulations, which rates the armies as search(400) does "
-            "at a quarter of the cost.",
+            "tier plus a search of 100 simulations, which rates the armies about as search(400) "
+            "does (北条 lower) at a quarter of the cost.",
         ),
     ] = None,
     tier: Annotated[

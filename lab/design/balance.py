@@ -43,8 +43,9 @@ from lab.design.balance_tiers import (
 )
 
 # the strong tier added to a config's one cheap tier: a search of 100 simulations rates the armies
-# as search(400) does (on seven deck sets, 1,600 games per army each, about what noise alone gives,
-# 北条 1.6 points lower on average: benchmarks/search_budget.py) at a quarter of its cost, so a
+# about as search(400) does (on seven deck sets, 1,600 games per army each, about what noise alone
+# gives) except 北条, 1.6 points lower on average and 3–4 on balanced proposals
+# (benchmarks/search_budget.py, docs/balancing.md "Limits"), at a quarter of its cost, so a
 # search measures four times as many strong games (docs/balancing.md, "Which strong tier")
 DEFAULT_STRONG = '{ kind = "search", simulations = 100 }'
 STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as strong

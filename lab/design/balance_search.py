@@ -678,21 +678,23 @@ class Search:
             for b, j, k in self.units
             if j == 0
             and k == ""
-            and b >= 0
             and tier_of(b) == t
             and kind_of(b) == "screen"
             and (slice_of(b) or level_of(b) < levels)
         )
         base = shift((), base_blocks, self.deals(screen_block(t, 0), ("",)))[0]
         deals = self.settings.strong_block
+        theirs: dict[tuple[int, ...], np.ndarray] = {}  # many sets share their slices
         rows = []
         for c in sorted(self.cands.values(), key=lambda c: c.key):
-            blocks = [self.strong_screen(c.moves, t, k) for k in range(c.strong[t - 1])]
+            blocks = tuple(self.strong_screen(c.moves, t, k) for k in range(c.strong[t - 1]))
             if not c.moves or not blocks:
                 continue
+            if blocks not in theirs:
+                theirs[blocks] = shift((), blocks, deals)[0]
             # beyond the unchanged decks' shift on the same deals, so that what they share cancels
             mine, games = shift(c.moves, blocks, deals)
-            rows.append((c.moves, mine - shift((), blocks, deals)[0], games))
+            rows.append((c.moves, mine - theirs[blocks], games))
         return TierCorrection.fit(rows, len(self.armies), base=base, prior_mean=prior)
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
