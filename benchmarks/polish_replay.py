@@ -1,0 +1,83 @@
+"""Would the polishing have done better with more strong deals? Replays a finished search's.
+`python benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--rounds 8]
+[--config configs/default.toml] [--seed S] [--tiers T,T] [--jobs 2]`
+
+`lab balance` polishes its best selected set on deals of its own, the strong tier on
+`POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
+search (SEARCH_DIR, written by `lab balance … --out SEARCH_DIR`; `--seed`/`--tiers` as that
+search was run) to OUT_DIR, forgets its polishing and fresh games (every screening and
+selection game stays, so the replay starts from the same best selected set), and polishes it
+again for `--rounds` rounds with `--strong-deals` instead. It prints each polished set's worst
+army per tier on the polishing deals and the best set's `[[patch]]`, to paste into a config and
+play with `lab run` on a new seed (docs/balancing.md, "More strong polishing deals", did this for
+three searches). Nothing is asserted: whether a replay is better is decided on new deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import shutil
+from pathlib import Path
+
+from lab.design import balance, balance_search, card_design
+from lab.design.balance_tiers import FRESH, POLISH, kind_of, polish_block
+from lab.sim.config import load_experiment
+
+FORGOTTEN_PHASES = (balance_search.POLISH, balance_search.POLISH_SCREEN, "fresh deals")
+
+
+def rolled_back(src: Path, out: Path, config: str, seed, tiers) -> balance_search.Search:
+    """The search in ``src`` copied to ``out`` as it stood before its polishing: its polishing
+    and fresh games and rounds forgotten, its screening and selection kept."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(src, out)
+    p = balance.plan(load_experiment(config), seed=seed, tiers=tiers)
+    search = balance_search.Search(
+        p.exp, p.moves, p.settings, out, tiers=p.tiers, bridge=p.bridge, jobs=None
+    )
+    if not search.load():
+        raise SystemExit(f"{src}: no balance search there (state.json)")
+    search.units = {k: u for k, u in search.units.items() if kind_of(k[0]) not in (POLISH, FRESH)}
+    for c in search.cands.values():
+        c.polish = c.fresh = False
+    search.history = [h for h in search.history if h.get("phase") not in FORGOTTEN_PHASES]
+    search._stats.clear()
+    search._confirmed.clear()
+    search._corrections = None
+    return search
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("search_dir", type=Path)
+    ap.add_argument("out_dir", type=Path)
+    ap.add_argument("--strong-deals", type=int, default=4, help="POLISH_STRONG of the replay")
+    ap.add_argument("--rounds", type=int, default=8, help="polishing rounds after the anchor")
+    ap.add_argument("--config", default="configs/default.toml")
+    ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
+    ap.add_argument("--tiers", default=None, help="the search's --tiers, if any")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    tiers = [args.tiers] if args.tiers else None
+    search = rolled_back(args.search_dir, args.out_dir, args.config, args.seed, tiers)
+    search.jobs = args.jobs
+    search.settings = dataclasses.replace(search.settings, polish_rounds=args.rounds)
+    balance_search.POLISH_STRONG = args.strong_deals
+    anchor = search.selection_ranked()[0].moves
+    print(f"anchor (the best selected set): {list(anchor)}")
+    search._polishing(None)  # a games budget: exactly --rounds rounds
+    polished = sorted((c for c in search.cands.values() if c.polish), key=lambda c: c.born)
+    for c in polished:
+        worst = [100 * o.worst for o in search.judged_tiers(c.moves, polish_block)]
+        print(f"  {list(c.moves)}  worst per tier: " + " / ".join(f"{w:.1f}" for w in worst))
+    best = search.polish_best()
+    print(f"best on the polishing deals: {list(best.moves)}\n")
+    config = load_experiment(args.config)
+    edits = [search.moves[i] for i in best.moves]
+    print(card_design(config).patch_toml(edits, "balance-1", "polish replay", config))
+
+
+if __name__ == "__main__":
+    main()
