@@ -43,10 +43,11 @@ from lab.design.balance_tiers import (
 )
 
 # the strong tier added to a config's one cheap tier: a search of 100 simulations rates the armies
-# about as search(400) does (on seven deck sets, 1,600 games per army each, about what noise alone
-# gives) except 北条, 1.6 points lower on average and 3–4 on balanced proposals
+# about as search(400) does (1,600 games per army per deck set, about what noise alone gives)
+# except 北条, 2.0 points lower on average over 13 deck sets, 0–5 by the edits
 # (benchmarks/search_budget.py, docs/balancing.md "Limits"), at a quarter of its cost, so a
-# search measures four times as many strong games (docs/balancing.md, "Which strong tier")
+# search measures four times as many strong games (docs/balancing.md, "Which strong tier");
+# search(200) matched search(400) on two sets, but two searches judged at it did no better
 DEFAULT_STRONG = '{ kind = "search", simulations = 100 }'
 STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as strong
 
