@@ -28,24 +28,22 @@ from lab.sim.config import load_experiment
 FORGOTTEN_PHASES = (balance_search.POLISH, balance_search.POLISH_SCREEN, "fresh deals")
 
 
-def rolled_back(src: Path, out: Path, config: str, seed, tiers) -> balance_search.Search:
+def rolled_back(src: Path, out: Path, config: str, seed, tiers, jobs) -> balance_search.Search:
     """The search in ``src`` copied to ``out`` as it stood before its polishing: its polishing
     and fresh games and rounds forgotten, its screening and selection kept."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(src, out)
     p = balance.plan(load_experiment(config), seed=seed, tiers=tiers)
     search = balance_search.Search(
-        p.exp, p.moves, p.settings, out, tiers=p.tiers, bridge=p.bridge, jobs=None
+        p.exp, p.moves, p.settings, out, tiers=p.tiers, bridge=p.bridge, jobs=jobs
     )
     if not search.load():
         raise SystemExit(f"{src}: no balance search there (state.json)")
     search.units = {k: u for k, u in search.units.items() if kind_of(k[0]) not in (POLISH, FRESH)}
     for c in search.cands.values():
         c.polish = c.fresh = False
+    # (nothing read the loaded state yet, so no cached figure holds a forgotten game)
     search.history = [h for h in search.history if h.get("phase") not in FORGOTTEN_PHASES]
-    search._stats.clear()
-    search._confirmed.clear()
-    search._corrections = None
     return search
 
 
@@ -61,8 +59,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     tiers = [args.tiers] if args.tiers else None
-    search = rolled_back(args.search_dir, args.out_dir, args.config, args.seed, tiers)
-    search.jobs = args.jobs
+    search = rolled_back(args.search_dir, args.out_dir, args.config, args.seed, tiers, args.jobs)
     search.settings = dataclasses.replace(search.settings, polish_rounds=args.rounds)
     balance_search.POLISH_STRONG = args.strong_deals
     anchor = search.selection_ranked()[0].moves
