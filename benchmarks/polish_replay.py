@@ -1,13 +1,15 @@
-"""Would the polishing have done better with more strong deals? Replays a finished search's.
-`python benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--rounds 8]
-[--config configs/default.toml] [--seed S] [--tiers T,T] [--jobs 2]`
+"""Would the polishing have done better with more strong deals, or more neighbours measured a
+round? Replays a finished search's. `python benchmarks/polish_replay.py SEARCH_DIR OUT_DIR
+[--strong-deals 4] [--measured 1] [--rounds 8] [--config configs/default.toml] [--seed S]
+[--tiers T,T] [--jobs 2]`
 
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
 search (SEARCH_DIR, written by `lab balance … --out SEARCH_DIR`; `--seed`/`--tiers` as that
 search was run) to OUT_DIR, forgets its polishing and fresh games (every screening and
 selection game stays, so the replay starts from the same best selected set), and polishes it
-again for `--rounds` rounds with `--strong-deals` instead. It prints each polished set's worst
+again for `--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured
+at every tier a round, `POLISH_MEASURED`, instead of one). It prints each polished set's worst
 army per tier on the polishing deals and the best set's `[[patch]]`, to paste into a config and
 play with `lab run` on a new seed (docs/balancing.md, "More strong polishing deals", did this for
 three searches). Nothing is asserted: whether a replay is better is decided on new deals.
@@ -52,6 +54,9 @@ def main() -> None:
     ap.add_argument("search_dir", type=Path)
     ap.add_argument("out_dir", type=Path)
     ap.add_argument("--strong-deals", type=int, default=4, help="POLISH_STRONG of the replay")
+    ap.add_argument(
+        "--measured", type=int, default=1, help="POLISH_MEASURED: neighbours measured a round"
+    )
     ap.add_argument("--rounds", type=int, default=8, help="polishing rounds after the anchor")
     ap.add_argument("--config", default="configs/default.toml")
     ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
@@ -62,6 +67,7 @@ def main() -> None:
     search = rolled_back(args.search_dir, args.out_dir, args.config, args.seed, tiers, args.jobs)
     search.settings = dataclasses.replace(search.settings, polish_rounds=args.rounds)
     balance_search.POLISH_STRONG = args.strong_deals
+    balance_search.POLISH_MEASURED = args.measured
     anchor = search.selection_ranked()[0].moves
     print(f"anchor (the best selected set): {list(anchor)}")
     search._polishing(None)  # a games budget: exactly --rounds rounds

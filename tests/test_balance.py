@@ -943,6 +943,33 @@ def test_a_minutes_budget_polishes_only_while_a_round_fits(
     assert s.polished() == (small.settings.polish_rounds + 1 if rounds is None else rounds)
 
 
+def test_a_polishing_round_measures_the_best_polish_measured_of_its_options(
+    small, tmp_path, monkeypatch
+):
+    """With ``POLISH_MEASURED`` = 3 each round after the anchor measures the three options the
+    surrogate rates best at every tier (the strong tiers' games then judge every one of them);
+    with the default 1, the best alone."""
+    monkeypatch.setattr(balance_search, "POLISH_MEASURED", 3)
+    s = balance_search.Search(small.exp, small.moves, small.settings, tmp_path, tiers=small.tiers)
+    anchor = balance_search.Cand((0,), polish=True)
+    measured = []
+
+    def run_round(plan, final, phase):
+        if phase == balance_search.POLISH:
+            measured.append(plan["polish"])
+            s.history.append({"phase": phase, "elapsed_s": 0.0})
+
+    monkeypatch.setattr(s, "run_round", run_round)
+    monkeypatch.setattr(s, "selection_ranked", lambda: [anchor])
+    monkeypatch.setattr(s, "polish_best", lambda: anchor if s.polished() else None)
+    options = [(1,), (2,), (3,), (4,), (5,)]
+    monkeypatch.setattr(s, "_polish_options", lambda moves: options)
+    monkeypatch.setattr(s, "polish", lambda moves, among=None: list(among)[::-1])
+    s._polishing(balance_search.Budget(games=10**9))
+    assert measured[0] == [(0,)]  # the anchor alone
+    assert measured[1:] == [[(5,), (4,), (3,)]] * small.settings.polish_rounds
+
+
 def test_the_search_line_splits_its_minutes_and_names_an_overrun_budget():
     from lab.report.balance import search_line
 

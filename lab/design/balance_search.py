@@ -107,6 +107,11 @@ POLISH_FIRST = 4  # the first tier's polishing deals, in fresh deals
 POLISH_STRONG = 2
 # neighbours screened at the first tier in a polishing round before one is measured everywhere
 POLISH_OPTIONS = 8
+# of them, measured everywhere in a round: the best by the first tier's games and the strong
+# tiers' predicted change (the strong tiers' own games then judge every one measured); four a
+# round for six rounds, replayed on three searches, ended no closer on a new seed than one a
+# round for fifteen (docs/balancing.md, "Sixty minutes, four neighbours a round")
+POLISH_MEASURED = 1
 POLISH_SCREEN = "polishing screen"  # the phase of that screening round
 
 
@@ -1398,7 +1403,7 @@ class Search:
             options = self._polish_options(best.moves)
             if not options:
                 return
-            step = self.polish(best.moves, among=options)[:1]
+            step = self.polish(best.moves, among=options)[:POLISH_MEASURED]
             if not step:
                 return
             self.run_round(_plan(screen=step, polish=step), final=True, phase=POLISH)
