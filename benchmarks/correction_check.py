@@ -115,17 +115,19 @@ def main() -> None:
     show("the search's correction", lambda m, ch: correction.of(m))
     show("base shift alone", lambda m, ch: base)
     show(f"base + {SLOPE:+.1f} × first-tier change", lambda m, ch: base + SLOPE * ch)
-    owned = one_shift_per_edit(s, train, base)
-    show("one shift per edit (its holders)", lambda m, ch: owned(m))
+    owned = one_shift_per_edit(s.moves, s.armies, train, base)
+    show("one shift per edit (its holders)", lambda m, ch: owned.of(m))
 
 
-def one_shift_per_edit(s, rows, base, prior: float = balance_tiers.PRIOR):
-    """The correction with one shift per edit: +δ on each army holding the card, −δ·holders/8
-    on each other army, δ ridge-shrunk towards 0 (±``prior``) as the correction's shifts are."""
-    armies = list(s.armies)
+def one_shift_per_edit(moves, armies, rows, base, prior: float = balance_tiers.PRIOR):
+    """A ``TierCorrection`` with one shift per edit: +δ on each army holding the card, −δ·holders/8
+    on each other army, δ ridge-shrunk towards 0 (±``prior``) as the correction's shifts are.
+    ``moves``: the search's edit catalogue; ``rows``: (edit set, strong − first-tier difference
+    beyond the base shift, games) as the correction is fitted on."""
+    armies = list(armies)
 
     def pattern(e) -> np.ndarray:
-        holders = s.moves[e].armies & set(armies)
+        holders = moves[e].armies & set(armies)
         other = -len(holders) / (len(armies) - 1)
         return np.array([1.0 if a in holders else other for a in armies])
 
@@ -134,20 +136,15 @@ def one_shift_per_edit(s, rows, base, prior: float = balance_tiers.PRIOR):
     shape = {e: pattern(e) for e in edits}
     a = np.eye(len(edits)) * 0.25 / prior**2
     b = np.zeros(len(edits))
-    for moves, diff, games in rows:
+    for edit_set, diff, games in rows:
         x = np.zeros((len(armies), len(edits)))
-        for i in moves:
+        for i in edit_set:
             x[:, col[i]] = shape[i]
         a += games * x.T @ x
         b += games * x.T @ np.asarray(diff, dtype=float)
-    delta = np.linalg.solve(a, b)
-
-    def predict(moves) -> np.ndarray:
-        return base + sum(
-            (delta[col[i]] * shape[i] for i in moves if i in col), np.zeros(len(armies))
-        )
-
-    return predict
+    delta = np.linalg.solve(a, b) if edits else np.zeros(0)
+    shifts = {e: delta[col[e]] * shape[e] for e in edits}
+    return balance_tiers.TierCorrection(np.asarray(base, dtype=float), shifts)
 
 
 if __name__ == "__main__":
