@@ -39,9 +39,12 @@ from lab.sim.config import load_experiment
 SLOPE = -0.3  # strong − first-tier change per point of first-tier change
 
 
-def load_search(src: Path, config: str, seed, tiers) -> balance_search.Search:
+def load_search(src: Path, config: str, seed, tiers, jobs=None) -> balance_search.Search:
+    """The finished search in ``src``, as ``lab balance CONFIG [--seed] [--tiers]`` ran it."""
     p = balance.plan(load_experiment(config), seed=seed, tiers=tiers)
-    s = balance_search.Search(p.exp, p.moves, p.settings, src, tiers=p.tiers, bridge=p.bridge)
+    s = balance_search.Search(
+        p.exp, p.moves, p.settings, src, tiers=p.tiers, bridge=p.bridge, jobs=jobs
+    )
     if not s.load():
         sys.exit(f"{src}: no balance search there (state.json)")
     return s
@@ -81,12 +84,13 @@ def main() -> None:
     correction, rows, base = fitted_rows(s)
     screens = [screen_block(0, k) for k in range(s.settings.levels)]
 
+    as_written = [rates(s, (), screens[:k]) if k else None for k in range(len(screens) + 1)]
+
     def first_change(moves) -> np.ndarray | None:
         cand = s.cands.get(balance_search.rkey(moves))
         if cand is None or cand.level < 1:
             return None
-        blocks = screens[: cand.level]
-        return rates(s, moves, blocks) - rates(s, (), blocks)
+        return rates(s, moves, screens[: cand.level]) - as_written[cand.level]
 
     tests = []
     for c in s.cands.values():

@@ -23,7 +23,9 @@ import os
 import shutil
 from pathlib import Path
 
-from lab.design import balance, balance_search, card_design
+from correction_check import load_search
+
+from lab.design import balance_search, card_design
 from lab.design.balance_tiers import FRESH, POLISH, kind_of, polish_block
 from lab.sim.config import load_experiment
 
@@ -35,12 +37,7 @@ def rolled_back(src: Path, out: Path, config: str, seed, tiers, jobs) -> balance
     and fresh games and rounds forgotten, its screening and selection kept."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(src, out)
-    p = balance.plan(load_experiment(config), seed=seed, tiers=tiers)
-    search = balance_search.Search(
-        p.exp, p.moves, p.settings, out, tiers=p.tiers, bridge=p.bridge, jobs=jobs
-    )
-    if not search.load():
-        raise SystemExit(f"{src}: no balance search there (state.json)")
+    search = load_search(out, config, seed, tiers, jobs)
     search.units = {k: u for k, u in search.units.items() if kind_of(k[0]) not in (POLISH, FRESH)}
     for c in search.cands.values():
         c.polish = c.fresh = False

@@ -1497,12 +1497,13 @@ class Search:
         """About how long the final selection, the polishing and the fresh deals take."""
         s, pairs = self.settings, 2 * len(self.pairs)
         games = [s.final_confirms * s.confirm_deals * pairs]
-        # the best selected set on every pair, then one neighbour a round: one edit more, fewer
-        # or other touches an army or two — about a third of the pairs —, chosen among
-        # POLISH_OPTIONS screened at the first tier
-        polish = 1 + s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else 0
-        games[0] += polish * (s.levels * s.block + self.deals(polish_block(0))) * pairs
-        games[0] += max(0.0, polish - 1) * (POLISH_OPTIONS - 1) * s.levels * s.block * pairs
+        # the best selected set on every pair, then POLISH_MEASURED neighbours a round: one
+        # edit more, fewer or other touches an army or two — about a third of the pairs —,
+        # chosen among POLISH_OPTIONS screened at the first tier
+        rounds = s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else None
+        polish = 1 + POLISH_MEASURED * rounds if rounds is not None else 0
+        screened = 1 + POLISH_OPTIONS * rounds if rounds is not None else 0
+        games[0] += (polish * self.deals(polish_block(0)) + screened * s.levels * s.block) * pairs
         games += [
             ((s.finalists + 1) * s.strong_select_deals + polish * self.deals(polish_block(t)))
             * pairs
