@@ -59,6 +59,7 @@ from lab.design.balance_tiers import (
     SELECT,
     STRIDE,
     TierCorrection,
+    away,
     first_screen,
     fresh_block,
     kind_of,
@@ -148,6 +149,10 @@ class Settings:
     strong_select_deals: int = 10  # deals per pair on the selection deals of a strong tier
     strong_share: float = 0.5  # share of the screening effort (in heuristic games) at strong tiers
     strong_margin: float = 0.03  # ± around a strong tier's predicted figures while unmeasured
+    # standard errors of the correction's fit counted against a strong tier's predicted figures
+    # (its share of a pulled one): the search steers into the sets whose fitted shifts err in
+    # their favour, most of all where few measured sets share their edits
+    doubt: float = 1.0
     finalists: int = 6  # selected candidates re-selected at the strong tiers
     new_per_round: int = 30  # edit sets the surrogate proposes per round
     promote_per_round: int = 24
@@ -167,6 +172,8 @@ class Settings:
         search = {k: v for k, v in asdict(self).items() if k not in _AFTER_SEARCH}
         if self.strong_slices == 1:  # one slice is how searches played before slices
             del search["strong_slices"]
+        if not self.doubt:  # how searches played before the fit's doubt was counted
+            del search["doubt"]
         data = {
             "settings": search,
             "experiment": exp.fingerprint(),
@@ -514,15 +521,17 @@ class Search:
                 self._stats[(cand.key, t, level)] = got
             return self.pulled(cand.moves, t, got[1], self.screened(cand)[1])
         rates = self.screened(cand)[1]
-        shift = self.corrections()[t - 1].of(cand.moves)
-        m = self.settings.strong_margin
-        return objectives(
+        corr = self.corrections()[t - 1]
+        shift = corr.of(cand.moves)
+        m, target = self.settings.strong_margin, self.settings.target
+        mean, lo, hi = away(
             rates.mean + shift,
             rates.lo + shift - m,
             rates.hi + shift + m,
-            self.settings.target,
-            len(cand.moves),
+            target,
+            self.settings.doubt * corr.se(cand.moves),
         )
+        return objectives(mean, lo, hi, target, len(cand.moves))
 
     def pulled(self, moves, t: int, rates, first) -> Objectives:
         """Objectives at strong tier ``t`` from its measured ``rates``, each army's rate pulled
@@ -535,9 +544,13 @@ class Search:
 
     def _pulled_rates(self, moves, t: int, rates, first):
         """(mean, lo, hi) per army of ``pulled``."""
-        predicted = first.mean + self.corrections()[t - 1].of(moves)
-        se = np.sqrt(np.asarray(first.se, dtype=float) ** 2 + self.settings.strong_margin**2)
-        return shrink(rates, predicted, se)
+        corr = self.corrections()[t - 1]
+        predicted = first.mean + corr.of(moves)
+        fit = corr.se(moves)
+        se = np.sqrt(
+            np.asarray(first.se, dtype=float) ** 2 + self.settings.strong_margin**2 + fit**2
+        )
+        return shrink(rates, predicted, se, self.settings.target, self.settings.doubt * fit)
 
     def _judged(self, moves, block) -> list[tuple]:
         """Per tier, (mean, lo, hi) per army on the deals of ``block`` (a function of the tier):
@@ -774,14 +787,18 @@ class Search:
         """Army win rates from pair scores (the pair's first army), along the last axis."""
         return (y @ self.incidence.T + self.offset) / self.degree
 
-    def _score(self, wr: np.ndarray, shifts) -> np.ndarray:
+    def _score(self, wr: np.ndarray, shifts, doubts=None) -> np.ndarray:
         """What the surrogate minimises: the worst distance plus a tenth of the spread, each the
-        largest over the first tier (``wr``) and every strong tier (``wr`` + its shift)."""
+        largest over the first tier (``wr``) and every strong tier (``wr`` + its shift, each army
+        moved away from the target by that tier's ``doubts``: a number or one per set)."""
         target = self.settings.target
         worst = np.abs(wr - target).max(axis=-1)
         spread = wr.max(axis=-1) - wr.min(axis=-1)
-        for shift in shifts:
+        for k, shift in enumerate(shifts):
             x = wr + shift
+            if doubts is not None:
+                d = np.asarray(doubts[k], dtype=float)
+                x = x + np.sign(x - target) * (d[..., None] if d.ndim else d)
             worst = np.maximum(worst, np.abs(x - target).max(axis=-1))
             spread = np.maximum(spread, x.max(axis=-1) - x.min(axis=-1))
         return worst + 0.1 * spread
@@ -827,17 +844,32 @@ class Search:
             return []
         singles, single_d, y0, exact = self._surrogate(screened_singles)
         corrs = self.corrections()
+        k = s.doubt
 
         def score(moves) -> float:
-            return float(self._score(self._rates(exact(moves)), [c.of(moves) for c in corrs]))
+            return float(
+                self._score(
+                    self._rates(exact(moves)),
+                    [c.of(moves) for c in corrs],
+                    [k * c.se(moves) for c in corrs],
+                )
+            )
 
         shifts = [c.matrix(singles) for c in corrs]  # each single edit's, once a round
+        own = [np.array([c.se((i,)) ** 2 for i in singles]) for c in corrs]
 
         def grown(y, moves, ok) -> np.ndarray:
             """The approximate score of ``moves`` plus each single edit of ``ok``."""
+            doubts = []
+            for c, v in zip(corrs, own):
+                var = c.se(moves) ** 2 + v[ok]
+                if moves:
+                    var = var + 2.0 * c.covariance(moves, singles[ok]).sum(axis=0)
+                doubts.append(k * np.sqrt(np.maximum(var, 0.0)))
             return self._score(
                 self._rates(y[None, :] + single_d[ok]),
                 [c.of(moves)[None, :] + m[ok] for c, m in zip(corrs, shifts)],
+                doubts,
             )
 
         beam = [((), y0)]
@@ -933,6 +965,18 @@ class Search:
             return np.array([wr] + [wr + c.of(moves) for c in corrs])
 
         now = self.judged_rates(anchor, polish_block) - tiers(anchor, y_anchor)
+        k, target = self.settings.doubt, self.settings.target
+
+        def doubted(moves, rates: np.ndarray) -> np.ndarray:
+            """A neighbour's rates with its predicted change at each strong tier counted
+            pessimistically by what the fit does not know of the edits it adds and removes."""
+            added = [i for i in moves if i not in anchor]
+            removed = [i for i in anchor if i not in moves]
+            out = rates.copy()
+            for t, c in enumerate(corrs, 1):
+                out[t] = away(out[t], out[t], out[t], target, k * c.se(added, removed))[0]
+            return out
+
         if among is not None:
             shortlist = [tuple(m) for m in among if tuple(m) not in polished]
         else:
@@ -958,9 +1002,13 @@ class Search:
                         y -= single_d[col[i]]
                 return y
 
-            first = sorted((self._tier_score(now + tiers(m, rough(m))), m) for m in options)
+            first = sorted(
+                (self._tier_score(doubted(m, now + tiers(m, rough(m)))), m) for m in options
+            )
             shortlist = [m for _, m in first[:32]]
-        best = sorted((self._tier_score(now + tiers(m, exact(m))), m) for m in shortlist)
+        best = sorted(
+            (self._tier_score(doubted(m, now + tiers(m, exact(m)))), m) for m in shortlist
+        )
         return [m for _, m in best[:POLISH_OPTIONS]]
 
     def polish_best(self) -> Cand | None:

@@ -16,7 +16,7 @@ card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -119,6 +119,11 @@ class TierCorrection:
 
     base: np.ndarray  # (armies,)
     edit: dict[int, np.ndarray]  # move index → (armies,)
+    # the fitted edit shifts' posterior covariance (alike for every army: the same sets and games
+    # weigh on each), by ``cols``; an edit outside it is uncertain by ± ``prior``, alone
+    cov: np.ndarray | None = None
+    cols: dict[int, int] = field(default_factory=dict)
+    prior: float = PRIOR
 
     @classmethod
     def fit(
@@ -138,7 +143,8 @@ class TierCorrection:
         edits = sorted({i for moves, _, _ in rows for i in moves} | set(prior_mean))
         if not rows or (base is not None and not edits):
             b = np.zeros(armies) if base is None else np.asarray(base, dtype=float)
-            return cls(b, {e: np.asarray(prior_mean[e], dtype=float) for e in sorted(prior_mean)})
+            edit = {e: np.asarray(prior_mean[e], dtype=float) for e in sorted(prior_mean)}
+            return cls(b, edit, prior=prior)
         first = 1 if base is None else 0
         col = {e: k + first for k, e in enumerate(edits)}
         x = np.zeros((len(rows), len(edits) + first))
@@ -160,7 +166,11 @@ class TierCorrection:
         a = x.T @ (w[:, None] * x) + np.diag(penalty)
         beta = np.linalg.lstsq(a, x.T @ (w[:, None] * y), rcond=None)[0] + m
         shift = beta[0] if base is None else np.asarray(base, dtype=float)
-        return cls(shift, {e: beta[col[e]] for e in edits})
+        # the ridge's posterior: a game's score varies by ≤ 1/4, so the shifts' covariance is
+        # 1/4 · a⁻¹ (an edit no set measured keeps ± prior)
+        cov = 0.25 * np.linalg.pinv(a, hermitian=True)[first:, first:]
+        cols = {e: k for k, e in enumerate(edits)}
+        return cls(shift, {e: beta[col[e]] for e in edits}, cov, cols, prior)
 
     def of(self, moves) -> np.ndarray:
         out = self.base.copy()
@@ -170,13 +180,46 @@ class TierCorrection:
                 out += shift
         return out
 
+    def covariance(self, a, b) -> np.ndarray:
+        """(len(a), len(b)): the covariance of the edits' fitted shifts (of any one army)."""
+        a = np.array([int(i) for i in a], dtype=int)
+        b = np.array([int(i) for i in b], dtype=int)
+        ca = np.array([self.cols.get(int(i), -1) for i in a], dtype=int)
+        cb = np.array([self.cols.get(int(i), -1) for i in b], dtype=int)
+        out = np.zeros((len(a), len(b)))
+        fa, fb = ca >= 0, cb >= 0
+        if self.cov is not None and fa.any() and fb.any():
+            out[np.ix_(fa, fb)] = self.cov[np.ix_(ca[fa], cb[fb])]
+        out[(a[:, None] == b[None, :]) & ~fa[:, None]] = self.prior**2
+        return out
+
+    def se(self, moves, removed=()) -> float:
+        """The standard error of the summed shifts of ``moves`` (minus those of ``removed``):
+        how far the prediction of a set, or of its change from another, may be off through the
+        fit alone — small for a set whose edits many measured sets share, ± ``prior`` per edit
+        for one never measured."""
+        edits = [*moves, *removed]
+        if not edits:
+            return 0.0
+        sign = np.array([1.0] * len(moves) + [-1.0] * len(removed))
+        return float(np.sqrt(max(0.0, sign @ self.covariance(edits, edits) @ sign)))
+
     def matrix(self, moves) -> np.ndarray:
         """(len(moves), armies): each single edit's shift (0 where never measured)."""
         n = len(self.base)
         return np.array([self.edit.get(int(i), np.zeros(n)) for i in moves]).reshape(-1, n)
 
 
-def shrink(rates, predicted: np.ndarray, predicted_se: np.ndarray):
+def away(mean, lo, hi, target: float, doubt):
+    """(mean, lo, hi) with each army's rate moved away from ``target`` by ``doubt`` (a number or
+    one per army; a rate on the target stays), the interval widened to keep it: a figure counted
+    pessimistically by what may be wrong with it."""
+    mean = np.asarray(mean, dtype=float)
+    moved = mean + np.sign(mean - target) * np.asarray(doubt, dtype=float)
+    return moved, np.minimum(lo, moved), np.maximum(hi, moved)
+
+
+def shrink(rates, predicted: np.ndarray, predicted_se: np.ndarray, target=None, doubt=0.0):
     """A strong tier's measured army rates pulled towards the surrogate's ``predicted`` rates
     by their precisions (a normal prior with standard error ``predicted_se`` per army): (mean,
     lo, hi). A strong tier measures a candidate on a few hundred games per army (a standard error
@@ -184,7 +227,9 @@ def shrink(rates, predicted: np.ndarray, predicted_se: np.ndarray):
     edits; the prediction draws on every candidate measured at both tiers. The interval keeps the
     measured one's critical value (simultaneous over the armies when ``rates``' is), so it is
     never wider than the measured interval. An army without a usable standard error keeps its
-    measured rate."""
+    measured rate. ``doubt`` (with ``target``): the prediction's share of the pulled rate times
+    ``doubt`` is counted against it (``away``) — a search steers into the predictions that err
+    in its favour, and this much of the pulled figure may be such an error."""
     mean = np.asarray(rates.mean, dtype=float)
     se = np.asarray(rates.se, dtype=float)
     pse = np.asarray(predicted_se, dtype=float)
@@ -195,4 +240,6 @@ def shrink(rates, predicted: np.ndarray, predicted_se: np.ndarray):
         crit = np.where(ok, (np.asarray(rates.hi) - mean) / se, 0.0)
     out = np.where(ok, weight * mean + (1.0 - weight) * np.nan_to_num(predicted), mean)
     half = np.where(ok, crit / np.sqrt(precision), np.asarray(rates.hi) - mean)
-    return out, out - half, out + half
+    if target is None:
+        return out, out - half, out + half
+    return away(out, out - half, out + half, target, (1.0 - weight) * doubt)
