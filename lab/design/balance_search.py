@@ -798,7 +798,7 @@ class Search:
             x = wr + shift
             if doubts is not None:
                 d = np.asarray(doubts[k], dtype=float)
-                x = x + np.sign(x - target) * (d[..., None] if d.ndim else d)
+                x = away(x, x, x, target, d[..., None] if d.ndim else d)[0]
             worst = np.maximum(worst, np.abs(x - target).max(axis=-1))
             spread = np.maximum(spread, x.max(axis=-1) - x.min(axis=-1))
         return worst + 0.1 * spread
