@@ -1,5 +1,5 @@
 """Balance-search benchmark: `python benchmarks/balance.py [--minutes M] [--tiers T,T…]
-[--max-edits N] [--via BOT] [--jobs J] [--out DIR] [--value DIR] [--json]`.
+[--max-edits N] [--via BOT] [--calibrate BOT] [--jobs J] [--out DIR] [--value DIR] [--json]`.
 
 Issue 26 asks what `lab balance configs/default.toml --budget-minutes 60` finds on 2 cores —
 screened at `tuned`, judged at `tuned` and at a strong tier: at most 6 edits, every one of the
@@ -35,17 +35,20 @@ MAX_EDITS = 6
 MIN_FRESH = (2000, 300)  # fresh games per army: the first tier, a strong tier
 
 
-def warm_up(config: Path, tiers: list[str], jobs: int, via: str | None = None) -> None:
+def warm_up(
+    config: Path, tiers: list[str], jobs: int, via: str | None = None, calibrate: str | None = None
+) -> None:
     """Load (or compile) the kernels of every tier and start the workers, untimed."""
     from dataclasses import replace
 
     from lab.sim import runner
 
     exp = load_experiment(config, games=1)
-    plan = balance.plan(exp, tiers=tiers, via=via)
+    plan = balance.plan(exp, tiers=tiers, via=via, calibrate=calibrate)
     folder = Path(tempfile.mkdtemp(prefix="lab-bench-balance-"))
     try:
-        for i, tier in enumerate(plan.tiers + ((plan.bridge,) if plan.bridge else ())):
+        extra = tuple(t for t in (plan.bridge, plan.calibration) if t is not None)
+        for i, tier in enumerate(plan.tiers + extra):
             runner.run(
                 replace(exp, matchups=exp.matchups[:2], tiers=(tier,)), folder / str(i), jobs=jobs
             )
@@ -63,14 +66,20 @@ def measure(
     progress=print,
     via: str | None = None,
     max_edits: int = MAX_EDITS,
+    calibrate: str | None = None,
 ) -> dict:
-    warm_up(config, tiers, jobs, via)
+    warm_up(config, tiers, jobs, via, calibrate)
     folder = out or Path(tempfile.mkdtemp(prefix="lab-bench-balance-"))
     if out is not None and folder.exists():
         shutil.rmtree(folder)
     try:
         plan = balance.plan(
-            load_experiment(config), tiers=tiers, max_edits=max_edits, value=value, via=via
+            load_experiment(config),
+            tiers=tiers,
+            max_edits=max_edits,
+            value=value,
+            via=via,
+            calibrate=calibrate,
         )
         last = [0.0]
 
@@ -142,6 +151,11 @@ def report(r: dict) -> None:
         f"lab balance {r['config']} --tiers {','.join(r['tiers'])} --budget-minutes "
         f"{r['minutes_budget']:g} --jobs {r['jobs']}"
         + (f" --via {se['bridge']['tier'].split('-vs-')[0]}" if se.get("bridge") else "")
+        + (
+            f" (polishing calibrated at {se['calibration']['tier']})"
+            if se.get("calibration")
+            else ""
+        )
         + " (load average "
         f"{', '.join(f'{x:.1f}' for x in r['load_average'])})"
     )
@@ -213,6 +227,9 @@ if __name__ == "__main__":
     ap.add_argument("--value", type=Path, help="a lab value folder ranking the cards")
     ap.add_argument("--via", default=None, help="a bridge tier, as lab balance --via")
     ap.add_argument(
+        "--calibrate", default=None, help="a calibration tier, as lab balance --calibrate"
+    )
+    ap.add_argument(
         "--max-edits", type=int, default=MAX_EDITS, help=f"edits per proposal (default {MAX_EDITS})"
     )
     ap.add_argument("--json", action="store_true", help="print JSON only")
@@ -227,6 +244,7 @@ if __name__ == "__main__":
         progress=(lambda m: None) if a.json else print,
         via=a.via,
         max_edits=a.max_edits,
+        calibrate=a.calibrate,
     )
     if a.json:
         print(json.dumps(r, indent=2, ensure_ascii=False))

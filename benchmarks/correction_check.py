@@ -27,6 +27,7 @@ on new deals. Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -40,14 +41,27 @@ SLOPE = -0.3  # strong − first-tier change per point of first-tier change
 
 
 def load_search(src: Path, config: str, seed, tiers, jobs=None) -> balance_search.Search:
-    """The finished search in ``src``, as ``lab balance CONFIG [--seed] [--tiers]`` ran it."""
-    p = balance.plan(load_experiment(config), seed=seed, tiers=tiers)
-    s = balance_search.Search(
-        p.exp, p.moves, p.settings, src, tiers=p.tiers, bridge=p.bridge, jobs=jobs
-    )
-    if not s.load():
-        sys.exit(f"{src}: no balance search there (state.json)")
-    return s
+    """The finished search in ``src``, as ``lab balance CONFIG [--seed] [--tiers]`` ran it —
+    without a calibration tier (the default) or with search(400) as one."""
+    for calibrate in (None, "search"):
+        p = balance.plan(load_experiment(config), seed=seed, tiers=tiers, calibrate=calibrate)
+        s = balance_search.Search(
+            p.exp,
+            p.moves,
+            p.settings,
+            src,
+            tiers=p.tiers,
+            bridge=p.bridge,
+            calibration=p.calibration,
+            jobs=jobs,
+        )
+        if not (src / balance_search.STATE).is_file():
+            sys.exit(f"{src}: no balance search there (state.json)")
+        data = json.loads((src / balance_search.STATE).read_text(encoding="utf-8"))
+        if data.get("fingerprint") == s.fingerprint:
+            s.load()
+            return s
+    sys.exit(f"{src}: a balance search of another config, --seed or --tiers")
 
 
 def fitted_rows(s: balance_search.Search):

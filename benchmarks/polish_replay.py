@@ -1,7 +1,7 @@
 """Would the polishing have done better with more strong deals, or more neighbours measured a
 round? Replays a finished search's. `python benchmarks/polish_replay.py SEARCH_DIR OUT_DIR
 [--strong-deals 4] [--measured 1] [--rounds 8] [--config configs/default.toml] [--seed S]
-[--tiers T,T] [--jobs 2]`
+[--tiers T,T] [--calibrate BOT] [--jobs 2]`
 
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
@@ -40,10 +40,39 @@ def rolled_back(src: Path, out: Path, config: str, seed, tiers, jobs) -> balance
     search = load_search(out, config, seed, tiers, jobs)
     search.units = {k: u for k, u in search.units.items() if kind_of(k[0]) not in (POLISH, FRESH)}
     for c in search.cands.values():
-        c.polish = c.fresh = False
+        c.polish = c.fresh = c.calibrated = False
     # (nothing read the loaded state yet, so no cached figure holds a forgotten game)
     search.history = [h for h in search.history if h.get("phase") not in FORGOTTEN_PHASES]
     return search
+
+
+def calibrated(search: balance_search.Search, tier) -> balance_search.Search:
+    """``search`` (rolled back) with a calibration tier added: the same games and state, its
+    polishing judged at ``tier`` too (docs/balancing.md, "The calibration tier")."""
+    s = balance_search.Search(
+        search.exp,
+        search.moves,
+        search.settings,
+        search.out,
+        tiers=search.tiers,
+        bridge=search.bridge,
+        calibration=tier,
+        jobs=search.jobs,
+    )
+    extra = len(s.play_tiers) - len(search.play_tiers)
+    s.cands, s.units, s.history = search.cands, search.units, search.history
+    s.round, s.elapsed, s.stop, s.searched_s = (
+        search.round,
+        search.elapsed,
+        search.stop,
+        search.searched_s,
+    )
+    for c in s.cands.values():
+        c.strong = c.strong + [0] * extra
+    s.games = {k: v + [0] * extra for k, v in search.games.items()}
+    s.pace = search.pace + [[0.0, 0] for _ in range(extra)]
+    s.credit = search.credit + [0.0] * extra
+    return s
 
 
 def main() -> None:
@@ -59,9 +88,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
     ap.add_argument("--tiers", default=None, help="the search's --tiers, if any")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument(
+        "--calibrate",
+        default=None,
+        help="judge the polishing at this calibration tier too (as lab balance --calibrate), "
+        "for a search that had none",
+    )
     args = ap.parse_args()
     tiers = [args.tiers] if args.tiers else None
     search = rolled_back(args.search_dir, args.out_dir, args.config, args.seed, tiers, args.jobs)
+    if args.calibrate:
+        from lab.design import balance
+
+        config = load_experiment(args.config)
+        search = calibrated(search, balance.pick_tier(config, args.calibrate, "--calibrate"))
     search.settings = dataclasses.replace(search.settings, polish_rounds=args.rounds)
     balance_search.POLISH_STRONG = args.strong_deals
     balance_search.POLISH_MEASURED = args.measured

@@ -799,6 +799,17 @@ def balance_command(
             "expect before their own games. Default: none (docs/balancing.md).",
         ),
     ] = None,
+    calibrate: Annotated[
+        str | None,
+        typer.Option(
+            "--calibrate",
+            metavar="BOT",
+            help="Calibration tier (e.g. search): plays the best selected set once on the "
+            "polishing deals, and its offset from the first strong tier there (shrunk by its "
+            "noise) is judged as one more tier while polishing. Default: none "
+            "(docs/balancing.md, \"The calibration tier\").",
+        ),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Search seed (default: the config's seed).")
     ] = None,
@@ -879,6 +890,7 @@ def balance_command(
         second_tier=confirm_tier,
         seed=seed,
         via=via,
+        calibrate=calibrate,
         polish_rounds=polish,
     )
     minutes = balance_defaults.minutes_budget(minutes, budget_games)
@@ -893,6 +905,8 @@ def balance_command(
     )
     if p.bridge is not None:
         tiers_text += f" (edits bridged by {p.bridge.label})"
+    if p.calibration is not None:
+        tiers_text += f", polishing calibrated at {p.calibration.label}"
     err.print(
         f"{exp.name}: {len(p.moves)} single edits ({p.value_note}) × up to {max_edits} "
         f"per proposal, {len(p.exp.armies)} armies screened at {tiers_text} → {out_path}",

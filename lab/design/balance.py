@@ -34,6 +34,7 @@ from lab.design.balance_edits import responsible
 from lab.design.balance_search import Budget, Search, Settings, derive_seed
 from lab.design.tiers import strong
 from lab.design.balance_tiers import (
+    POLISH,
     fresh_block,
     polish_block,
     screen_block,
@@ -61,6 +62,8 @@ class BalancePlan:
     tiers: tuple  # the screening tier, then the strong tiers
     value_note: str  # where the catalogue's cards came from
     bridge: object = None  # a tier that measures edits for the strong tiers, not judged
+    # a dearer tier measuring the polishing anchor once: its offset from the first strong tier
+    calibration: object = None
 
 
 def plan(
@@ -78,12 +81,14 @@ def plan(
     second_tier: str | None = None,
     seed: int | None = None,
     via: str | None = None,
+    calibrate: str | None = None,
     **search,
 ) -> BalancePlan:
     """The balance search of ``config``: screened at the first of ``tiers`` and judged at every
     one (default: the config's tier, plus the search tier when that one is cheap; ``tier``:
     that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it;
-    ``via``: a bridge tier, e.g. "strong"; default none).
+    ``via``: a bridge tier, e.g. "strong"; ``calibrate``: a calibration tier, e.g. "search";
+    default none for either).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
     polish = search.get("polish_rounds", 0)
@@ -105,6 +110,7 @@ def plan(
         )
     chosen = pick_tiers(config, tiers, tier, second_tier)
     bridge = pick_bridge(config, chosen, via)
+    calibration = pick_calibration(config, chosen, calibrate)
     exp = _balance_experiment(config, chosen[0])
     keep, note = _ranking(config, exp, value)
     moves = design.edit_catalogue(exp, keep=keep, cards=cards or None)
@@ -134,7 +140,7 @@ def plan(
         seed=config.seed if seed is None else seed,
         **(deals | search),
     )
-    return BalancePlan(config, exp, moves, settings, chosen, note, bridge)
+    return BalancePlan(config, exp, moves, settings, chosen, note, bridge, calibration)
 
 
 def pick_tiers(
@@ -192,6 +198,28 @@ def pick_bridge(config: Experiment, tiers: tuple, via: str | None):
             source=config.source,
         )
     return bridge
+
+
+def pick_calibration(config: Experiment, tiers: tuple, calibrate: str | None):
+    """The calibration tier of a multi-tier search: ``calibrate`` as given, or none ("none" or
+    no ``calibrate``, the default: searches with search(400) calibrating search(100) ended no
+    closer — docs/balancing.md, "The calibration tier")."""
+    if calibrate is None or calibrate.strip().lower() == "none":
+        return None
+    if len(tiers) < 2:
+        raise LabError(
+            "--calibrate needs a strong tier to calibrate: balance at two tiers or more "
+            "(--tiers tuned,search)",
+            source=config.source,
+        )
+    chosen = pick_tier(config, calibrate, "--calibrate")
+    if chosen.label in {t.label for t in tiers}:
+        raise LabError(
+            f"--calibrate {calibrate}: the tier {chosen.label} is already judged (--tiers); "
+            "a calibration tier is one the search does not screen at",
+            source=config.source,
+        )
+    return chosen
 
 
 def _split(text: str) -> list[str]:
@@ -363,6 +391,7 @@ def run(
         scheduler=scheduler,
         keep_records=keep_records,
         bridge=p.bridge,
+        calibration=p.calibration,
     )
     found = s.load()
     if found and not resume:
@@ -480,8 +509,15 @@ def build_result(p: BalancePlan, s: Search) -> dict:
                 label: _objectives(s, c.moves, polish_block(t), st)
                 for t, label in enumerate(labels)
             }
-            for label, o in zip(labels[1:], s.judged_tiers(c.moves, polish_block)[1:]):
+            judged = s.judged_tiers(c.moves, polish_block)
+            for label, o in zip(labels[1:], judged[1:]):
                 polished[label].update(judged_worst=o.worst, judged_spread=o.spread)
+            if len(judged) > len(labels):  # the calibration tier: estimated, never played here
+                o = judged[-1]
+                polished[f"{s.calibration.label} (calibrated)"] = {
+                    "judged_worst": o.worst,
+                    "judged_spread": o.spread,
+                }
         scr = s.screened(c)[0]
         texts = "; ".join(m.text for m in moves)
         item = {
@@ -557,6 +593,7 @@ def build_result(p: BalancePlan, s: Search) -> dict:
                     for label, corr in zip(labels[1:], s.corrections())
                 },
                 "bridge": _bridge_json(s),
+                "calibration": _calibration_json(s, names),
                 "history": hist,
             },
         }
@@ -575,6 +612,34 @@ def _bridge_json(s: Search) -> dict | None:
         "edit_sets": sum(1 for c in s.cands.values() if c.moves and c.strong[b - 1]),
         "edits": len(corr.edit),
         "correction": [float(x) for x in corr.base],
+    }
+
+
+def _calibration_json(s: Search, names) -> dict | None:
+    """The calibration tier: its label, the set it measured on the polishing deals, the deals,
+    and per army the measured difference from the first strong tier and the offset used."""
+    if s.calibration is None:
+        return None
+    out = {"tier": s.calibration.label, "of": s.tiers[1].label}
+    cand = s.calibrated_set()
+    if cand is None:
+        return out | {"measured": None}
+    diff, (offset, se) = s.calibration_difference(), s.calibration_offset()
+    return out | {
+        "measured": [s.moves[i].text for i in cand.moves],
+        "deals_per_pair": s.deals(polish_block(s.calibration_index)),
+        "games": int(s.games[POLISH][s.calibration_index]),
+        "armies": [
+            {
+                "army": a,
+                "name": names[a],
+                "difference": float(diff.mean[i]),
+                "difference_se": float(diff.se[i]),
+                "offset": float(offset[i]),
+                "offset_se": float(se[i]),
+            }
+            for i, a in enumerate(s.armies)
+        ],
     }
 
 

@@ -72,6 +72,7 @@ from lab.design.balance_tiers import (
     slice_of,
     tier_cost,
     tier_of,
+    tier_offset,
 )
 from lab.errors import LabError
 from lab.games.protocol import Experiment
@@ -166,7 +167,9 @@ class Settings:
     # neighbours of the best selected set tried on the polishing deals
     polish_rounds: int = defaults.POLISH_ROUNDS
 
-    def fingerprint(self, exp: Experiment, tiers, moves_digest: str, bridge=None) -> str:
+    def fingerprint(
+        self, exp: Experiment, tiers, moves_digest: str, bridge=None, calibration=None
+    ) -> str:
         # the fresh deals are not in it: they measure a search's proposals and never change the
         # search, so their size can change on --resume
         search = {k: v for k, v in asdict(self).items() if k not in _AFTER_SEARCH}
@@ -182,6 +185,8 @@ class Settings:
         }
         if bridge is not None:  # (absent otherwise: earlier searches keep their fingerprint)
             data["bridge"] = bridge.label
+        if calibration is not None:  # (likewise)
+            data["calibration"] = calibration.label
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -200,6 +205,7 @@ class Cand:
     finalist: bool = False
     fresh: bool = False
     polish: bool = False  # measured on the polishing deals at every tier
+    calibrated: bool = False  # measured on the polishing deals at the calibration tier too
 
     @property
     def key(self) -> str:
@@ -277,13 +283,20 @@ class Search:
         scheduler: str | None = None,
         keep_records: bool = False,
         bridge=None,
+        calibration=None,
     ):
         self.exp, self.moves, self.settings, self.out = exp, tuple(moves), settings, Path(out)
         self.tiers = tuple(tiers) if tiers else exp.tiers[:1]
         # a bridge tier plays like the strong tiers but is not judged: its cheaper games tell
         # the strong tiers' corrections what each edit does to a stronger player's armies
         self.bridge = bridge if len(self.tiers) > 1 else None
-        self.play_tiers = self.tiers + ((self.bridge,) if self.bridge is not None else ())
+        # a calibration tier (a dearer strong player) plays the best selected set on the
+        # polishing deals once: its offset from the first strong tier there is added to that
+        # tier's polishing figures as one more judged tier (``calibration``)
+        self.calibration = calibration if len(self.tiers) > 1 else None
+        self.play_tiers = self.tiers + tuple(
+            t for t in (self.bridge, self.calibration) if t is not None
+        )
         self.jobs, self.backend, self.scheduler = jobs, backend, scheduler
         self.keep_records = keep_records
         self.pairs = exp.matchups
@@ -300,7 +313,9 @@ class Search:
             [[bool(m.armies & set(p)) for p in self.pairs] for m in self.moves], dtype=bool
         ).reshape(len(self.moves), len(self.pairs))
         self.conflict = _conflicts(self.moves)
-        self.fingerprint = settings.fingerprint(exp, self.tiers, digest(self.moves), self.bridge)
+        self.fingerprint = settings.fingerprint(
+            exp, self.tiers, digest(self.moves), self.bridge, self.calibration
+        )
         self.cost = [tier_cost(t) for t in self.play_tiers]
         self.cands: dict[str, Cand] = {}
         self.units: dict[tuple[int, int, str], Unit] = {}
@@ -330,11 +345,15 @@ class Search:
     @property
     def measuring_tiers(self) -> range:
         """The strong tiers and the bridge: every tier that screens the promising sets."""
-        return range(1, len(self.play_tiers))
+        return range(1, len(self.tiers) + (self.bridge is not None))
 
     @property
     def bridge_index(self) -> int | None:
         return len(self.tiers) if self.bridge is not None else None
+
+    @property
+    def calibration_index(self) -> int | None:
+        return len(self.play_tiers) - 1 if self.calibration is not None else None
 
     # ------------------------------------------------------------------------------ state
     def state_path(self) -> Path:
@@ -363,6 +382,7 @@ class Search:
                     "finalist": c.finalist,
                     "fresh": c.fresh,
                     "polish": c.polish,
+                    "calibrated": c.calibrated,
                 }
                 for c in self.cands.values()
             ],
@@ -415,6 +435,7 @@ class Search:
                 c["finalist"],
                 c["fresh"],
                 c.get("polish", False),
+                c.get("calibrated", False),
             )
             self.cands[cand.key] = cand
         for path in sorted((self.out / UNITS).glob("round-*.parquet")):
@@ -560,7 +581,46 @@ class Search:
         out = [(first.mean, first.lo, first.hi)]
         for t in self.strong_tiers:
             out.append(self._pulled_rates(moves, t, self.controlled_rates(moves, block, t), first))
+        offset = self.calibration_offset() if block is polish_block else None
+        if offset is not None:
+            out.append(self._calibrated(out[1], *offset))
         return out
+
+    def _calibrated(self, judged, offset: np.ndarray, se: np.ndarray) -> tuple:
+        """The calibration tier's (mean, lo, hi) per army: the first strong tier's judged
+        figures plus the offset, counted against the target by its standard error (``doubt``)
+        and the interval widened by it."""
+        mean, lo, hi = (np.asarray(x, dtype=float) + offset for x in judged)
+        half = 2.0 * se
+        return away(mean, lo - half, hi + half, self.settings.target, self.settings.doubt * se)
+
+    def calibrated_set(self) -> Cand | None:
+        """The set the calibration tier measured (None before it did, or without one)."""
+        if self.calibration is None:
+            return None
+        return next((c for c in self.cands.values() if c.calibrated), None)
+
+    def calibration_difference(self):
+        """Rates (mean, se per army) of the calibration tier minus the first strong tier on the
+        same polishing deals (the calibration tier's), for ``calibrated_set`` (None before)."""
+        cand = self.calibrated_set()
+        if cand is None:
+            return None
+        got = self._confirmed.get((cand.key, "calibration"))
+        if got is None:
+            c = self.calibration_index
+            deals = self.deals(polish_block(c))
+            dear, counts = self.army_data(cand.moves, [polish_block(c)])
+            judged = self.army_data(cand.moves, [polish_block(1)], deals)[0]
+            got = cluster_mean([a - b for a, b in zip(dear, judged)], counts)
+            self._confirmed[(cand.key, "calibration")] = got
+        return got
+
+    def calibration_offset(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per army (offset, its standard error) of the calibration tier from the first strong
+        tier (``balance_tiers.tier_offset``), None before the calibration tier played."""
+        diff = self.calibration_difference()
+        return None if diff is None else tier_offset(diff)
 
     def controlled_rates(self, moves, block, t: int):
         """A strong tier's army rates on the deals of ``block(t)`` with the first tier's games
@@ -960,9 +1020,12 @@ class Search:
         polished = {c.moves for c in self.cands.values() if c.polish} | {tuple(anchor)}
         y_anchor = exact(anchor)
 
+        # the calibration tier's row moves with the first strong tier's
+        calibrated = [corrs[0]] if self.calibration_offset() is not None else []
+
         def tiers(moves, y) -> np.ndarray:
             wr = self._rates(y)
-            return np.array([wr] + [wr + c.of(moves) for c in corrs])
+            return np.array([wr] + [wr + c.of(moves) for c in corrs + calibrated])
 
         now = self.judged_rates(anchor, polish_block) - tiers(anchor, y_anchor)
         k, target = self.settings.doubt, self.settings.target
@@ -973,7 +1036,7 @@ class Search:
             added = [i for i in moves if i not in anchor]
             removed = [i for i in anchor if i not in moves]
             out = rates.copy()
-            for t, c in enumerate(corrs, 1):
+            for t, c in enumerate(corrs + calibrated, 1):
                 out[t] = away(out[t], out[t], out[t], target, k * c.se(added, removed))[0]
             return out
 
@@ -1114,6 +1177,8 @@ class Search:
         for moves in plan["polish"]:
             for t in range(len(self.tiers)):
                 add(polish_block(t), moves)
+        for moves in plan["calibrate"]:
+            add(polish_block(self.calibration_index), moves)
         for t, moves in plan["strong"]:
             cand = self.cands.get(rkey(moves))
             level = cand.strong[t - 1] if cand else 0
@@ -1136,6 +1201,10 @@ class Search:
         tier the unchanged decks alone screen on more deals than the candidates (the first of
         which the candidates play), since the tier's base shift enters every prediction."""
         s, first = self.settings, tier_of(block) == 0
+        if tier_of(block) == self.calibration_index:
+            # the first of the strong tier's polishing deals: about a thousand games per army
+            # measure its offset to ±1.4 points, at four times a search(100) game's price
+            return s.strong_fresh_deals
         if kind_of(block) == "screen" and slice_of(block):
             return s.strong_block  # a strong screening slice (``strong_screen``), at every tier
         if not first and kind_of(block) == "screen" and tuple(keys) == ("",):
@@ -1319,6 +1388,8 @@ class Search:
             cand.level = max(cand.level, self.settings.levels)
         for moves in plan["polish"]:
             self._cand(moves).polish = True
+        for moves in plan["calibrate"]:
+            self._cand(moves).calibrated = True
         for moves in plan["confirm"]:
             self._cand(moves).confirmed = True
         for t, moves in plan["strong"]:
@@ -1446,7 +1517,9 @@ class Search:
             if best is None:
                 if not selected:
                     return
-                self.run_round(_plan(polish=[selected[0].moves]), final=True, phase=POLISH)
+                anchor = [selected[0].moves]
+                calibrate = anchor if self.calibration is not None else []
+                self.run_round(_plan(polish=anchor, calibrate=calibrate), final=True, phase=POLISH)
                 continue
             options = self._polish_options(best.moves)
             if not options:
@@ -1493,6 +1566,8 @@ class Search:
                 screening = 0.0
         if not took:
             return False
+        if self.calibration is not None:  # the anchor's round held the calibration tier's games
+            took[0] = max(0.0, took[0] - self.pace[self.calibration_index][0])
         step = max(took[1:]) if len(took) > 1 else took[0] / 3
         return self.elapsed + step + self.fresh_seconds() <= 60 * budget.minutes
 
@@ -1532,6 +1607,11 @@ class Search:
     def _at_pace(self, games: list[float]) -> float:
         """Seconds ``games`` (per played tier) take at the pace each tier has played so far."""
         pace = [sec / n if n else 0.0 for sec, n in self.pace]
+        # a tier that has not played yet (the calibration tier plays last) at the first strong
+        # tier's pace, by their games' prices
+        for t in range(2, len(pace)):
+            if not pace[t]:
+                pace[t] = pace[1] * self.cost[t] / self.cost[1]
         return float(sum(g * p for g, p in zip(games, pace)))
 
     def fresh_seconds(self) -> float:
@@ -1557,6 +1637,9 @@ class Search:
             * pairs
             for t in self.strong_tiers
         ]
+        c = self.calibration_index
+        if c is not None:  # the best selected set once, at the calibration tier
+            games += [0] * (c - len(games)) + [self.deals(polish_block(c)) * pairs]
         return self._at_pace(games) + self.fresh_seconds()
 
     def _spent(self, budget: Budget, last_round: float) -> bool:
@@ -1599,7 +1682,17 @@ class Search:
 def _plan(**lists) -> dict:
     return {
         k: list(lists.get(k, ()))
-        for k in ("confirm", "promote", "new", "screen", "strong", "finalists", "polish", "fresh")
+        for k in (
+            "confirm",
+            "promote",
+            "new",
+            "screen",
+            "strong",
+            "finalists",
+            "polish",
+            "calibrate",
+            "fresh",
+        )
     }
 
 

@@ -33,6 +33,11 @@ SLICE = 100
 # predicted").
 PRIOR = 0.015
 SELECT, FRESH, POLISH = "selection", "fresh", "polishing"
+# How far a dearer tier's army rates sit from a judged strong tier's under the same edits, a
+# priori: search(400) and search(100) differed by 2.2 points rms over the nine armies of one
+# proposal on the same deals, where their noise alone gives about 1.2 — about ±1.8 beyond it
+# (docs/balancing.md, "The calibration tier").
+OFFSET_PRIOR = 0.018
 
 
 def screen_block(tier: int, level: int, slice_: int = 0) -> int:
@@ -217,6 +222,19 @@ def away(mean, lo, hi, target: float, doubt):
     mean = np.asarray(mean, dtype=float)
     moved = mean + np.sign(mean - target) * np.asarray(doubt, dtype=float)
     return moved, np.minimum(lo, moved), np.maximum(hi, moved)
+
+
+def tier_offset(difference, prior: float = OFFSET_PRIOR) -> tuple[np.ndarray, np.ndarray]:
+    """Per army, a calibration tier's offset from a judged tier: ``difference`` (the paired
+    difference of the two tiers' rates on the same deals: mean and se per army) shrunk towards 0
+    with a prior of ± ``prior``: (offset, its posterior standard error). A thousand games per army
+    measure the difference to about ±1.4 points, as wide as the offset itself, so it is trusted
+    by its precision only."""
+    mean = np.asarray(difference.mean, dtype=float)
+    se = np.asarray(difference.se, dtype=float)
+    ok = np.isfinite(se) & np.isfinite(mean)
+    w = np.where(ok, prior**2 / (prior**2 + np.where(ok, se, 0.0) ** 2), 0.0)
+    return w * np.where(ok, mean, 0.0), np.where(ok, np.sqrt(w) * np.where(ok, se, 0.0), prior)
 
 
 def shrink(rates, predicted: np.ndarray, predicted_se: np.ndarray, target=None, doubt=0.0):

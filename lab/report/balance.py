@@ -122,6 +122,15 @@ def search_line(result: dict) -> str:
         f"{se['selected']} selected), {se['edits_tried']} single edits from "
         f"{se['edits_from']}; games — {games}; stopped because {stop}"
     )
+    cal = se.get("calibration")
+    if cal and cal.get("measured") is not None:
+        big = sorted(cal["armies"], key=lambda a: -abs(a["offset"]))[:3]
+        line += (
+            f"; the polishing judged {cal['tier']} too, as {cal['of']} plus its offset measured "
+            f"on the best selected set ({cal['games']:,} games; "
+            + ", ".join(f"{a['name']} {100 * a['offset']:+.1f}" for a in big)
+            + " points)"
+        )
     budget = se.get("budget_minutes")
     if budget is not None and se["minutes"] > budget + 1:
         line += (
@@ -168,9 +177,14 @@ def title(p: dict, result: dict) -> str:
     )
     deals = p.get("chosen_on", "selection")
     sel = "; ".join(
-        f"{label} worst {100 * o['worst']:.1f}"
-        + (f" ({100 * o['judged_worst']:.1f} as judged)" if "judged_worst" in o else "")
-        + f", spread {100 * o['spread']:.1f}"
+        (
+            f"{label} worst {100 * o['worst']:.1f}"
+            + (f" ({100 * o['judged_worst']:.1f} as judged)" if "judged_worst" in o else "")
+            + f", spread {100 * o['spread']:.1f}"
+        )
+        if "worst" in o
+        # the calibration tier: estimated from a strong tier's games, never played there
+        else f"{label} worst {100 * o['judged_worst']:.1f} as judged"
         for label, o in (p.get(deals) or {}).items()
         if o
     )

@@ -1,0 +1,164 @@
+"""lab balance's calibration tier (docs/balancing.md, "The calibration tier"): a dearer tier that
+plays the best selected set once on the polishing deals; its offset from the first strong tier
+there, shrunk by its noise, is judged as one more tier while polishing. It never screens,
+selects or reports."""
+
+from __future__ import annotations
+
+import glob
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from _support.sim_cases import write_config
+from lab.design import balance
+from lab.design.balance_search import POLISH, Search
+from lab.design.balance_tiers import OFFSET_PRIOR, polish_block, tier_of, tier_offset
+from lab.errors import LabError
+from lab.report import balance as shown
+from lab.sim.config import load_experiment
+from test_balance import CONFIG, SMALL
+
+CALIBRATION = "tuned"  # a heuristic persona stands in for search(400): cheap games
+BUDGET = 40_000
+
+
+def test_the_offset_is_the_paired_difference_trusted_by_its_precision():
+    diff = SimpleNamespace(
+        mean=np.array([0.04, -0.03, 0.02, 0.05]), se=np.array([OFFSET_PRIOR, 0.0, 1e9, np.nan])
+    )
+    offset, se = tier_offset(diff)
+    # as uncertain as the prior: half of it; exact: all of it; hopeless or unmeasured: none
+    assert offset == pytest.approx([0.02, -0.03, 0.0, 0.0], abs=1e-9)
+    assert se[0] == pytest.approx(OFFSET_PRIOR / np.sqrt(2))
+    assert se[1] == 0.0
+    assert se[2] == pytest.approx(OFFSET_PRIOR, rel=1e-6) and se[3] == OFFSET_PRIOR
+
+
+# ------------------------------------------------------------------------------ choosing it
+
+
+def _config(tmp_path, bots):
+    return load_experiment(write_config(tmp_path, CONFIG.replace('"heuristic"', bots)))
+
+
+def test_a_calibration_tier_is_chosen_by_calibrate_only(tmp_path):
+    exp = _config(tmp_path, '"tuned"')
+    # by default (or "none") there is none: the searches measured with it ended no closer
+    assert balance.plan(exp, cards=SMALL["cards"]).calibration is None
+    assert balance.plan(exp, cards=SMALL["cards"], calibrate="none").calibration is None
+    p = balance.plan(exp, cards=SMALL["cards"], calibrate="search")  # tuned + search(100)
+    assert p.tiers[1].a.values()["simulations"] == 100
+    assert p.calibration.a.kind == "search" and p.calibration.a.values()["simulations"] == 400
+    assert p.calibration.label not in {t.label for t in p.tiers}
+
+
+def test_a_calibration_that_cannot_serve_is_refused_in_one_line(tmp_path):
+    exp = _config(tmp_path, '"tuned"')
+    with pytest.raises(LabError, match="--calibrate needs a strong tier"):
+        balance.plan(exp, tier="tuned", calibrate="search", cards=SMALL["cards"])
+    with pytest.raises(LabError, match="already judged"):
+        balance.plan(exp, tiers=["tuned", "search"], calibrate="search", cards=SMALL["cards"])
+    with pytest.raises(LabError, match="--calibrate"):
+        balance.plan(exp, calibrate="no-such-bot", cards=SMALL["cards"])
+
+
+# ------------------------------------------------------------------------------- a search
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("calcfg")
+    p = balance.plan(load_experiment(write_config(folder, CONFIG)), calibrate=CALIBRATION, **SMALL)
+    out = tmp_path_factory.mktemp("cal") / "balance"
+    result = balance.run(p, out, games=BUDGET, jobs=2)
+    s = Search(p.exp, p.moves, p.settings, out, tiers=p.tiers, calibration=p.calibration)
+    assert s.load()
+    return p, out, result, s
+
+
+def _units(out) -> pd.DataFrame:
+    return pd.concat(pd.read_parquet(f) for f in sorted(glob.glob(f"{out}/units/*.parquet")))
+
+
+def test_the_calibration_tier_plays_the_best_selected_set_once_on_the_polishing_deals(calibrated):
+    p, out, result, s = calibrated
+    c = s.calibration_index
+    assert c == len(p.tiers) and s.calibration.label == p.calibration.label
+    anchor = s.selection_ranked()[0]
+    first = next(h for h in result["search"]["history"] if h["phase"] == POLISH)
+    assert first["polished"] == [list(anchor.moves)] and s.calibrated_set() is anchor
+    units = _units(out)
+    mine = units[[tier_of(int(b)) == c for b in units["block"]]]
+    # only the polishing deals, only the anchor's edits, every pair, never screened or reported
+    assert set(mine["block"]) == {polish_block(c)}
+    assert set(mine["key"]) == {s.restrict(anchor.moves, j) for j in range(len(s.pairs))}
+    assert len(mine) == len(s.pairs)
+    assert all(
+        np.asarray(x).shape[-1] // 2 == p.settings.strong_fresh_deals for x in mine["scores"]
+    )
+    assert result["tiers"] == [t.label for t in p.tiers]
+    info = result["search"]["calibration"]
+    assert info["tier"] == p.calibration.label and info["of"] == p.tiers[1].label
+    assert info["measured"] == [s.moves[i].text for i in anchor.moves]
+    assert info["games"] == 2 * len(s.pairs) * p.settings.strong_fresh_deals
+
+
+def test_the_offset_is_measured_on_the_same_deals_at_both_tiers(calibrated):
+    """Each army's difference, recomputed from the stored units: the calibration tier's games
+    minus the first strong tier's on the same first deals of the polishing set."""
+    p, out, result, s = calibrated
+    c, units = s.calibration_index, _units(out)
+    anchor = s.calibrated_set().moves
+    n = p.settings.strong_fresh_deals
+    got = {}
+    for block, tier in ((polish_block(c), "cal"), (polish_block(1), "strong")):
+        for j, (a, b) in enumerate(s.pairs):
+            row = units[(units["block"] == block) & (units["pair"] == j)]
+            row = row[row["key"] == s.restrict(anchor, j)]
+            scores = np.asarray(row["scores"].iloc[0], dtype=float).reshape(2, -1)[:, :n]
+            for army, x in ((a, scores), (b, 1.0 - scores)):
+                got.setdefault((tier, army), []).append(x.ravel())
+    for i, army in enumerate(s.armies):
+        want = np.nanmean(np.concatenate(got[("cal", army)])) - np.nanmean(
+            np.concatenate(got[("strong", army)])
+        )
+        entry = result["search"]["calibration"]["armies"][i]
+        assert entry["army"] == army and entry["difference"] == pytest.approx(want)
+        shrunk = OFFSET_PRIOR**2 / (OFFSET_PRIOR**2 + entry["difference_se"] ** 2)
+        assert entry["offset"] == pytest.approx(shrunk * want)
+
+
+def test_polishing_judges_the_calibration_tier_as_the_strong_tier_plus_its_offset(calibrated):
+    p, out, result, s = calibrated
+    offset, se = s.calibration_offset()
+    target, doubt = p.settings.target, p.settings.doubt
+    polished = [cand.moves for cand in s.cands.values() if cand.polish]
+    assert len(polished) >= 2
+    for moves in polished:
+        rates = s.judged_rates(moves, polish_block)
+        assert rates.shape == (len(p.tiers) + 1, len(s.armies))
+        moved = rates[1] + offset
+        assert rates[-1] == pytest.approx(moved + np.sign(moved - target) * doubt * se)
+        # the polishing's best is judged over every row, the calibration's too
+        tiers = s.judged_tiers(moves, polish_block)
+        assert s.judged(moves, polish_block).worst == pytest.approx(max(o.worst for o in tiers))
+    # the selection deals know no calibration tier
+    assert s.judged_rates(s.calibrated_set().moves).shape[0] == len(p.tiers)
+    first = result["proposals"][0]
+    label = f"{p.calibration.label} (calibrated)"
+    assert first["chosen_on"] == "polishing" and label in first["polishing"]
+    best = s.judged_tiers(s.polish_best().moves, polish_block)[-1]
+    assert first["polishing"][label]["judged_worst"] == pytest.approx(best.worst)
+    # the report says so: in the proposal's title and the search's line
+    assert f"{label} worst {100 * best.worst:.1f} as judged" in shown.title(first, result)
+    assert f"the polishing judged {p.calibration.label} too" in shown.search_line(result)
+
+
+def test_a_search_with_another_calibration_is_not_resumed_as_this_one(calibrated, tmp_path):
+    p, out, result, s = calibrated
+    other = Search(p.exp, p.moves, p.settings, out, tiers=p.tiers)
+    with pytest.raises(LabError, match="another config, tiers or settings"):
+        other.load()
