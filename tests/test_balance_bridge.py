@@ -69,14 +69,7 @@ def test_a_bridge_is_chosen_by_via_only(tmp_path):
     assert balance.plan(exp, cards=SMALL["cards"], via="none").bridge is None
 
 
-def test_a_bridge_that_cannot_serve_is_refused_in_one_line(tmp_path):
-    exp = _config(tmp_path, '"tuned"')
-    with pytest.raises(LabError, match="--via needs a strong tier"):
-        balance.plan(exp, tier="tuned", via="strong", cards=SMALL["cards"])
-    with pytest.raises(LabError, match="already judged"):
-        balance.plan(exp, tiers=["tuned", "strong"], via="strong", cards=SMALL["cards"])
-    with pytest.raises(LabError, match="--via"):
-        balance.plan(exp, via="no-such-bot", cards=SMALL["cards"])
+# (refused in one line when it cannot serve: test_balance_calibration.py, with --calibrate)
 
 
 # ------------------------------------------------------------------------------- a search

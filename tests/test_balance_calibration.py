@@ -55,14 +55,18 @@ def test_a_calibration_tier_is_chosen_by_calibrate_only(tmp_path):
     assert p.calibration.label not in {t.label for t in p.tiers}
 
 
-def test_a_calibration_that_cannot_serve_is_refused_in_one_line(tmp_path):
+@pytest.mark.parametrize("option", ["via", "calibrate"])
+def test_a_tier_beside_the_judged_ones_that_cannot_serve_is_refused_in_one_line(tmp_path, option):
+    """A bridge (--via) or a calibration tier (--calibrate) needs a strong tier to serve and
+    must not be one of the judged tiers."""
     exp = _config(tmp_path, '"tuned"')
-    with pytest.raises(LabError, match="--calibrate needs a strong tier"):
-        balance.plan(exp, tier="tuned", calibrate="search", cards=SMALL["cards"])
+    cards = SMALL["cards"]
+    with pytest.raises(LabError, match=f"--{option} needs a strong tier"):
+        balance.plan(exp, tier="tuned", cards=cards, **{option: "strong"})
     with pytest.raises(LabError, match="already judged"):
-        balance.plan(exp, tiers=["tuned", "search"], calibrate="search", cards=SMALL["cards"])
-    with pytest.raises(LabError, match="--calibrate"):
-        balance.plan(exp, calibrate="no-such-bot", cards=SMALL["cards"])
+        balance.plan(exp, tiers=["tuned", "strong"], cards=cards, **{option: "strong"})
+    with pytest.raises(LabError, match=f"--{option}"):
+        balance.plan(exp, cards=cards, **{option: "no-such-bot"})
 
 
 # ------------------------------------------------------------------------------- a search

@@ -182,41 +182,38 @@ def pick_bridge(config: Experiment, tiers: tuple, via: str | None):
     """The bridge tier of a multi-tier search: ``via`` as given, or none ("none" or no
     ``via``, the default: one 60-minute search with the strong bot as its bridge did no better
     than those without — docs/balancing.md, "The bridge tier")."""
-    if via is None or via.strip().lower() == "none":
-        return None
-    if len(tiers) < 2:
-        raise LabError(
-            "--via needs a strong tier to serve: balance at two tiers or more "
-            "(--tiers tuned,search)",
-            source=config.source,
-        )
-    bridge = pick_tier(config, via, "--via")
-    if bridge.label in {t.label for t in tiers}:
-        raise LabError(
-            f"--via {via}: the tier {bridge.label} is already judged (--tiers); "
-            "a bridge is a tier that is not",
-            source=config.source,
-        )
-    return bridge
+    return _unjudged_tier(config, tiers, via, "--via", "serve", "a bridge is a tier that is not")
 
 
 def pick_calibration(config: Experiment, tiers: tuple, calibrate: str | None):
     """The calibration tier of a multi-tier search: ``calibrate`` as given, or none ("none" or
     no ``calibrate``, the default: searches with search(400) calibrating search(100) ended no
     closer — docs/balancing.md, "The calibration tier")."""
-    if calibrate is None or calibrate.strip().lower() == "none":
+    return _unjudged_tier(
+        config,
+        tiers,
+        calibrate,
+        "--calibrate",
+        "calibrate",
+        "a calibration tier is one the search does not screen at",
+    )
+
+
+def _unjudged_tier(config: Experiment, tiers: tuple, given: str | None, option, verb, what):
+    """A tier that plays beside the judged ``tiers`` of a multi-tier search (a bridge, a
+    calibration): ``given`` or none; refused with one tier, or when it is judged already."""
+    if given is None or given.strip().lower() == "none":
         return None
     if len(tiers) < 2:
         raise LabError(
-            "--calibrate needs a strong tier to calibrate: balance at two tiers or more "
+            f"{option} needs a strong tier to {verb}: balance at two tiers or more "
             "(--tiers tuned,search)",
             source=config.source,
         )
-    chosen = pick_tier(config, calibrate, "--calibrate")
+    chosen = pick_tier(config, given, option)
     if chosen.label in {t.label for t in tiers}:
         raise LabError(
-            f"--calibrate {calibrate}: the tier {chosen.label} is already judged (--tiers); "
-            "a calibration tier is one the search does not screen at",
+            f"{option} {given}: the tier {chosen.label} is already judged (--tiers); {what}",
             source=config.source,
         )
     return chosen
