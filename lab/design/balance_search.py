@@ -1202,8 +1202,9 @@ class Search:
         which the candidates play), since the tier's base shift enters every prediction."""
         s, first = self.settings, tier_of(block) == 0
         if tier_of(block) == self.calibration_index:
-            # the first of the strong tier's polishing deals: about a thousand games per army
-            # measure its offset to ±1.4 points, at four times a search(100) game's price
+            # the first half of the strong tier's polishing deals: 1,280 games per army by
+            # default measure its offset to about ±1.7 points, at four times a search(100)
+            # game's price
             return s.strong_fresh_deals
         if kind_of(block) == "screen" and slice_of(block):
             return s.strong_block  # a strong screening slice (``strong_screen``), at every tier
