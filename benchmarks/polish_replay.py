@@ -40,7 +40,7 @@ def rolled_back(src: Path, out: Path, config: str, seed, tiers, jobs) -> balance
     search = load_search(out, config, seed, tiers, jobs)
     search.units = {k: u for k, u in search.units.items() if kind_of(k[0]) not in (POLISH, FRESH)}
     for c in search.cands.values():
-        c.polish = c.fresh = c.calibrated = False
+        c.polish = c.fresh = False
     # (nothing read the loaded state yet, so no cached figure holds a forgotten game)
     search.history = [h for h in search.history if h.get("phase") not in FORGOTTEN_PHASES]
     return search

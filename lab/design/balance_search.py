@@ -205,7 +205,6 @@ class Cand:
     finalist: bool = False
     fresh: bool = False
     polish: bool = False  # measured on the polishing deals at every tier
-    calibrated: bool = False  # measured on the polishing deals at the calibration tier too
 
     @property
     def key(self) -> str:
@@ -382,7 +381,6 @@ class Search:
                     "finalist": c.finalist,
                     "fresh": c.fresh,
                     "polish": c.polish,
-                    "calibrated": c.calibrated,
                 }
                 for c in self.cands.values()
             ],
@@ -435,7 +433,6 @@ class Search:
                 c["finalist"],
                 c["fresh"],
                 c.get("polish", False),
-                c.get("calibrated", False),
             )
             self.cands[cand.key] = cand
         for path in sorted((self.out / UNITS).glob("round-*.parquet")):
@@ -595,10 +592,12 @@ class Search:
         return away(mean, lo - half, hi + half, self.settings.target, self.settings.doubt * se)
 
     def calibrated_set(self) -> Cand | None:
-        """The set the calibration tier measured (None before it did, or without one)."""
+        """The set the calibration tier measured: the first polishing round's, the best
+        selected set (None before that round, or without a calibration tier)."""
         if self.calibration is None:
             return None
-        return next((c for c in self.cands.values() if c.calibrated), None)
+        first = next((h for h in self.history if h.get("phase") == POLISH), None)
+        return None if first is None else self.cands[rkey(first["polished"][0])]
 
     def calibration_difference(self):
         """Rates (mean, se per army) of the calibration tier minus the first strong tier on the
@@ -1389,8 +1388,6 @@ class Search:
             cand.level = max(cand.level, self.settings.levels)
         for moves in plan["polish"]:
             self._cand(moves).polish = True
-        for moves in plan["calibrate"]:
-            self._cand(moves).calibrated = True
         for moves in plan["confirm"]:
             self._cand(moves).confirmed = True
         for t, moves in plan["strong"]:
