@@ -1,7 +1,7 @@
 """Would the polishing have done better with more strong deals, or more neighbours measured a
 round? Replays a finished search's. `python benchmarks/polish_replay.py SEARCH_DIR OUT_DIR
 [--strong-deals 4] [--measured 1] [--rounds 8] [--config configs/default.toml] [--seed S]
-[--tiers T,T] [--calibrate BOT] [--jobs 2]`
+[--tiers T,T] [--calibrate BOT] [--anchor-rank 1] [--jobs 2]`
 
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
@@ -84,6 +84,12 @@ def main() -> None:
         "--measured", type=int, default=1, help="POLISH_MEASURED: neighbours measured a round"
     )
     ap.add_argument("--rounds", type=int, default=8, help="polishing rounds after the anchor")
+    ap.add_argument(
+        "--anchor-rank",
+        type=int,
+        default=1,
+        help="polish the selected set of this rank (1: the best, as lab balance does)",
+    )
     ap.add_argument("--config", default="configs/default.toml")
     ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
     ap.add_argument("--tiers", default=None, help="the search's --tiers, if any")
@@ -105,7 +111,10 @@ def main() -> None:
     search.settings = dataclasses.replace(search.settings, polish_rounds=args.rounds)
     balance_search.POLISH_STRONG = args.strong_deals
     balance_search.POLISH_MEASURED = args.measured
-    anchor = search.selection_ranked()[0].moves
+    ranked = search.selection_ranked()
+    first = ranked[args.anchor_rank - 1 :] + ranked[: args.anchor_rank - 1]
+    search.selection_ranked = lambda: first  # the polishing starts from selection_ranked()[0]
+    anchor = first[0].moves
     print(f"anchor (the best selected set): {list(anchor)}")
     search._polishing(None)  # a games budget: exactly --rounds rounds
     polished = sorted((c for c in search.cands.values() if c.polish), key=lambda c: c.born)

@@ -706,7 +706,7 @@ def test_polishing_measures_the_best_set_and_its_neighbours_on_deals_of_their_ow
     tried = [tuple(anchor)]
     for h in rounds[1:]:
         (moves,) = h["polished"]
-        best = min(tried, key=lambda m: s._rank_key(s.judged(m, polish_block), s.cands[rkey(m)]))
+        best = min(tried, key=lambda m: s.polish_key(s.cands[rkey(m)]))
         assert moves not in [list(m) for m in tried]
         added, removed = set(moves) - set(best), set(best) - set(moves)
         assert (added or removed) and len(added) <= 1 and len(removed) <= 1
@@ -790,6 +790,60 @@ def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, 
         assert picks and all(set(m) != set(anchor) for m in picks)
         moved[sign] = change(picks[0])
     assert moved[1] > 0 > moved[-1]
+
+
+def test_the_chance_in_band_is_every_rate_s_own_chance_together():
+    """Polishing's score (docs/balancing.md, "Polishing towards the band"): the log of the
+    chance that every rate, normal around its figure with its standard error, lands in the
+    band — each rate's chance multiplied."""
+    from scipy.stats import norm
+
+    from lab.design.balance_tiers import SE_FLOOR, chance_in_band
+
+    rates = np.array([[0.57, 0.43, 0.5], [0.52, 0.46, 0.61]])
+    se = np.array([[0.01, 0.02, 0.015], [0.03, np.nan, 0.0]])
+    used = np.where(np.isfinite(se) & (se > SE_FLOOR), se, SE_FLOOR)
+    each = norm.cdf((0.53 - rates) / used) - norm.cdf((0.47 - rates) / used)
+    assert chance_in_band(rates, se, 0.5, 0.03) == pytest.approx(np.log(each).sum(), rel=1e-9)
+    # far out (20 standard errors) the log stays finite, and a side of the target is not favoured
+    far = chance_in_band(np.array([0.8]), np.array([0.01]), 0.5, 0.03)
+    assert np.isfinite(far) and far == pytest.approx(
+        chance_in_band(np.array([0.2]), np.array([0.01]), 0.5, 0.03)
+    )
+    # an army mended counts while another stays as far out (the worst distance would not see it)
+    two_out = chance_in_band(np.array([0.57, 0.43]), np.full(2, 0.01), 0.5, 0.03)
+    one_mended = chance_in_band(np.array([0.57, 0.50]), np.full(2, 0.01), 0.5, 0.03)
+    assert one_mended > two_out + 1.0
+    # one army 7 points out is likelier mended than four 6.5 points out
+    assert chance_in_band(
+        np.array([0.57, 0.5, 0.5, 0.5]), np.full(4, 0.015), 0.5, 0.03
+    ) > chance_in_band(np.array([0.565, 0.565, 0.435, 0.565]), np.full(4, 0.015), 0.5, 0.03)
+
+
+def test_polishing_goes_first_to_a_set_likelier_in_the_band_by_every_army(
+    small, searched, monkeypatch
+):
+    """The best set on the polishing deals — the next anchor, and the proposal — is the one
+    likeliest to land every army in the band, not the one whose single worst army is nearest:
+    a set with one army 7 points out goes before one with three armies 6.5 points out."""
+    out, _ = searched
+    s = _search_of(small, out)
+    sets = [c for c in s.cands.values() if c.polish and c.moves][:2]
+    assert len(sets) == 2
+    rates = {
+        sets[0].moves: np.array([[0.57, 0.5, 0.5], [0.5, 0.5, 0.5]]),
+        sets[1].moves: np.array([[0.565, 0.435, 0.565], [0.5, 0.5, 0.5]]),
+    }
+    monkeypatch.setattr(s, "judged_rates", lambda moves, block: rates[tuple(moves)])
+    monkeypatch.setattr(s, "judged_se", lambda moves, block: np.full((2, 3), 0.015))
+    monkeypatch.setattr(
+        s, "judged", lambda moves, block: objectives(rates[tuple(moves)], 0, 1, 0.5, len(moves))
+    )
+    for c in s.cands.values():
+        c.polish = c.moves in rates
+    assert s.polish_best() is sets[0]
+    rates[sets[0].moves] = np.array([[0.61, 0.5, 0.5], [0.5, 0.5, 0.5]])
+    assert s.polish_best() is sets[1]  # 11 points out: now the three at 6.5 are likelier
 
 
 def test_the_surrogate_predicts_each_pair_from_its_largest_measured_subset(small, searched):

@@ -60,6 +60,7 @@ from lab.design.balance_tiers import (
     STRIDE,
     TierCorrection,
     away,
+    chance_in_band,
     first_screen,
     fresh_block,
     kind_of,
@@ -87,6 +88,7 @@ from lab.stats.balance import (
 
 CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)
 STATE = "state.json"
+Z95 = 1.959964  # a 95% interval's half-width in standard errors
 UNITS = "units"
 WORK = "work"
 FORMAT = 2
@@ -652,6 +654,16 @@ class Search:
         ``judged_tiers`` reads them."""
         return np.array([np.asarray(r[0], dtype=float) for r in self._judged(moves, block)])
 
+    def judged_se(self, moves, block=select_block) -> np.ndarray:
+        """(tiers, armies): the standard error of each of ``judged_rates``' rates (half its 95%
+        interval in normal units)."""
+        return np.array(
+            [
+                (np.asarray(hi, dtype=float) - np.asarray(lo, dtype=float)) / (2 * Z95)
+                for _, lo, hi in self._judged(moves, block)
+            ]
+        )
+
     def overall(self, cand: Cand) -> Objectives:
         """A candidate's objectives over every tier (screening figures)."""
         first = self.screened(cand)[0]
@@ -1027,17 +1039,22 @@ class Search:
             return np.array([wr] + [wr + c.of(moves) for c in corrs + calibrated])
 
         now = self.judged_rates(anchor, polish_block) - tiers(anchor, y_anchor)
-        k, target = self.settings.doubt, self.settings.target
+        se = self.judged_se(anchor, polish_block)  # the neighbours' figures, once measured
+        k = self.settings.doubt
 
-        def doubted(moves, rates: np.ndarray) -> np.ndarray:
-            """A neighbour's rates with its predicted change at each strong tier counted
-            pessimistically by what the fit does not know of the edits it adds and removes."""
+        def rated(moves, rates: np.ndarray) -> float:
+            """A neighbour's ``band_score``, its predicted change at each strong tier as
+            uncertain as the fit is of the edits it adds and removes (beyond the anchor's own
+            figures' error). As a variance, not a push away from the target: a push on every
+            army at once would count the fit's doubt nine times in a sum over the armies, and
+            rank the neighbours by how well the fit knows their edit rather than by what they
+            mend."""
             added = [i for i in moves if i not in anchor]
             removed = [i for i in anchor if i not in moves]
-            out = rates.copy()
+            wide = se.copy()
             for t, c in enumerate(corrs + calibrated, 1):
-                out[t] = away(out[t], out[t], out[t], target, k * c.se(added, removed))[0]
-            return out
+                wide[t] = np.sqrt(se[t] ** 2 + (k * c.se(added, removed)) ** 2)
+            return self.band_score(rates, wide)
 
         if among is not None:
             shortlist = [tuple(m) for m in among if tuple(m) not in polished]
@@ -1064,21 +1081,24 @@ class Search:
                         y -= single_d[col[i]]
                 return y
 
-            first = sorted(
-                (self._tier_score(doubted(m, now + tiers(m, rough(m)))), m) for m in options
-            )
+            first = sorted((rated(m, now + tiers(m, rough(m))), m) for m in options)
             shortlist = [m for _, m in first[:32]]
-        best = sorted(
-            (self._tier_score(doubted(m, now + tiers(m, exact(m)))), m) for m in shortlist
-        )
+        best = sorted((rated(m, now + tiers(m, exact(m))), m) for m in shortlist)
         return [m for _, m in best[:POLISH_OPTIONS]]
 
     def polish_best(self) -> Cand | None:
         """The best set measured on the polishing deals, judged there (None before any)."""
         done = [c for c in self.cands.values() if c.polish and c.moves]
-        if not done:
-            return None
-        return min(done, key=lambda c: self._rank_key(self.judged(c.moves, polish_block), c))
+        return min(done, key=self.polish_key) if done else None
+
+    def polish_key(self, c: Cand):
+        """Best first on the polishing deals: within the band at every tier with the fewest
+        edits, then the likeliest to land in it (``band_score``), then by worst distance."""
+        o = self.judged(c.moves, polish_block)
+        meets = o.worst <= self.settings.band
+        rates = self.judged_rates(c.moves, polish_block)
+        chance = self.band_score(rates, self.judged_se(c.moves, polish_block))
+        return (not meets, len(c.moves) if meets else 0, chance, o.worst, c.key)
 
     def screened_singles(self) -> list[int]:
         """The single edits screened at the first tier that change some game, in order."""
@@ -1086,9 +1106,14 @@ class Search:
             c.moves[0] for c in self.evaluated() if len(c.moves) == 1 and not self._noop(c.moves[0])
         )
 
-    def _tier_score(self, rates: np.ndarray) -> float:
-        """``_score`` of (tiers, armies) rates."""
-        return float(self._score(rates[0], [r - rates[0] for r in rates[1:]]))
+    def band_score(self, rates: np.ndarray, se: np.ndarray) -> float:
+        """What polishing minimises: minus the log-chance that every army lands in the band at
+        every tier, (tiers, armies) ``rates`` each with its standard error ``se``
+        (``balance_tiers.chance_in_band``). The worst distance, which the search minimises,
+        stays put while any one army stays as far out: from a set with three or four armies
+        binding at once no one-edit neighbour moves it, and a walk by it stalls beside the army
+        that binds (docs/balancing.md, "Polishing towards the band")."""
+        return -chance_in_band(rates, se, self.settings.target, self.settings.band)
 
     def polished(self) -> int:
         """Polishing rounds played (the first measured the best selected set alone)."""

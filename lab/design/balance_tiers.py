@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.stats import norm
 
 STRIDE = 1000  # blocks of one tier: screening 0..STRIDE-1
 # a strong tier's screening level k on deal slice s is block level k + SLICE * s: slice 0 is the
@@ -38,6 +39,9 @@ SELECT, FRESH, POLISH = "selection", "fresh", "polishing"
 # proposal on the same deals, where their noise alone gives about 1.2 — about ±1.8 beyond it
 # (docs/balancing.md, "The calibration tier").
 OFFSET_PRIOR = 0.018
+# The least standard error ``chance_in_band`` counts a rate with: a rate measured on every deal
+# of a set (or one without a usable error) is still a rate of one sample of deals.
+SE_FLOOR = 0.005
 
 
 def screen_block(tier: int, level: int, slice_: int = 0) -> int:
@@ -222,6 +226,21 @@ def away(mean, lo, hi, target: float, doubt):
     mean = np.asarray(mean, dtype=float)
     moved = mean + np.sign(mean - target) * np.asarray(doubt, dtype=float)
     return moved, np.minimum(lo, moved), np.maximum(hi, moved)
+
+
+def chance_in_band(mean, se, target: float, band: float) -> float:
+    """The log of the chance that every rate of ``mean`` lands within ``target`` ± ``band`` when
+    measured again, each rate's true value taken as normal around it with standard error ``se``
+    (same shape; a non-finite or tiny one counts as ``SE_FLOOR``). It is the sum over the rates of
+    each one's own log-chance, so a rate moved into the band counts whichever other rate binds:
+    polishing ranks neighbours by it where the worst distance alone would not see an army
+    mended while another stayed as far out (docs/balancing.md, "Polishing towards the band")."""
+    d = np.abs(np.asarray(mean, dtype=float) - target)
+    se = np.asarray(se, dtype=float)
+    se = np.where(np.isfinite(se) & (se > SE_FLOOR), se, SE_FLOOR)
+    near = norm.logcdf((band - d) / se)
+    far = norm.logcdf((-band - d) / se)
+    return float(np.sum(near + np.log1p(-np.exp(far - near))))
 
 
 def tier_offset(difference, prior: float = OFFSET_PRIOR) -> tuple[np.ndarray, np.ndarray]:
