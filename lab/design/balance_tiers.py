@@ -229,9 +229,9 @@ def away(mean, lo, hi, target: float, doubt):
 
 
 def chance_in_band(mean, se, target: float, band: float) -> float:
-    """The log of the chance that every rate of ``mean`` lands within ``target`` ± ``band`` when
-    measured again, each rate's true value taken as normal around it with standard error ``se``
-    (same shape; a non-finite or tiny one counts as ``SE_FLOOR``). It is the sum over the rates of
+    """The log of the chance that every rate of ``mean`` truly lies within ``target`` ± ``band``,
+    each rate's true value taken as normal around its figure with standard error ``se`` (same
+    shape; a non-finite or tiny one counts as ``SE_FLOOR``). It is the sum over the rates of
     each one's own log-chance, so a rate moved into the band counts whichever other rate binds:
     polishing ranks neighbours by it where the worst distance alone would not see an army
     mended while another stayed as far out (docs/balancing.md, "Polishing towards the band")."""
