@@ -776,7 +776,7 @@ def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, 
     def change(moves) -> float:
         return float(s._rates(exact(moves))[k] - s._rates(exact(anchor))[k])
 
-    measured = s.judged_rates(anchor, polish_block)
+    measured, se = s.judged_normal(anchor, polish_block)
     assert measured.shape == (len(s.tiers), len(s.armies))
     # this small search has tried its few good neighbours already: rate them all again
     for c in s.cands.values():
@@ -785,7 +785,7 @@ def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, 
     for sign in (1, -1):
         fake = np.full_like(measured, 0.5)
         fake[0, k] = 0.5 - sign * 0.2
-        monkeypatch.setattr(s, "judged_rates", lambda moves, block, fake=fake: fake)
+        monkeypatch.setattr(s, "judged_normal", lambda moves, block, fake=fake: (fake, se))
         picks = s.polish(anchor)
         assert picks and all(set(m) != set(anchor) for m in picks)
         moved[sign] = change(picks[0])
@@ -834,11 +834,8 @@ def test_polishing_goes_first_to_a_set_likelier_in_the_band_by_every_army(
         sets[0].moves: np.array([[0.57, 0.5, 0.5], [0.5, 0.5, 0.5]]),
         sets[1].moves: np.array([[0.565, 0.435, 0.565], [0.5, 0.5, 0.5]]),
     }
-    monkeypatch.setattr(s, "judged_rates", lambda moves, block: rates[tuple(moves)])
-    monkeypatch.setattr(s, "judged_se", lambda moves, block: np.full((2, 3), 0.015))
-    monkeypatch.setattr(
-        s, "judged", lambda moves, block: objectives(rates[tuple(moves)], 0, 1, 0.5, len(moves))
-    )
+    se = np.full((2, 3), 0.015)
+    monkeypatch.setattr(s, "judged_normal", lambda moves, block: (rates[tuple(moves)], se))
     for c in s.cands.values():
         c.polish = c.moves in rates
     assert s.polish_best() is sets[0]

@@ -652,17 +652,15 @@ class Search:
     def judged_rates(self, moves, block=select_block) -> np.ndarray:
         """(tiers, armies): the army rates on the selection deals (or ``block``'s) as
         ``judged_tiers`` reads them."""
-        return np.array([np.asarray(r[0], dtype=float) for r in self._judged(moves, block)])
+        return self.judged_normal(moves, block)[0]
 
-    def judged_se(self, moves, block=select_block) -> np.ndarray:
-        """(tiers, armies): the standard error of each of ``judged_rates``' rates (half its 95%
-        interval in normal units)."""
-        return np.array(
-            [
-                (np.asarray(hi, dtype=float) - np.asarray(lo, dtype=float)) / (2 * Z95)
-                for _, lo, hi in self._judged(moves, block)
-            ]
-        )
+    def judged_normal(self, moves, block=select_block) -> tuple[np.ndarray, np.ndarray]:
+        """(rates, se), each (tiers, armies): ``judged_rates`` and each rate's standard error
+        (half its 95% interval in normal units), from one reading."""
+        judged = self._judged(moves, block)
+        rates = np.array([np.asarray(mean, dtype=float) for mean, _, _ in judged])
+        se = np.array([(np.asarray(hi) - np.asarray(lo)) / (2 * Z95) for _, lo, hi in judged])
+        return rates, se
 
     def overall(self, cand: Cand) -> Objectives:
         """A candidate's objectives over every tier (screening figures)."""
@@ -1038,8 +1036,8 @@ class Search:
             wr = self._rates(y)
             return np.array([wr] + [wr + c.of(moves) for c in corrs + calibrated])
 
-        now = self.judged_rates(anchor, polish_block) - tiers(anchor, y_anchor)
-        se = self.judged_se(anchor, polish_block)  # the neighbours' figures, once measured
+        measured, se = self.judged_normal(anchor, polish_block)  # se: a neighbour's, once measured
+        now = measured - tiers(anchor, y_anchor)
         k = self.settings.doubt
 
         def rated(moves, rates: np.ndarray) -> float:
@@ -1094,11 +1092,11 @@ class Search:
     def polish_key(self, c: Cand):
         """Best first on the polishing deals: within the band at every tier with the fewest
         edits, then the likeliest to land in it (``band_score``), then by worst distance."""
-        o = self.judged(c.moves, polish_block)
-        meets = o.worst <= self.settings.band
-        rates = self.judged_rates(c.moves, polish_block)
-        chance = self.band_score(rates, self.judged_se(c.moves, polish_block))
-        return (not meets, len(c.moves) if meets else 0, chance, o.worst, c.key)
+        rates, se = self.judged_normal(c.moves, polish_block)
+        worst = float(np.abs(rates - self.settings.target).max())  # ``judged``'s, over the tiers
+        meets = worst <= self.settings.band
+        chance = self.band_score(rates, se)
+        return (not meets, len(c.moves) if meets else 0, chance, worst, c.key)
 
     def screened_singles(self) -> list[int]:
         """The single edits screened at the first tier that change some game, in order."""
