@@ -29,7 +29,12 @@ from lab.design import balance_search, card_design
 from lab.design.balance_tiers import FRESH, POLISH, kind_of, polish_block
 from lab.sim.config import load_experiment
 
-FORGOTTEN_PHASES = (balance_search.POLISH, balance_search.POLISH_SCREEN, "fresh deals")
+FORGOTTEN_PHASES = (
+    balance_search.POLISH,
+    balance_search.POLISH_SCREEN,
+    balance_search.POLISH_SINGLES_PHASE,
+    "fresh deals",
+)
 
 
 def rolled_back(src: Path, out: Path, config: str, seed, tiers, jobs) -> balance_search.Search:

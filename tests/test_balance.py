@@ -762,6 +762,45 @@ def test_a_resumed_polishing_round_chooses_among_the_options_it_screened(
     assert s._polish_options(anchor) == []
 
 
+def test_polishing_first_screens_the_unscreened_edits_of_the_armies_out_of_the_band(
+    small, searched, monkeypatch
+):
+    """Before a polishing round chooses its neighbours, single edits never screened that touch
+    an army the anchor leaves outside the band at some tier are screened at the first tier,
+    those of the army farthest out first — an edit touching only armies within the band at
+    every tier is not — at most ``POLISH_SINGLES``; a resumed search does not screen again."""
+    out, _ = searched
+    s = _search_of(small, out)
+    anchor = s.polish_best().moves
+    target, band = small.settings.target, small.settings.band
+    far, near = s.armies.index("takeda"), s.armies.index("houjou")
+    rates = np.full((len(s.tiers), len(s.armies)), target)
+    rates[-1, far] = target + 3 * band  # far out at the strong tier
+    rates[0, near] = target - 1.5 * band  # a little out at the first tier
+    monkeypatch.setattr(s, "judged_rates", lambda moves, block: rates)
+    touching = {a: [m.index for m in s.moves if set(m.armies) == {a}] for a in s.armies}
+    forgotten = touching["takeda"][-2:] + touching["houjou"][:2]
+    for i in forgotten:
+        s.cands.pop(str(i), None)
+    todo = [m for (m,) in s._unscreened_near(anchor)]
+    assert todo == sorted(touching["takeda"][-2:]) + sorted(touching["houjou"][:2])
+    rates[0, near] = target + 0.5 * band  # 北条 within the band at every tier: not its edits
+    assert [m for (m,) in s._unscreened_near(anchor)] == sorted(touching["takeda"][-2:])
+    rates[0, near] = target - 1.5 * band
+    monkeypatch.setattr(balance_search, "POLISH_SINGLES", 3)
+    assert len(s._unscreened_near(anchor)) == 3
+
+    rounds = []
+    monkeypatch.setattr(s, "run_round", lambda plan, final, phase: rounds.append((phase, plan)))
+    monkeypatch.setattr(s, "polish", lambda moves, among=None: [])
+    s._polish_options(anchor)
+    ((phase, plan),) = rounds
+    assert phase == balance_search.POLISH_SINGLES_PHASE
+    assert [m for (m,) in plan["screen"]] == todo[:3]
+    s.history.append({"phase": phase, "anchor": list(anchor)})  # as the round recorded it
+    assert s._unscreened_near(anchor) == []
+
+
 def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, monkeypatch):
     """The neighbours are rated from the best set's rates on the polishing deals, not the
     surrogate's: the same set measured with 武田 far below the target or far above it at the
@@ -989,6 +1028,7 @@ def test_a_minutes_budget_polishes_only_while_a_round_fits(
     monkeypatch.setattr(s, "selection_ranked", lambda: [anchor])
     monkeypatch.setattr(s, "polish_best", lambda: anchor if s.polished() else None)
     monkeypatch.setattr(s, "polish", lambda moves, among=None: [(len(s.history),)])
+    monkeypatch.setattr(s, "_unscreened_near", lambda moves: [])
     monkeypatch.setattr(s, "fresh_seconds", lambda: 200.0)
     s._polishing(budget)
     assert s.polished() == (small.settings.polish_rounds + 1 if rounds is None else rounds)

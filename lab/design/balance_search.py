@@ -117,6 +117,14 @@ POLISH_OPTIONS = 8
 # round for fifteen (docs/balancing.md, "Sixty minutes, four neighbours a round")
 POLISH_MEASURED = 1
 POLISH_SCREEN = "polishing screen"  # the phase of that screening round
+# single edits never screened that touch an army the anchor leaves out of the band at some tier,
+# screened at the first tier before a polishing round chooses its neighbours (at most this many a
+# round, the armies farthest out first): the search screens the edits of the armies farthest
+# from the target as written first, and in 30 minutes never reached 織田's, which no tier had far
+# out as written — yet 織田 bound at search(100) on every polished set (docs/balancing.md,
+# "Polishing reaches every army's edits")
+POLISH_SINGLES = 48
+POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
 
 
 class Unit(NamedTuple):
@@ -1521,7 +1529,8 @@ class Search:
     def _polishing(self, budget: Budget | None = None) -> None:
         """Rounds of polishing: the best selected set is measured on the polishing deals at
         every tier, then each round the neighbour of the best set there that rates best
-        (``polish``) — ``polish_rounds`` of them with a games budget (the same proposals on
+        (``polish``; the unscreened single edits of the armies it leaves out screened first,
+        ``_unscreened_near``) — ``polish_rounds`` of them with a games budget (the same proposals on
         any machine), as many as fit with a minutes budget (``_room_to_polish``: the reserve
         for the final measurements counts ``polish_rounds`` of them unless a slow strong tier
         squeezed it); the best there is ranked first."""
@@ -1560,6 +1569,10 @@ class Search:
         last = self.history[-1] if self.history else {}
         if last.get("phase") == POLISH_SCREEN and tuple(last.get("anchor", ())) == tuple(anchor):
             return [tuple(m) for m in last["options"]]
+        missing = self._unscreened_near(anchor)
+        if missing:
+            self._note = {"anchor": list(anchor)}
+            self.run_round(_plan(screen=missing), final=True, phase=POLISH_SINGLES_PHASE)
         options = self.polish(anchor)
         levels = self.settings.levels
         todo = [m for m in options if getattr(self.cands.get(rkey(m)), "level", 0) < levels]
@@ -1568,6 +1581,23 @@ class Search:
         self._note = {"anchor": list(anchor), "options": [list(m) for m in options]}
         self.run_round(_plan(screen=todo), final=True, phase=POLISH_SCREEN)
         return options
+
+    def _unscreened_near(self, anchor) -> list[tuple[int]]:
+        """The single edits never screened at the first tier that touch an army ``anchor``
+        leaves outside the band at some tier on the polishing deals, those of the armies
+        farthest out first (at most ``POLISH_SINGLES``): without them polishing could not
+        offer an edit of its own for the army that binds."""
+        last = self.history[-1] if self.history else {}
+        if last.get("phase") == POLISH_SINGLES_PHASE and last.get("anchor") == list(anchor):
+            return []  # screened for this anchor already (a resumed search goes on as before)
+        rates = self.judged_rates(anchor, polish_block)
+        far = dict(zip(self.armies, np.abs(rates - self.settings.target).max(axis=0)))
+        todo = []
+        for m in self.moves:
+            out = [far[a] for a in m.armies if far[a] > self.settings.band]
+            if out and getattr(self.cands.get(str(m.index)), "level", 0) < 1:
+                todo.append((-max(out), m.index))
+        return [(i,) for _, i in sorted(todo)[:POLISH_SINGLES]]
 
     def _room_to_polish(self, budget: Budget | None) -> bool:
         """Whether a minutes budget leaves room for one more polishing round (as long as the
@@ -1580,7 +1610,7 @@ class Search:
             return False
         took, screening = [], 0.0
         for h, sec in self._round_seconds():  # a round's neighbours screened, then one measured
-            if h.get("phase") == POLISH_SCREEN:
+            if h.get("phase") in (POLISH_SCREEN, POLISH_SINGLES_PHASE):
                 screening += sec
             elif h.get("phase") == POLISH:
                 took.append(sec + screening)
