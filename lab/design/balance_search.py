@@ -1530,10 +1530,10 @@ class Search:
         """Rounds of polishing: the best selected set is measured on the polishing deals at
         every tier, then each round the neighbour of the best set there that rates best
         (``polish``; the unscreened single edits of the armies it leaves out screened first,
-        ``_unscreened_near``) — ``polish_rounds`` of them with a games budget (the same proposals on
-        any machine), as many as fit with a minutes budget (``_room_to_polish``: the reserve
-        for the final measurements counts ``polish_rounds`` of them unless a slow strong tier
-        squeezed it); the best there is ranked first."""
+        ``_unscreened_near``) — ``polish_rounds`` of them with a games budget (the same
+        proposals on any machine), as many as fit with a minutes budget (``_room_to_polish``:
+        the reserve for the final measurements counts ``polish_rounds`` of them unless a slow
+        strong tier squeezed it); the best there is ranked first."""
         rounds = self.settings.polish_rounds
         by_clock = budget is not None and budget.by_clock
 
@@ -1595,7 +1595,7 @@ class Search:
         todo = []
         for m in self.moves:
             out = [far[a] for a in m.armies if far[a] > self.settings.band]
-            if out and getattr(self.cands.get(str(m.index)), "level", 0) < 1:
+            if out and getattr(self.cands.get(rkey([m.index])), "level", 0) < 1:
                 todo.append((-max(out), m.index))
         return [(i,) for _, i in sorted(todo)[:POLISH_SINGLES]]
 
