@@ -1566,8 +1566,8 @@ class Search:
         so the one measured at every tier is the best of them by what was played). The
         screening round names them in the history, so a resumed search chooses among the same
         ones."""
-        last = self.history[-1] if self.history else {}
-        if last.get("phase") == POLISH_SCREEN and tuple(last.get("anchor", ())) == tuple(anchor):
+        last = self._last_round_for(POLISH_SCREEN, anchor)
+        if last is not None:
             return [tuple(m) for m in last["options"]]
         missing = self._unscreened_near(anchor)
         if missing:
@@ -1582,13 +1582,20 @@ class Search:
         self.run_round(_plan(screen=todo), final=True, phase=POLISH_SCREEN)
         return options
 
+    def _last_round_for(self, phase: str, anchor) -> dict | None:
+        """The last round's history entry when it was a ``phase`` round for ``anchor`` (a
+        search resumed after it goes on from what that round chose), else None."""
+        last = self.history[-1] if self.history else {}
+        if last.get("phase") == phase and tuple(last.get("anchor", ())) == tuple(anchor):
+            return last
+        return None
+
     def _unscreened_near(self, anchor) -> list[tuple[int]]:
         """The single edits never screened at the first tier that touch an army ``anchor``
         leaves outside the band at some tier on the polishing deals, those of the armies
         farthest out first (at most ``POLISH_SINGLES``): without them polishing could not
         offer an edit of its own for the army that binds."""
-        last = self.history[-1] if self.history else {}
-        if last.get("phase") == POLISH_SINGLES_PHASE and last.get("anchor") == list(anchor):
+        if self._last_round_for(POLISH_SINGLES_PHASE, anchor) is not None:
             return []  # screened for this anchor already (a resumed search goes on as before)
         rates = self.judged_rates(anchor, polish_block)
         far = dict(zip(self.armies, np.abs(rates - self.settings.target).max(axis=0)))
