@@ -392,8 +392,8 @@ def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(s
     assert any(c["moves"] for c in strong)  # edit sets, not only the decks as written
     base = next(c for c in state["candidates"] if not c["moves"])
     for c in strong:
-        # only fully screened sets, never more strong blocks than first-tier ones
-        assert c["level"] == small.settings.levels and c["strong"][0] <= c["level"]
+        # never more strong blocks than first-tier ones
+        assert 1 <= c["strong"][0] <= c["level"]
         assert base["strong"][0] >= c["strong"][0]
     # random play moves the armies' rates towards 50%: the fitted shift of the decks as
     # written says so, army by army, with the sign of (50% − heuristic rate)
@@ -425,6 +425,46 @@ def test_the_strong_tier_screens_the_promising_sets_and_corrects_the_surrogate(s
     first_base = {b for b, k in zip(units["block"], units["key"]) if k == "" and tier_of(b) == 0}
     assert {b - STRIDE for b in strong_screen["block"]} <= first_base
     assert result["search"]["games"]["random-vs-random"]["screen"] > 0
+
+
+def test_the_strong_tier_spends_its_credit_on_sets_still_screened_after_the_fully_screened(
+    small, searched, monkeypatch
+):
+    """A strong tier screens the fully screened sets first, the most optimistic first; credit
+    they leave goes to sets still being screened at the first tier, never to more strong
+    levels than first-tier ones, nor to a set racing dropped."""
+    from lab.design.balance_search import Cand
+    from lab.design.balance_tiers import screen_block
+
+    out, _ = searched
+    s = _search_of(small, out)
+    full = small.settings.levels
+    sets = {
+        "top": Cand((0, 1), level=full, strong=[0]),
+        "top_worse": Cand((0, 2), level=full, strong=[1]),
+        "young": Cand((1, 2), level=1, strong=[0]),  # the most optimistic bounds of all
+        "young_done": Cand((1, 3), level=1, strong=[1]),  # as many strong levels as first-tier
+    }
+    s.cands[""].strong = [small.settings.strong_levels]  # the base needs no more blocks
+    bound = {"top": 0.05, "top_worse": 0.08, "young": 0.01, "young_done": 0.0}
+    name = {c.moves: n for n, c in sets.items()}
+
+    class Bounds:
+        def __init__(self, lo):
+            self.worst_lo = lo
+
+    monkeypatch.setattr(s, "overall", lambda c: Bounds(bound[name[c.moves]]))
+    monkeypatch.setattr(
+        s,
+        "strong_units",
+        lambda moves, t, level: {(screen_block(t, level), 0, f"{name[moves]}/{level}")},
+    )
+    monkeypatch.setattr(s, "deals", lambda block, keys=(): 1)  # 2 credits a unit
+    s.credit = [100.0]
+    plan = s._strong_plan(list(sets.values()))
+    assert [name[m] for _, m in plan] == ["top", "top_worse", "young"]
+    s.credit = [4.0]  # room for two sets: the fully screened ones
+    assert [name[m] for _, m in s._strong_plan(list(sets.values()))] == ["top", "top_worse"]
 
 
 def test_a_tier_correction_is_a_base_shift_plus_shrunken_edit_shifts():
@@ -799,6 +839,61 @@ def test_polishing_first_screens_the_unscreened_edits_of_the_armies_out_of_the_b
     assert [m for (m,) in plan["screen"]] == todo[:3]
     s.history.append({"phase": phase, "anchor": list(anchor)})  # as the round recorded it
     assert s._unscreened_near(anchor) == []
+
+
+def test_single_edits_are_screened_for_the_armies_the_best_set_leaves_farthest_out(
+    small, searched, monkeypatch
+):
+    """The search screens single edits of the armies farthest from the target at any tier for
+    its best screened set first — not for the decks as written: an army in the band as written
+    whom the best set puts far out at the strong tier has its edits screened first."""
+    out, _ = searched
+    s = _search_of(small, out)
+    target = small.settings.target
+    written = np.asarray(s.screened(s.cands[""])[1].mean, dtype=float)
+    near = s.armies[int(np.argmin(np.abs(written - target)))]  # nearest as written
+    rates = np.full((len(s.tiers), len(s.armies)), target)
+    rates[-1, s.armies.index(near)] = target + 0.2  # far out at the strong tier
+    rates[0, s.armies.index("takeda")] = target - 0.1
+    seen = []
+
+    def tier_rates(cand):
+        seen.append(cand)
+        return rates
+
+    monkeypatch.setattr(s, "tier_rates", tier_rates)
+    order = s._single_order()
+    (best,) = seen
+    sets = [c for c in s.evaluated() if c.moves and c.dropped < 0]
+    assert best is min(sets, key=lambda c: (s.overall(c).worst, len(c.moves), c.key))
+    first = [m for m in order if near in m.armies]
+    assert order[: len(first)] == first  # every edit touching it first, by index
+    assert [m.index for m in first] == sorted(m.index for m in first)
+    rest = order[len(first) :]
+    takeda = [m for m in rest if "takeda" in m.armies]
+    assert rest[: len(takeda)] == takeda  # then the next army out
+    assert sorted(m.index for m in order) == sorted(m.index for m in s.moves)
+
+    # before any set was screened, the decks as written decide
+    for c in s.evaluated():
+        if c.moves:
+            monkeypatch.setattr(c, "dropped", 0)
+    far = s.armies[int(np.argmax(np.abs(written - target)))]
+    order = s._single_order()
+    assert seen == [best]
+    assert all(far in m.armies for m in order[: sum(far in m.armies for m in s.moves)])
+
+
+def test_tier_rates_read_a_set_as_overall_does(small, searched):
+    """``tier_rates``: the first tier's screened rates, a strong tier's pulled rates once it
+    played there — the same figures ``overall`` takes its worst distance from."""
+    out, _ = searched
+    s = _search_of(small, out)
+    for c in s.evaluated():
+        rates = s.tier_rates(c)
+        assert rates.shape == (len(s.tiers), len(s.armies))
+        worst = float(np.abs(rates - small.settings.target).max())
+        assert worst == pytest.approx(s.overall(c).worst)
 
 
 def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, monkeypatch):

@@ -539,27 +539,55 @@ class Search:
         """A candidate's objectives at strong tier ``t``: measured on its screening blocks there
         and pulled towards the surrogate's prediction (``pulled``), or while it has none the
         prediction ± the margin."""
-        level = cand.strong[t - 1]
-        if level:
-            got = self._stats.get((cand.key, t, level))
-            if got is None:
-                got = self._measured(
-                    cand.moves, [self.strong_screen(cand.moves, t, k) for k in range(level)]
-                )
-                self._stats[(cand.key, t, level)] = got
+        got = self._strong_screened(cand, t)
+        if got is not None:
             return self.pulled(cand.moves, t, got[1], self.screened(cand)[1])
+        mean, lo, hi = self._predicted(cand, t)
+        return objectives(mean, lo, hi, self.settings.target, len(cand.moves))
+
+    def _predicted(self, cand: Cand, t: int):
+        """(mean, lo, hi) per army at strong tier ``t`` before it played there: the first tier's
+        screened rates plus the tier's correction, ± the margin, counted against the target by
+        the fit's doubt."""
         rates = self.screened(cand)[1]
         corr = self.corrections()[t - 1]
         shift = corr.of(cand.moves)
-        m, target = self.settings.strong_margin, self.settings.target
-        mean, lo, hi = away(
+        m = self.settings.strong_margin
+        return away(
             rates.mean + shift,
             rates.lo + shift - m,
             rates.hi + shift + m,
-            target,
+            self.settings.target,
             self.settings.doubt * corr.se(cand.moves),
         )
-        return objectives(mean, lo, hi, target, len(cand.moves))
+
+    def _strong_screened(self, cand: Cand, t: int):
+        """(objectives, rates) of a candidate on its screening blocks at strong tier ``t`` as
+        measured (None before it played there)."""
+        level = cand.strong[t - 1]
+        if not level:
+            return None
+        got = self._stats.get((cand.key, t, level))
+        if got is None:
+            got = self._measured(
+                cand.moves, [self.strong_screen(cand.moves, t, k) for k in range(level)]
+            )
+            self._stats[(cand.key, t, level)] = got
+        return got
+
+    def tier_rates(self, cand: Cand) -> np.ndarray:
+        """(tiers, armies): a candidate's army rates at every tier as ``overall`` reads them —
+        the first tier's as screened, a strong tier's pulled towards the prediction or, before
+        it played there, predicted."""
+        first = self.screened(cand)[1]
+        out = [np.asarray(first.mean, dtype=float)]
+        for t in self.strong_tiers:
+            got = self._strong_screened(cand, t)
+            if got is not None:
+                out.append(self._pulled_rates(cand.moves, t, got[1], first)[0])
+            else:
+                out.append(self._predicted(cand, t)[0])
+        return np.array(out)
 
     def pulled(self, moves, t: int, rates, first) -> Objectives:
         """Objectives at strong tier ``t`` from its measured ``rates``, each army's rate pulled
@@ -793,12 +821,17 @@ class Search:
         return TierCorrection.fit(rows, len(self.armies), base=base, prior_mean=prior)
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
-        """Strong-tier screening blocks for this round: the fully screened candidates with the
-        most optimistic bounds over every tier first, as far as each tier's credit goes (the
-        unchanged decks go first on every block)."""
+        """Strong-tier screening blocks for this round, as far as each tier's credit goes (the
+        unchanged decks go first on every block): the fully screened candidates with the most
+        optimistic bounds over every tier first, then with what they leave those still being
+        screened, never more strong levels than first-tier ones: few sets finish the first
+        tier's screening in a round, and the tier's correction learns an edit's shift only
+        from sets that hold it (docs/balancing.md, "The strong tier's spare credit")."""
         s = self.settings
         out: list[tuple[int, tuple[int, ...]]] = []
-        order = sorted(ready, key=lambda c: (self.overall(c).worst_lo, len(c.moves), c.key))
+        order = sorted(
+            ready, key=lambda c: (c.level < s.levels, self.overall(c).worst_lo, len(c.moves), c.key)
+        )
         for t in self.measuring_tiers:
             credit = self.credit[t - 1]
             base = self.cands[""].strong[t - 1]
@@ -1142,7 +1175,7 @@ class Search:
             key=lambda c: (self.overall(c).worst_lo, len(c.moves), c.key),
         )
         promote = [c.moves for c in waiting[: s.promote_per_round]]
-        strong = self._strong_plan(top)
+        strong = self._strong_plan(alive)
         new = self.propose(self.screened_singles(), s.new_per_round)
         planned = {rkey(m) for m in confirm + promote + new}
         todo = [
@@ -1171,11 +1204,20 @@ class Search:
         return sum(1 for u in need if u not in self.units)
 
     def _single_order(self):
-        """Single edits, those touching the armies farthest from the target first."""
+        """Single edits, those touching the armies farthest from the target first: at any tier
+        for the best set screened so far (``overall``), or on the unchanged decks at the first
+        tier before any. Ordered by the decks as written alone, an army near the target there
+        never had its own edits screened, however far out the sets the search built put it
+        (docs/balancing.md, "Single edits follow the best set")."""
         if (0, 0, "") not in self.units:
             return list(self.moves)
-        base = self.screened(self.cands[""])[1].mean
-        far = {a: abs(base[i] - self.settings.target) for i, a in enumerate(self.armies)}
+        sets = [c for c in self.evaluated() if c.moves and c.dropped < 0]
+        if sets:
+            best = min(sets, key=lambda c: (self.overall(c).worst, len(c.moves), c.key))
+            rates = self.tier_rates(best)
+        else:
+            rates = np.asarray(self.screened(self.cands[""])[1].mean, dtype=float)[None, :]
+        far = dict(zip(self.armies, np.abs(rates - self.settings.target).max(axis=0)))
         return sorted(self.moves, key=lambda m: (-max(far[a] for a in m.armies), m.index))
 
     def _noop(self, i: int) -> bool:
