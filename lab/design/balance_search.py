@@ -1217,8 +1217,13 @@ class Search:
             rates = self.tier_rates(best)
         else:
             rates = np.asarray(self.screened(self.cands[""])[1].mean, dtype=float)[None, :]
-        far = dict(zip(self.armies, np.abs(rates - self.settings.target).max(axis=0)))
+        far = self._distance_by_army(rates)
         return sorted(self.moves, key=lambda m: (-max(far[a] for a in m.armies), m.index))
+
+    def _distance_by_army(self, rates: np.ndarray) -> dict[str, float]:
+        """Per army, its largest distance from the target over the tiers of (tiers, armies)
+        ``rates`` — how the single edits touching it are ordered."""
+        return dict(zip(self.armies, np.abs(rates - self.settings.target).max(axis=0)))
 
     def _noop(self, i: int) -> bool:
         """A single edit whose games are exactly those of the unchanged decks on every pair
@@ -1639,8 +1644,7 @@ class Search:
         offer an edit of its own for the army that binds."""
         if self._last_round_for(POLISH_SINGLES_PHASE, anchor) is not None:
             return []  # screened for this anchor already (a resumed search goes on as before)
-        rates = self.judged_rates(anchor, polish_block)
-        far = dict(zip(self.armies, np.abs(rates - self.settings.target).max(axis=0)))
+        far = self._distance_by_army(self.judged_rates(anchor, polish_block))
         todo = []
         for m in self.moves:
             out = [far[a] for a in m.armies if far[a] > self.settings.band]
