@@ -57,6 +57,7 @@ from lab.design.balance_tiers import (
     FRESH,
     POLISH,
     SELECT,
+    STRENGTH_SLOPE,
     STRIDE,
     TierCorrection,
     away,
@@ -343,6 +344,7 @@ class Search:
         self._stats: dict[tuple, tuple[Objectives, object]] = {}
         self._confirmed: dict[tuple[str, int], object] = {}
         self._corrections: tuple[int, list[TierCorrection]] | None = None
+        self._deltas_cache = None  # ``_deltas``' answer until a unit is added
         self._note: dict = {}  # what the round in flight adds to its history entry
         self.on_status = None  # callable(Status), the progress display
 
@@ -472,6 +474,7 @@ class Search:
             sums, counts, sums.sum() / total if total else np.nan, scores if block < 0 else None
         )
         self._corrections = None
+        self._deltas_cache = None
 
     def _cand(self, moves) -> Cand:
         return self.cands.setdefault(
@@ -769,9 +772,24 @@ class Search:
         if self._corrections is None:
             b = self.bridge_index
             bridged = self._fit(b) if b is not None else None
-            prior = bridged.edit if bridged is not None else None
+            prior = bridged.edit if bridged is not None else self._strength_prior()
             self._corrections = (0, [self._fit(t, prior) for t in self.strong_tiers], bridged)
         return self._corrections[1]
+
+    def _strength_prior(self) -> dict[int, np.ndarray]:
+        """Per strength edit screened alone at the first tier: the shift a strong tier's
+        correction expects of it before its own games, ``STRENGTH_SLOPE`` times its army-rate
+        change there (a strong player feels a strength edit less; ``balance_tiers``)."""
+        deltas, _ = self._deltas()
+        out = {}
+        for i in self.screened_singles():
+            if self.moves[i].edit.op != "strength":
+                continue
+            pairs = np.flatnonzero(self.touch[i])
+            dy = np.zeros(len(self.pairs))
+            dy[pairs] = [deltas[j].get((i,), 0.0) for j in pairs]
+            out[i] = STRENGTH_SLOPE * (dy @ self.incidence.T) / self.degree
+        return out
 
     def bridge_correction(self) -> TierCorrection | None:
         """The bridge tier's correction of the first tier's rates (None without a bridge)."""
@@ -878,6 +896,11 @@ class Search:
         """Per pair: {edits (in order): mean score change of the pair's first army against the
         unchanged decks on the first tier's screening blocks both played} — keyed by the edits
         themselves, as a prediction looks up every subset of a set's edits."""
+        if self._deltas_cache is None:
+            self._deltas_cache = self._pair_deltas()
+        return self._deltas_cache
+
+    def _pair_deltas(self):
         units = sorted(self.units.items())  # a fixed order, however the units were loaded
         base = {}
         for (block, j, key), unit in units:

@@ -1,0 +1,154 @@
+"""How far does a strong player feel an army's single edits, against the first tier?
+`python benchmarks/edit_tiers.py PROPOSAL.toml ARMY [--op strength] [--first tuned]
+[--strong '{ kind = "search", simulations = 100 }'] [--first-games 600] [--strong-games 50]
+[--seed 31338] [--jobs 2]`
+
+`lab balance` predicts a strong tier's army rates from the first tier's plus a correction per edit
+(docs/balancing.md, "How the strong tier is predicted"), whose prior expects a strength edit to
+move a strong player's armies `STRENGTH_SLOPE` times as far as the first tier's. This measures
+it: the proposal's `[[patch]]` (a `lab balance` proposal pasted into a file), and the proposal
+with each single edit of ARMY of kind `--op` added (the edits `lab balance` tries: strength ±1/±2,
+ability amounts ±1, abilities off; a card several decks hold only as ARMY's copies), all played on
+ARMY's 16 ordered pairs at both tiers on the same deals. It prints per edit ARMY's win-rate change
+from the proposal at each tier, and the least-squares slope of the strong tier's changes on the
+first tier's with its standard error (an intercept absorbs the luck of the proposal's own
+games, which every change shares). Nothing is asserted: it is a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from lab.design import balance
+from lab.sim import runner
+from lab.sim.config import load_experiment
+from lab.stats.records import load
+
+DEFAULT = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
+
+
+def edit_toml(e) -> str | None:
+    """One `[[patch.edit]]` table's body for a balance move's edit (None: a kind not written)."""
+    out = [f'card = "{e.card}"'] + ([f'army = "{e.army}"'] if e.army else [])
+    if e.op == "strength":
+        return "\n".join(out + [f"strength = {e.value}"])
+    if e.op == "amount":
+        return "\n".join(out + [f'ability = "{e.ability}"', f"row = {e.row}", f"amount = {e.value}"])
+    if e.op == "off":
+        return "\n".join(out + [f'off = "{e.ability}"'])
+    return None
+
+
+def proposal_edits(path: Path) -> list[str]:
+    """The `[[patch.edit]]` tables of the file's first `[[patch]]`, as TOML bodies."""
+    patch = tomllib.loads(path.read_text(encoding="utf-8"))["patch"][0]
+    bodies = []
+    for edit in patch["edit"]:
+        bodies.append("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in edit.items()))
+    return bodies
+
+
+def variants(army: str, op: str, base: list[str]) -> dict[str, tuple[str, list[str]]]:
+    """name → (the added edit's text, the variant's edit bodies); "proposal" adds none."""
+    moves = balance.plan(load_experiment(DEFAULT)).moves
+    out = {"proposal": ("(the proposal)", base)}
+    for m in moves:
+        if army not in m.armies or m.edit.op != op or (len(m.armies) > 1 and not m.edit.army):
+            continue
+        body = edit_toml(m.edit)
+        if body is not None:
+            out[f"e{m.index}"] = (m.text, base + [body])
+    return out
+
+
+def config_text(name, army, others, bots, games, seed, vs) -> str:
+    pairs = ", ".join(f'["{army}", "{o}"], ["{o}", "{army}"]' for o in others)
+    head = (
+        f'name = "{name}"\nseed = {seed}\ngames = {games}\nrules = "second_edition"\n'
+        f"armies = [{pairs}]\nbots = {bots}\nseat_swap = false\n\n"
+        f"[grid]\npatch = {json.dumps(list(vs))}\n"
+    )
+    body = "".join(
+        f'\n[[patch]]\nname = "{k}"\n' + "".join(f"\n[[patch.edit]]\n{e}\n" for e in edits)
+        for k, (_, edits) in vs.items()
+    )
+    return head + body
+
+
+def rates(folder: Path, text: str, army: str, jobs: int) -> pd.Series:
+    """ARMY's win rate (draw ½) per variant of the config ``text``, run in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.toml").write_text(text, encoding="utf-8")
+    runner.run(load_experiment(folder / "config.toml"), folder / "out", jobs=jobs)
+    g = load(folder / "out", cards=False).games
+    w = g["winner"].astype(str)
+    a = np.where(w == "A", 1.0, np.where(w == "B", 0.0, 0.5))
+    score = np.where(g["army_a"] == army, a, 1.0 - a)
+    return pd.Series(score).groupby(g["patch"].astype(str).to_numpy()).mean()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("proposal", type=Path, help="a TOML file whose first [[patch]] is the proposal")
+    ap.add_argument("army", help="the army whose edits are measured (a key: takeda)")
+    ap.add_argument("--op", default="strength", choices=["strength", "amount", "off"])
+    ap.add_argument("--first", default='"tuned"', help="the first tier's bots (TOML)")
+    ap.add_argument("--strong", default='{ kind = "search", simulations = 100 }')
+    ap.add_argument("--first-games", type=int, default=600, help="deals per ordered pair")
+    ap.add_argument("--strong-games", type=int, default=50, help="deals per ordered pair")
+    ap.add_argument("--seed", type=int, default=31338)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    vs = variants(args.army, args.op, proposal_edits(args.proposal))
+    others = [a.key for a in load_experiment(DEFAULT).armies if a.key != args.army]
+    root = Path(tempfile.mkdtemp(prefix="lab-bench-edit-tiers-"))
+    try:
+        got = {}
+        for tier, bots, games in (
+            ("first", args.first, args.first_games),
+            ("strong", args.strong, args.strong_games),
+        ):
+            text = config_text(tier, args.army, others, bots, games, args.seed, vs)
+            got[tier] = 100 * rates(root / tier, text, args.army, args.jobs)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    report(got, vs, args)
+
+
+def report(got: dict, vs: dict, args) -> None:
+    first, strong = got["first"], got["strong"]
+    n_strong = 16 * args.strong_games
+    print(
+        f"{args.army}: {args.op} edits added to {args.proposal.name}, 16 ordered pairs; "
+        f"first tier {args.first} ({16 * args.first_games} games per edit), strong tier "
+        f"{args.strong} ({n_strong} games per edit, ±{196 * np.sqrt(0.25 / n_strong):.1f} points)"
+    )
+    print(f"  proposal: {first['proposal']:.1f}% / {strong['proposal']:.1f}%")
+    rows = [(k, first[k] - first["proposal"], strong[k] - strong["proposal"]) for k in vs]
+    rows = [r for r in rows if r[0] != "proposal"]
+    for k, df, ds in sorted(rows, key=lambda r: r[1]):
+        print(f"  {df:+6.1f} {ds:+6.1f}  {vs[k][0]}")
+    x = np.array([r[1] for r in rows])
+    y = np.array([r[2] for r in rows])
+    if len(rows) >= 3 and x.std() > 0:
+        design = np.column_stack([np.ones_like(x), x])
+        beta, res, *_ = np.linalg.lstsq(design, y, rcond=None)
+        sigma2 = float(((y - design @ beta) ** 2).sum()) / (len(x) - 2)
+        se = np.sqrt(sigma2 * np.linalg.inv(design.T @ design)[1, 1])
+        print(
+            f"strong-tier change per point of first-tier change: {beta[1]:.2f} ± {se:.2f} "
+            f"(intercept {beta[0]:+.1f}; {len(x)} edits)"
+        )
+
+
+if __name__ == "__main__":
+    main()
