@@ -419,7 +419,8 @@ def test_a_run_from_the_page_is_lab_run(client, folders, tmp_path):
     stopped = wait_job(client, job)
     assert stopped["state"] in ("interrupted", "done")
     if stopped["state"] == "interrupted":
-        assert "--resume" in stopped["message"] and stopped["done"] < 360
+        # on a loaded machine the stop may land after the last chunk, before the run ends
+        assert "--resume" in stopped["message"] and stopped["done"] <= 360
         r = client.post(f"/jobs/{job}/resume", follow_redirects=False)
         assert r.status_code == 303
         assert wait_job(client, r.headers["location"].rsplit("/", 1)[1])["state"] == "done"
