@@ -29,6 +29,8 @@ import numpy as np
 import pandas as pd
 
 from lab.design import balance
+from lab.games.daitenka.cards.edits import edits_toml
+from lab.games.daitenka.cards.patch import parse_patch
 from lab.sim import runner
 from lab.sim.config import load_experiment
 from lab.stats.records import load
@@ -36,37 +38,18 @@ from lab.stats.records import load
 DEFAULT = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
 
 
-def edit_toml(e) -> str | None:
-    """One `[[patch.edit]]` table's body for a balance move's edit (None: a kind not written)."""
-    out = [f'card = "{e.card}"'] + ([f'army = "{e.army}"'] if e.army else [])
-    if e.op == "strength":
-        return "\n".join(out + [f"strength = {e.value}"])
-    if e.op == "amount":
-        return "\n".join(out + [f'ability = "{e.ability}"', f"row = {e.row}", f"amount = {e.value}"])
-    if e.op == "off":
-        return "\n".join(out + [f'off = "{e.ability}"'])
-    return None
+def proposal(path: Path) -> list:
+    """The ``Edit``s of the file's first ``[[patch]]``, checked as `lab run` checks them."""
+    table = tomllib.loads(path.read_text(encoding="utf-8"))["patch"][0]
+    return list(parse_patch(table, source=str(path)).edits)
 
 
-def proposal_edits(path: Path) -> list[str]:
-    """The `[[patch.edit]]` tables of the file's first `[[patch]]`, as TOML bodies."""
-    patch = tomllib.loads(path.read_text(encoding="utf-8"))["patch"][0]
-    bodies = []
-    for edit in patch["edit"]:
-        bodies.append("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in edit.items()))
-    return bodies
-
-
-def variants(army: str, op: str, base: list[str]) -> dict[str, tuple[str, list[str]]]:
-    """name → (the added edit's text, the variant's edit bodies); "proposal" adds none."""
-    moves = balance.plan(load_experiment(DEFAULT)).moves
+def variants(army: str, op: str, base: list) -> dict[str, tuple[str, list]]:
+    """name → (the added edit's text, the variant's ``Edit``s); "proposal" adds none."""
     out = {"proposal": ("(the proposal)", base)}
-    for m in moves:
-        if army not in m.armies or m.edit.op != op or (len(m.armies) > 1 and not m.edit.army):
-            continue
-        body = edit_toml(m.edit)
-        if body is not None:
-            out[f"e{m.index}"] = (m.text, base + [body])
+    for m in balance.plan(load_experiment(DEFAULT)).moves:
+        if army in m.armies and m.edit.op == op and (len(m.armies) == 1 or m.edit.army):
+            out[f"e{m.index}"] = (m.text, base + [m.edit])
     return out
 
 
@@ -77,11 +60,7 @@ def config_text(name, army, others, bots, games, seed, vs) -> str:
         f"armies = [{pairs}]\nbots = {bots}\nseat_swap = false\n\n"
         f"[grid]\npatch = {json.dumps(list(vs))}\n"
     )
-    body = "".join(
-        f'\n[[patch]]\nname = "{k}"\n' + "".join(f"\n[[patch.edit]]\n{e}\n" for e in edits)
-        for k, (_, edits) in vs.items()
-    )
-    return head + body
+    return head + "".join("\n" + edits_toml(edits, k) for k, (_, edits) in vs.items())
 
 
 def rates(folder: Path, text: str, army: str, jobs: int) -> pd.Series:
@@ -108,7 +87,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=31338)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
-    vs = variants(args.army, args.op, proposal_edits(args.proposal))
+    vs = variants(args.army, args.op, proposal(args.proposal))
     others = [a.key for a in load_experiment(DEFAULT).armies if a.key != args.army]
     root = Path(tempfile.mkdtemp(prefix="lab-bench-edit-tiers-"))
     try:

@@ -186,12 +186,17 @@ def edit_table(e: Edit, pool: CardPool | None = None) -> dict:
 
 def patch_toml(moves, name: str, description: str = "", pool: CardPool | None = None) -> str:
     """The ``[[patch]]`` table of an edit set, ready to paste into an experiment config."""
+    return edits_toml([m.edit for m in moves], name, description, pool)
+
+
+def edits_toml(edits, name: str, description: str = "", pool: CardPool | None = None) -> str:
+    """The ``[[patch]]`` table of a list of ``Edit``s (applied in order)."""
     lines = ["[[patch]]", f"name = {_string(name)}"]
     if description:
         lines.append(f"description = {_string(description)}")
-    for m in moves:
+    for e in edits:
         lines += ["", "[[patch.edit]]"]
-        lines += [f"{k} = {_value(v)}" for k, v in edit_table(m.edit, pool).items()]
+        lines += [f"{k} = {_value(v)}" for k, v in edit_table(e, pool).items()]
     return "\n".join(lines) + "\n"
 
 
