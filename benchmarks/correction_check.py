@@ -18,6 +18,8 @@ sign that repeats over the sets is the search exploiting the model) and the rms.
 - one shift per edit on the armies holding the card, each other army moving by −1/8 of it per
   holder (an edit moves an army's games against its eight opponents), ridge-shrunk like the
   correction's: one number per edit where the correction fits nine.
+- the correction with a strength edit's shift expected, before the strong tier's games, to be
+  `STRENGTH_SLOPE` times its own first-tier change (screened alone), an ability edit's 0.
 
 The sets were chosen with the first model, so its misses are inflated by that choice and the
 others' are not; a model is better for the search only if a search steered by it ends closer
@@ -38,6 +40,9 @@ from lab.design.balance_tiers import fresh_block, polish_block, screen_block, se
 from lab.sim.config import load_experiment
 
 SLOPE = -0.3  # strong − first-tier change per point of first-tier change
+# a strength edit's expected shift, per point of its own first-tier change (docs/balancing.md,
+# "Strength edits a strong player feels less")
+STRENGTH_SLOPE = -0.4
 
 
 def load_search(src: Path, config: str, seed, tiers, jobs=None) -> balance_search.Search:
@@ -135,6 +140,14 @@ def main() -> None:
     show(f"base + {SLOPE:+.1f} × first-tier change", lambda m, ch: base + SLOPE * ch)
     owned = one_shift_per_edit(s.moves, s.armies, train, base)
     show("one shift per edit (its holders)", lambda m, ch: owned.of(m))
+    singles = {m[0]: first_change(m) for m in (c.moves for c in s.cands.values()) if len(m) == 1}
+    strength = {
+        e: STRENGTH_SLOPE * d
+        for e, d in singles.items()
+        if d is not None and s.moves[e].edit.op == "strength"
+    }
+    felt = balance_tiers.TierCorrection.fit(rows, len(s.armies), base=base, prior_mean=strength)
+    show(f"strength edits {STRENGTH_SLOPE:+.1f} × own change", lambda m, ch: felt.of(m))
 
 
 def one_shift_per_edit(moves, armies, rows, base, prior: float = balance_tiers.PRIOR):

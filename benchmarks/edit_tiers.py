@@ -4,8 +4,9 @@
 [--seed 31338] [--jobs 2]`
 
 `lab balance` predicts a strong tier's army rates from the first tier's plus a correction per edit
-(docs/balancing.md, "How the strong tier is predicted"), whose prior expects a strength edit to
-move a strong player's armies `STRENGTH_SLOPE` times as far as the first tier's. This measures
+(docs/balancing.md, "How the strong tier is predicted"), whose prior expects an edit to move a
+strong player's armies as far as the first tier's (docs/balancing.md, "Strength edits a strong
+player feels less", measured this way). This measures
 it: the proposal's `[[patch]]` (a `lab balance` proposal pasted into a file), and the proposal
 with each single edit of ARMY of kind `--op` added (the edits `lab balance` tries: strength ±1/±2,
 ability amounts ±1, abilities off; a card several decks hold only as ARMY's copies), all played on

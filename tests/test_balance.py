@@ -1245,33 +1245,3 @@ def test_a_strong_screening_slice_is_its_own_deals_and_never_the_first_tiers_scr
         assert seed_label(screen_block(t, 2, 0)) == "screen-2"  # the first tier's block's deals
     assert seed_label(screen_block(0, 1, 4)) == seed_label(screen_block(1, 1, 4))  # paired
     assert len({label for _, label in labels}) == 3 * 6  # every (level, slice) its own deals
-
-
-def test_a_strength_edit_is_expected_to_move_a_strong_player_less_than_the_first_tier(
-    small, searched
-):
-    """Before the strong tier's own games, a strength edit screened alone shifts its armies by
-    ``STRENGTH_SLOPE`` times its first-tier change (a strong player feels it less); an ability
-    edit by nothing; once the strong tier measured sets holding it, their games move it on."""
-    out, _ = searched
-    s = _search_of(small, out)
-    singles = s.screened_singles()
-    _, single_d, y0, _ = s._surrogate(singles)
-    first = {i: s._rates(y0 + d) - s._rates(y0) for i, d in zip(singles, single_d)}
-    strength = [i for i in singles if s.moves[i].edit.op == "strength"]
-    ability = [i for i in singles if s.moves[i].edit.op != "strength"]
-    e = max(strength, key=lambda i: np.abs(first[i]).max())
-    assert np.abs(first[e]).max() > 0.01 and ability
-    measured = s.corrections()[0]
-    assert not np.allclose(measured.edit[e], balance_search.STRENGTH_SLOPE * first[e])
-    # as if the strong tier had never measured a set holding e, nor one holding the abilities
-    for c in s.cands.values():
-        if e in c.moves or set(ability) & set(c.moves):
-            c.strong[0] = 0
-    s._corrections = None
-    corr = s.corrections()[0]
-    expected = balance_search.STRENGTH_SLOPE * first[e]
-    assert corr.of((e,)) - corr.base == pytest.approx(expected, abs=1e-9)
-    assert np.sign(corr.edit[e]).tolist() == (-np.sign(first[e])).tolist()
-    for i in ability:
-        assert corr.of((i,)) == pytest.approx(corr.base)

@@ -57,7 +57,6 @@ from lab.design.balance_tiers import (
     FRESH,
     POLISH,
     SELECT,
-    STRENGTH_SLOPE,
     STRIDE,
     TierCorrection,
     away,
@@ -772,24 +771,9 @@ class Search:
         if self._corrections is None:
             b = self.bridge_index
             bridged = self._fit(b) if b is not None else None
-            prior = bridged.edit if bridged is not None else self._strength_prior()
+            prior = bridged.edit if bridged is not None else None
             self._corrections = (0, [self._fit(t, prior) for t in self.strong_tiers], bridged)
         return self._corrections[1]
-
-    def _strength_prior(self) -> dict[int, np.ndarray]:
-        """Per strength edit screened alone at the first tier: the shift a strong tier's
-        correction expects of it before its own games, ``STRENGTH_SLOPE`` times its army-rate
-        change there (a strong player feels a strength edit less; ``balance_tiers``)."""
-        deltas, _ = self._deltas()
-        out = {}
-        for i in self.screened_singles():
-            if self.moves[i].edit.op != "strength":
-                continue
-            pairs = np.flatnonzero(self.touch[i])
-            dy = np.zeros(len(self.pairs))
-            dy[pairs] = [deltas[j].get((i,), 0.0) for j in pairs]
-            out[i] = STRENGTH_SLOPE * (dy @ self.incidence.T) / self.degree
-        return out
 
     def bridge_correction(self) -> TierCorrection | None:
         """The bridge tier's correction of the first tier's rates (None without a bridge)."""

@@ -33,15 +33,6 @@ SLICE = 100
 # by 5.1), ±1.5 by 2.3 (3.1), ±3 by 2.6 (3.6) (docs/balancing.md, "How the strong tier is
 # predicted").
 PRIOR = 0.015
-# A strength edit moves a strong player's armies less than the first tier's: on the same deals
-# (16 ordered pairs, 1,600 games each at search(100)), four strength buffs that lifted 武田 by 15 to
-# 17 points at `tuned` lifted it by 8 to 9 at search(100), while two ability amounts it barely
-# felt at `tuned` (+0.1, +0.3) lifted it by about 2 there. So a strength edit's shift between the
-# tiers is expected, before the strong tier's games, to be ``STRENGTH_SLOPE`` times its change at
-# the first tier (−0.3 to −0.45 predicted the strong tier's rates of the sets five of seven
-# finished searches polished better than 0; docs/balancing.md, "Strength edits a strong player
-# feels less"); an ability edit's stays 0 — how a bot uses an ability is what the tiers differ in.
-STRENGTH_SLOPE = -0.4
 SELECT, FRESH, POLISH = "selection", "fresh", "polishing"
 # How far a dearer tier's army rates sit from a judged strong tier's under the same edits, a
 # priori: search(400) and search(100) differed by 2.2 points rms over the nine armies of one
