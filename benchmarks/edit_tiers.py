@@ -31,7 +31,8 @@ import pandas as pd
 
 from lab.design import balance
 from lab.games.daitenka.cards.edits import edits_toml
-from lab.games.daitenka.cards.patch import parse_patch
+from lab.errors import LabError
+from lab.games.daitenka.cards.patch import Patch, parse_patch
 from lab.sim import runner
 from lab.sim.config import load_experiment
 from lab.stats.records import load
@@ -46,10 +47,19 @@ def proposal(path: Path) -> list:
 
 
 def variants(army: str, op: str, base: list) -> dict[str, tuple[str, list]]:
-    """name → (the added edit's text, the variant's ``Edit``s); "proposal" adds none."""
+    """name → (the added edit's text, the variant's ``Edit``s); "proposal" adds none. An edit
+    the proposal's own edits leave nothing to act on (an amount of an ability it turned off) is
+    left out, with a line saying so."""
+    exp = load_experiment(DEFAULT)
+    decks, pool = {a.key: a.deck() for a in exp.armies}, exp.pool()
     out = {"proposal": ("(the proposal)", base)}
-    for m in balance.plan(load_experiment(DEFAULT)).moves:
+    for m in balance.plan(exp).moves:
         if army in m.armies and m.edit.op == op and (len(m.armies) == 1 or m.edit.army):
+            try:
+                Patch(f"e{m.index}", tuple(base + [m.edit])).check(decks, None, pool)
+            except LabError as e:
+                print(f"left out: {m.text} ({e})")
+                continue
             out[f"e{m.index}"] = (m.text, base + [m.edit])
     return out
 
