@@ -343,7 +343,6 @@ class Search:
         self._stats: dict[tuple, tuple[Objectives, object]] = {}
         self._confirmed: dict[tuple[str, int], object] = {}
         self._corrections: tuple[int, list[TierCorrection]] | None = None
-        self._deltas_cache = None  # ``_deltas``' answer until a unit is added
         self._note: dict = {}  # what the round in flight adds to its history entry
         self.on_status = None  # callable(Status), the progress display
 
@@ -473,7 +472,6 @@ class Search:
             sums, counts, sums.sum() / total if total else np.nan, scores if block < 0 else None
         )
         self._corrections = None
-        self._deltas_cache = None
 
     def _cand(self, moves) -> Cand:
         return self.cands.setdefault(
@@ -880,11 +878,6 @@ class Search:
         """Per pair: {edits (in order): mean score change of the pair's first army against the
         unchanged decks on the first tier's screening blocks both played} — keyed by the edits
         themselves, as a prediction looks up every subset of a set's edits."""
-        if self._deltas_cache is None:
-            self._deltas_cache = self._pair_deltas()
-        return self._deltas_cache
-
-    def _pair_deltas(self):
         units = sorted(self.units.items())  # a fixed order, however the units were loaded
         base = {}
         for (block, j, key), unit in units:
