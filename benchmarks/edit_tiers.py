@@ -35,6 +35,7 @@ from lab.errors import LabError
 from lab.games.daitenka.cards.patch import Patch, parse_patch
 from lab.sim import runner
 from lab.sim.config import load_experiment
+from lab.stats.paired import score_a
 from lab.stats.records import load
 
 DEFAULT = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
@@ -80,8 +81,7 @@ def rates(folder: Path, text: str, army: str, jobs: int) -> pd.Series:
     (folder / "config.toml").write_text(text, encoding="utf-8")
     runner.run(load_experiment(folder / "config.toml"), folder / "out", jobs=jobs)
     g = load(folder / "out", cards=False).games
-    w = g["winner"].astype(str)
-    a = np.where(w == "A", 1.0, np.where(w == "B", 0.0, 0.5))
+    a = score_a(g["winner"].astype(str).to_numpy())
     score = np.where(g["army_a"] == army, a, 1.0 - a)
     return pd.Series(score).groupby(g["patch"].astype(str).to_numpy()).mean()
 

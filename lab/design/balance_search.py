@@ -85,6 +85,7 @@ from lab.stats.balance import (
     objectives,
     pareto,
 )
+from lab.stats.paired import score_a
 
 CONFIRM = select_block(0)  # the selection deals of the first tier (named so before tiers)
 STATE = "state.json"
@@ -1842,10 +1843,9 @@ def _patch_name(key: str) -> str:
 def _unit_rows(games: pd.DataFrame, names: dict, block: int, all_pairs, pairs, deals: int):
     """Units of one runner call: per (pair, edit set) the score of the pair's first army in
     each game, seat order × deal (NaN for a game that hit an engine limit)."""
-    winner = games["winner"].to_numpy()
-    score_a = np.where(winner == "A", 1.0, np.where(winner == "draw", 0.5, 0.0))
-    score_a[games["error"].to_numpy(dtype=bool)] = np.nan
-    games = games.assign(score_a=score_a)
+    scores = score_a(games["winner"].to_numpy())
+    scores[games["error"].to_numpy(dtype=bool)] = np.nan
+    games = games.assign(score_a=scores)
     rows = []
     by_pair = {tuple(sorted(all_pairs[j])): j for j in pairs}
     first = {j: all_pairs[j][0] for j in pairs}

@@ -112,13 +112,14 @@ def pair_games(
     return pairs
 
 
-def _score_a(winner: pd.Series) -> np.ndarray:
+def score_a(winner) -> np.ndarray:
+    """Seat A's score per game from the records' ``winner``: win 1, draw ½, loss 0."""
     return np.where(winner == "A", 1.0, np.where(winner == "draw", 0.5, 0.0))
 
 
 def _seat_diffs(pairs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Two rows per pair (one per seat's army): the army's score in each arm and the change."""
-    s0, s1 = _score_a(pairs["winner_0"]), _score_a(pairs["winner_1"])
+    s0, s1 = score_a(pairs["winner_0"]), score_a(pairs["winner_1"])
     parts = []
     for army, opp, sign in (("army_a", "army_b", 1), ("army_b", "army_a", -1)):
         p = pairs[[*keys, CLUSTER]].copy()
