@@ -81,6 +81,9 @@ def rates(folder: Path, text: str, army: str, jobs: int) -> pd.Series:
     (folder / "config.toml").write_text(text, encoding="utf-8")
     runner.run(load_experiment(folder / "config.toml"), folder / "out", jobs=jobs)
     g = load(folder / "out", cards=False).games
+    g = g[
+        ~g["error"].astype(bool)
+    ]  # a game that hit an engine limit counts for no one, as in lab balance
     a = score_a(g["winner"].astype(str).to_numpy())
     score = np.where(g["army_a"] == army, a, 1.0 - a)
     return pd.Series(score).groupby(g["patch"].astype(str).to_numpy()).mean()
