@@ -1245,3 +1245,25 @@ def test_a_strong_screening_slice_is_its_own_deals_and_never_the_first_tiers_scr
         assert seed_label(screen_block(t, 2, 0)) == "screen-2"  # the first tier's block's deals
     assert seed_label(screen_block(0, 1, 4)) == seed_label(screen_block(1, 1, 4))  # paired
     assert len({label for _, label in labels}) == 3 * 6  # every (level, slice) its own deals
+
+
+def test_polishing_predicts_a_set_it_measured_from_what_it_measured(small, searched):
+    """A neighbour's strong-tier prediction learns from the sets measured on the polishing deals
+    (docs/balancing.md, "Polishing learns from its own measurements"): for a measured
+    neighbour, the prediction that learns lies nearer its judged rates there than the anchor's
+    residual carried whole, and is surer of it."""
+    out, _ = searched
+    s = _search_of(small, out)
+    anchor = s.polish_best().moves
+    *_, exact = s._surrogate(s.screened_singles())
+    measured = [c.moves for c in s.cands.values() if c.polish and c.moves and c.moves != anchor]
+    assert measured
+    learned_miss, carried_miss = [], []
+    for m in measured:
+        judged = s.judged_rates(m, polish_block)[1]
+        learned, sure = s.neighbour_figures(anchor, exact(anchor))(m, exact(m))
+        carried, unsure = s.neighbour_figures(anchor, exact(anchor), learn=False)(m, exact(m))
+        learned_miss.append(np.abs(learned[1] - judged).sum())
+        carried_miss.append(np.abs(carried[1] - judged).sum())
+        assert np.all(sure[1] <= unsure[1] + 1e-12)
+    assert sum(learned_miss) < sum(carried_miss)

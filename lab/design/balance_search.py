@@ -28,9 +28,10 @@ drops a candidate whose optimistic bounds over every tier cannot beat the front 
 measured counts with the surrogate's prediction ± a margin). When the budget is spent the
 front is selected at the first tier, its best candidates at every strong tier; the best of
 those is polished — measured on deals of its own with, round by round, the one-edit neighbour
-of the best set there that the surrogate rates best from those figures —, and the best polished
-set and the best selected ones are measured on the fresh deals at every tier: those are the
-figures reported, never the ones they were chosen on. The state is written after every round
+of the best set there that the surrogate rates best from those figures and from what every set
+measured there says of its edits —, and the best polished set and the best selected ones are
+measured on the fresh deals at every tier: those are the figures reported, never the ones they
+were chosen on. The state is written after every round
 (``state.json`` and one units file per round), so an interruption loses at most the round in
 flight and ``--resume`` replays it identically. It reads no value table and renders nothing
 (``lab.design.balance``).
@@ -53,6 +54,7 @@ import pandas as pd
 
 from lab.design import balance_defaults as defaults, card_design
 from lab.design.balance_edits import digest
+from lab.design.balance_polish import OWN_NOISE, ResidualSplit
 from lab.design.balance_tiers import (
     FRESH,
     POLISH,
@@ -806,7 +808,7 @@ class Search:
             and kind_of(b) == "screen"
             and (slice_of(b) or level_of(b) < levels)
         )
-        base = shift((), base_blocks, self.deals(screen_block(t, 0), ("",)))[0]
+        base, base_games = shift((), base_blocks, self.deals(screen_block(t, 0), ("",)))
         deals = self.settings.strong_block
         theirs: dict[tuple[int, ...], np.ndarray] = {}  # many sets share their slices
         rows = []
@@ -819,7 +821,9 @@ class Search:
             # beyond the unchanged decks' shift on the same deals, so that what they share cancels
             mine, games = shift(c.moves, blocks, deals)
             rows.append((c.moves, mine - theirs[blocks], games))
-        return TierCorrection.fit(rows, len(self.armies), base=base, prior_mean=prior)
+        fitted = TierCorrection.fit(rows, len(self.armies), base=base, prior_mean=prior)
+        # a game's score varies by at most ½, so the base shift is known to about ½/√games
+        return replace(fitted, base_se=0.5 / math.sqrt(max(base_games, 1.0)))
 
     def _strong_plan(self, ready: list[Cand]) -> list[tuple[int, tuple[int, ...]]]:
         """Strong-tier screening blocks for this round, as far as each tier's credit goes (the
@@ -1055,7 +1059,8 @@ class Search:
     def polish(self, anchor: tuple[int, ...], among=None) -> list[tuple[int, ...]]:
         """The neighbours of ``anchor`` — one edit added (within --max-edits), removed or
         replaced — not yet measured on the polishing deals, best first by the anchor's judged
-        rates there plus the surrogate's predicted change at each tier (at most
+        rates there plus the surrogate's predicted change at each tier, corrected by what the
+        sets measured there say of its edits (``neighbour_figures``; at most
         ``POLISH_OPTIONS``); ``among``: rate these neighbours alone (once screened, the
         surrogate's first-tier figures of a set are its own measured ones). The surrogate
         misses a strong tier's rates by several points for some sets, and the best selected
@@ -1067,34 +1072,12 @@ class Search:
             return []
         singles, single_d, _, exact = self._surrogate(done)
         col = {int(i): r for r, i in enumerate(singles)}
-        corrs = self.corrections()
         polished = {c.moves for c in self.cands.values() if c.polish} | {tuple(anchor)}
         y_anchor = exact(anchor)
+        figures = self.neighbour_figures(anchor, y_anchor)
 
-        # the calibration tier's row moves with the first strong tier's
-        calibrated = [corrs[0]] if self.calibration_offset() is not None else []
-
-        def tiers(moves, y) -> np.ndarray:
-            wr = self._rates(y)
-            return np.array([wr] + [wr + c.of(moves) for c in corrs + calibrated])
-
-        measured, se = self.judged_normal(anchor, polish_block)  # se: a neighbour's, once measured
-        now = measured - tiers(anchor, y_anchor)
-        k = self.settings.doubt
-
-        def rated(moves, rates: np.ndarray) -> float:
-            """A neighbour's ``band_score``, its predicted change at each strong tier as
-            uncertain as the fit is of the edits it adds and removes (beyond the anchor's own
-            figures' error). As a variance, not a push away from the target: a push on every
-            army at once would count the fit's doubt nine times in a sum over the armies, and
-            rank the neighbours by how well the fit knows their edit rather than by what they
-            mend."""
-            added = [i for i in moves if i not in anchor]
-            removed = [i for i in anchor if i not in moves]
-            wide = se.copy()
-            for t, c in enumerate(corrs + calibrated, 1):
-                wide[t] = np.sqrt(se[t] ** 2 + (k * c.se(added, removed)) ** 2)
-            return self.band_score(rates, wide)
+        def rated(moves, y: np.ndarray) -> float:
+            return self.band_score(*figures(moves, y))
 
         if among is not None:
             shortlist = [tuple(m) for m in among if tuple(m) not in polished]
@@ -1121,10 +1104,77 @@ class Search:
                         y -= single_d[col[i]]
                 return y
 
-            first = sorted((rated(m, now + tiers(m, rough(m))), m) for m in options)
+            first = sorted((rated(m, rough(m)), m) for m in options)
             shortlist = [m for _, m in first[:32]]
-        best = sorted((rated(m, now + tiers(m, exact(m))), m) for m in shortlist)
+        best = sorted((rated(m, exact(m)), m) for m in shortlist)
         return [m for _, m in best[:POLISH_OPTIONS]]
+
+    def _residual_split(self, t: int, corr: TierCorrection, learn: bool = True) -> ResidualSplit:
+        """What the sets measured on the polishing deals say of the correction's errors at
+        strong tier ``t`` (``balance_polish``): each set's residual is its strong − first-tier
+        rates there (the first tier on the same deals) minus the correction's predicted shift;
+        what every set shares is the deals' luck at that tier and the base shift's error."""
+        polished = (c.moves for c in self.cands.values() if learn and c.polish and c.moves)
+        sets = sorted(polished, key=rkey)
+        residuals, noise, luck = [], [], []
+        for moves in sets:
+            strong = self.controlled_rates(moves, polish_block, t)
+            first = self.confirmed_rates(moves, polish_block(0))
+            residuals.append(np.nan_to_num(strong.mean - first.mean - corr.of(moves)))
+            se = np.nan_to_num(np.asarray(strong.se, dtype=float), nan=corr.prior)
+            noise.append(OWN_NOISE * se)
+            luck.append(se)
+        n = len(self.armies)
+        shared = np.sqrt(np.median(luck, axis=0) ** 2 + corr.base_se**2) if sets else np.ones(n)
+        return ResidualSplit.fit(
+            sets,
+            np.array(residuals).reshape(len(sets), n),
+            np.array(noise).reshape(len(sets), n),
+            shared,
+            corr.covariance,
+            self._holds,
+        )
+
+    def _holds(self, move: int) -> np.ndarray:
+        """(armies,) bool: the armies holding the card of edit ``move``."""
+        return np.array([a in self.moves[move].armies for a in self.armies])
+
+    def neighbour_figures(self, anchor, y_anchor: np.ndarray, learn: bool = True):
+        """A function of a neighbour of ``anchor`` and its first-tier pair scores that gives its
+        predicted (rates, standard errors), each (tiers, armies), on the polishing deals:
+        ``anchor``'s judged rates there (``y_anchor``: its pair scores) plus the predicted
+        change at each tier — a strong tier's corrected by what the sets measured there say of
+        the edits it adds and removes (``ResidualSplit``), and as uncertain as they leave it,
+        beyond the anchor's own figures' error. The doubt widens the error, it does not push a
+        rate away from the target: a push on every army at once would count it nine times in
+        ``band_score``'s sum over the armies, and rank the neighbours by how well their edit is
+        known rather than by what they mend. ``learn`` False: the anchor's residual carried
+        whole, the rates polishing predicted before (``benchmarks/polish_split_check.py``)."""
+        corrs = self.corrections()
+        # the calibration tier's row moves with the first strong tier's
+        calibrated = [corrs[0]] if self.calibration_offset() is not None else []
+
+        def tiers(moves, y) -> np.ndarray:
+            wr = self._rates(y)
+            return np.array([wr] + [wr + c.of(moves) for c in corrs + calibrated])
+
+        measured, se = self.judged_normal(anchor, polish_block)  # se: a neighbour's, once measured
+        now = measured - tiers(anchor, y_anchor)
+        k = self.settings.doubt
+        splits = [self._residual_split(t, c, learn) for t, c in zip(self.strong_tiers, corrs)]
+        splits += splits[:1] if calibrated else []
+
+        def figures(moves, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            added = [i for i in moves if i not in anchor]
+            removed = [i for i in anchor if i not in moves]
+            rates, wide = now + tiers(moves, y), se.copy()
+            for t, split in enumerate(splits, 1):
+                error, doubt = split.change(added, removed)
+                rates[t] += error
+                wide[t] = np.sqrt(se[t] ** 2 + (k * doubt) ** 2)
+            return rates, wide
+
+        return figures
 
     def polish_best(self) -> Cand | None:
         """The best set measured on the polishing deals, judged there (None before any)."""

@@ -133,6 +133,7 @@ class TierCorrection:
     cov: np.ndarray | None = None
     cols: dict[int, int] = field(default_factory=dict)
     prior: float = PRIOR
+    base_se: float = 0.0  # the base shift's standard error (0: not known)
 
     @classmethod
     def fit(
