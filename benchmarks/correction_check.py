@@ -45,6 +45,14 @@ SLOPE = -0.3  # strong − first-tier change per point of first-tier change
 STRENGTH_SLOPE = -0.4
 
 
+def search_options(ap: argparse.ArgumentParser) -> None:
+    """The options naming how a finished search was run (``lab balance CONFIG [--seed]
+    [--tiers]``), which the benchmarks reading one need to load it."""
+    ap.add_argument("--config", default="configs/default.toml")
+    ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
+    ap.add_argument("--tiers", default=None, help="the search's --tiers, if any")
+
+
 def load_search(src: Path, config: str, seed, tiers, jobs=None) -> balance_search.Search:
     """The finished search in ``src``, as ``lab balance CONFIG [--seed] [--tiers]`` ran it —
     without a calibration tier (the default) or with search(400) as one."""
@@ -95,9 +103,7 @@ def rates(s, moves, blocks) -> np.ndarray:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("search_dir", type=Path)
-    ap.add_argument("--config", default="configs/default.toml")
-    ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
-    ap.add_argument("--tiers", default=None, help="the search's --tiers, if any")
+    search_options(ap)
     args = ap.parse_args()
     s = load_search(args.search_dir, args.config, args.seed, [args.tiers] if args.tiers else None)
     correction, rows, base = fitted_rows(s)

@@ -23,7 +23,7 @@ import os
 import shutil
 from pathlib import Path
 
-from correction_check import load_search
+from correction_check import load_search, search_options
 
 from lab.design import balance_search, card_design
 from lab.design.balance_tiers import FRESH, POLISH, kind_of, polish_block
@@ -95,9 +95,7 @@ def main() -> None:
         default=1,
         help="polish the selected set of this rank (1: the best, as lab balance does)",
     )
-    ap.add_argument("--config", default="configs/default.toml")
-    ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
-    ap.add_argument("--tiers", default=None, help="the search's --tiers, if any")
+    search_options(ap)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument(
         "--calibrate",

@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from correction_check import load_search
+from correction_check import load_search, search_options
 
 from lab.design import balance_search
 from lab.design.balance_tiers import polish_block
@@ -50,9 +50,7 @@ def errors(search) -> dict[str, list[np.ndarray]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("search_dir", type=Path)
-    ap.add_argument("--config", default="configs/default.toml")
-    ap.add_argument("--seed", type=int, default=None, help="the search's --seed, if any")
-    ap.add_argument("--tiers", default=None, help="the search's --tiers, if any")
+    search_options(ap)
     args = ap.parse_args()
     tiers = [args.tiers] if args.tiers else None
     search = load_search(args.search_dir, args.config, args.seed, tiers, 1)

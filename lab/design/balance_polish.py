@@ -5,8 +5,8 @@ learns from its own measurements").
 Polishing predicts a neighbour's strong-tier rates as the anchor's measured ones plus the
 correction's predicted change. Carried whole, the anchor's residual (measured − predicted) says
 nothing about which of its edits the correction got wrong: a search whose anchor held both of
-北条's nerfs, 刺客 〈暗殺〉 off and 殺し間 〈殺し間〉 off, measured six neighbours in a row that
-dropped 刺客 off — each predicted to keep 北条 in the band at search(100), each measured at +10 —
+北条's nerfs, 刺客 〈暗殺〉 off and 殺し間 〈殺し間〉 off, measured seven neighbours in a row that
+dropped 刺客 off — each read 北条 10 points high at search(100), 2–3 more than predicted —
 because nothing it measured on the polishing deals reached the prediction of the next. Here
 every set measured there is one observation of
 
