@@ -67,3 +67,11 @@ def test_a_measured_neighbour_tells_what_its_swap_does():
     # a neighbour dropping 2 was expected to bring army 0 down; now it is expected to raise it
     assert split([(1, 2)], [[0.06, 0.0, 0.0]]).change([], [2])[0][0] < 0
     assert s.change([], [2])[0][0] > 0.005
+
+
+def test_sets_that_add_up_to_another_need_no_luck_or_noise():
+    # {1}, {2} and {1, 2} measured without luck or noise: K is singular, the split still reads
+    s = split([(1,), (2,), (1, 2)], [[0.02, 0, 0], [0.03, 0, 0], [0.05, 0, 0]], noise=0, luck=0)
+    got, doubt = s.change([], [1])
+    assert got[0] == pytest.approx(-0.02, abs=1e-6)
+    assert doubt[0] == pytest.approx(0.0, abs=1e-6)

@@ -79,7 +79,8 @@ class ResidualSplit:
         between = np.einsum("ep,ae,ef,af,fq->apq", incidence, factor, prior, factor, incidence)
         k = between + (luck**2)[:, None, None]
         k += np.einsum("pa,pq->apq", np.asarray(noise, dtype=float) ** 2, np.eye(len(sets)))
-        kinv = np.linalg.inv(k)
+        # (pinv: with no luck and no noise, sets such as {1}, {2}, {1, 2} make K singular)
+        kinv = np.linalg.pinv(k, hermitian=True)
         weights = np.einsum("apq,qa->ap", kinv, np.asarray(residuals, dtype=float))
         return cls(sets, edits, incidence, factor, weights, kinv, covariance, holds)
 
