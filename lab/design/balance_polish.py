@@ -43,7 +43,6 @@ class ResidualSplit:
     """The posterior of the edits' errors at one strong tier, per army, from the residuals of
     the sets measured on the polishing deals (``fit``); ``change`` reads it for a neighbour."""
 
-    sets: tuple[tuple[int, ...], ...]
     edits: tuple[int, ...]  # every edit of the measured sets
     incidence: np.ndarray  # (edits, sets): 1 where the set holds the edit
     factor: np.ndarray  # (armies, edits): NONHOLDER where the army does not hold the edit
@@ -82,7 +81,7 @@ class ResidualSplit:
         # (pinv: with no luck and no noise, sets such as {1}, {2}, {1, 2} make K singular)
         kinv = np.linalg.pinv(k, hermitian=True)
         weights = np.einsum("apq,qa->ap", kinv, np.asarray(residuals, dtype=float))
-        return cls(sets, edits, incidence, factor, weights, kinv, covariance, holds)
+        return cls(edits, incidence, factor, weights, kinv, covariance, holds)
 
     def change(self, added: Sequence[int], removed: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Per army, the posterior mean and standard error of the errors of ``added`` minus
