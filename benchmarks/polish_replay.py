@@ -1,7 +1,8 @@
-"""Would the polishing have done better with more strong deals, or more neighbours measured a
-round? Replays a finished search's. `python benchmarks/polish_replay.py SEARCH_DIR OUT_DIR
-[--strong-deals 4] [--measured 1] [--rounds 8] [--config configs/default.toml] [--seed S]
-[--tiers T,T] [--calibrate BOT] [--anchor-rank 1] [--jobs 2]`
+"""Would the polishing have done better with more strong deals, more neighbours measured a
+round, or one edit at a time only? Replays a finished search's. `python
+benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--measured 1] [--rounds 8]
+[--pair-adds 40] [--score shortfall] [--config configs/default.toml] [--seed S] [--tiers T,T] [--calibrate BOT]
+[--anchor-rank 1] [--jobs 2]`
 
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
@@ -9,7 +10,8 @@ search (SEARCH_DIR, written by `lab balance … --out SEARCH_DIR`; `--seed`/`--t
 search was run) to OUT_DIR, forgets its polishing and fresh games (every screening and
 selection game stays, so the replay starts from the same best selected set), and polishes it
 again for `--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured
-at every tier a round, `POLISH_MEASURED`, instead of one). It prints each polished set's worst
+at every tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit
+neighbours, as polishing was before "Two edits at a time"). It prints each polished set's worst
 army per tier on the polishing deals and the best set's `[[patch]]`, to paste into a config and
 play with `lab run` on a new seed (docs/balancing.md, "More strong polishing deals", did this for
 three searches). Nothing is asserted: whether a replay is better is decided on new deals.
@@ -90,6 +92,18 @@ def main() -> None:
     )
     ap.add_argument("--rounds", type=int, default=8, help="polishing rounds after the anchor")
     ap.add_argument(
+        "--pair-adds",
+        type=int,
+        default=balance_search.POLISH_PAIR_ADDS,
+        help="POLISH_PAIR_ADDS: edits two-edit neighbours may add (0: one edit a round only)",
+    )
+    ap.add_argument(
+        "--score",
+        choices=("shortfall", "chance"),
+        default=balance_search.POLISH_SCORE,
+        help="POLISH_SCORE: what polishing minimises (chance: as before 2026-12-07)",
+    )
+    ap.add_argument(
         "--anchor-rank",
         type=int,
         default=1,
@@ -114,6 +128,8 @@ def main() -> None:
     search.settings = dataclasses.replace(search.settings, polish_rounds=args.rounds)
     balance_search.POLISH_STRONG = args.strong_deals
     balance_search.POLISH_MEASURED = args.measured
+    balance_search.POLISH_PAIR_ADDS = args.pair_adds
+    balance_search.POLISH_SCORE = args.score
     ranked = search.selection_ranked()
     first = ranked[args.anchor_rank - 1 :] + ranked[: args.anchor_rank - 1]
     search.selection_ranked = lambda: first  # the polishing starts from selection_ranked()[0]

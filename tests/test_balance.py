@@ -749,7 +749,16 @@ def test_polishing_measures_the_best_set_and_its_neighbours_on_deals_of_their_ow
         best = min(tried, key=lambda m: s.polish_key(s.cands[rkey(m)]))
         assert moves not in [list(m) for m in tried]
         added, removed = set(moves) - set(best), set(best) - set(moves)
-        assert (added or removed) and len(added) <= 1 and len(removed) <= 1
+        # one edit added, removed or replaced, or two at a time ("Two edits at a time")
+        assert (len(added), len(removed)) in {
+            (1, 0),
+            (0, 1),
+            (1, 1),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (1, 2),
+        }
         tried.append(tuple(moves))
     for m in tried:
         c = s.cands[rkey(m)]
@@ -898,9 +907,8 @@ def test_tier_rates_read_a_set_as_overall_does(small, searched):
 
 def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, monkeypatch):
     """The neighbours are rated from the best set's rates on the polishing deals, not the
-    surrogate's: the same set measured with 武田 far below the target or far above it at the
-    first tier is mended in opposite directions (random play, the strong tier here, barely
-    feels an edit)."""
+    surrogate's: the same set measured with 武田 far below the target or far above it at every
+    tier is mended in opposite directions."""
     out, _ = searched
     s = _search_of(small, out)
     anchor = s.selection_ranked()[0].moves
@@ -918,12 +926,123 @@ def test_polishing_mends_the_army_the_measured_rates_leave_out(small, searched, 
     moved = {}
     for sign in (1, -1):
         fake = np.full_like(measured, 0.5)
-        fake[0, k] = 0.5 - sign * 0.2
+        fake[:, k] = 0.5 - sign * 0.2
         monkeypatch.setattr(s, "judged_normal", lambda moves, block, fake=fake: (fake, se))
         picks = s.polish(anchor)
         assert picks and all(set(m) != set(anchor) for m in picks)
         moved[sign] = change(picks[0])
     assert moved[1] > 0 > moved[-1]
+
+
+def test_two_edit_neighbours_add_two_of_the_best_one_edit_neighbours_edits(small, searched):
+    """Polishing's two-edit neighbours (docs/balancing.md, "Two edits at a time"): two edits
+    added to the anchor with none, one or two of its own removed, or two removed and one added;
+    every added edit among the first POLISH_PAIR_ADDS the one-edit neighbours add, best first,
+    within --max-edits and never two edits of one card's strength or ability."""
+    out, _ = searched
+    s = _search_of(small, out)
+    anchor = tuple(s.polish_best().moves)
+    singles = np.array(s.screened_singles(), dtype=int)
+    fresh = [int(i) for i in singles if i not in anchor]
+    ranked = [tuple(sorted(anchor + (i,))) for i in fresh[::-1]]  # the one-edit order given
+    adds = [i for m in ranked for i in m if i not in anchor][: balance_search.POLISH_PAIR_ADDS]
+    got = s._pair_moves(anchor, ranked, singles)
+    want = set()
+    for gone in range(3):
+        for removed in itertools.combinations(anchor, gone):
+            for k in (1, 2) if gone == 2 else (2,):
+                for added in itertools.combinations(adds, k):
+                    moves = sorted(set(anchor) - set(removed) | set(added))
+                    clash = np.triu(s.conflict[np.ix_(moves, moves)], 1).any()
+                    if len(moves) <= small.settings.max_edits and not clash:
+                        want.add(tuple(moves))
+    assert got == want and len(got) > len(anchor)
+    for moves in got:
+        assert set(moves) - set(anchor) <= set(adds)
+    # the added edits follow the order given: the last edit ranked first heads it
+    assert adds[0] == fresh[-1]
+
+
+def test_two_edit_neighbours_are_rated_roughly_from_their_one_edit_parts(small, searched):
+    """Tens of thousands of two-edit neighbours are shortlisted by adding up what each edit
+    added or removed does alone; where the edits' effects do add up, that is the rating of
+    the whole set."""
+    out, _ = searched
+    s = _search_of(small, out)
+    anchor = (0, 1)
+    rng = np.random.default_rng(5)
+    n = len(s.armies)
+    shift = {i: rng.normal(0, 0.02, (len(s.tiers), n)) for i in range(6)}
+    doubt = {i: rng.uniform(0, 0.01, (len(s.tiers), n)) for i in range(6)}
+    base, se = np.full((len(s.tiers), n), 0.52), np.full((len(s.tiers), n), 0.01)
+
+    def figures_of(moves):
+        moved = set(moves) ^ set(anchor)
+        var = se**2 + sum((doubt[i] ** 2 for i in moved), np.zeros_like(se))
+        return base + sum((shift[i] for i in moved), np.zeros_like(se)), np.sqrt(var)
+
+    sets = [(0, 1, 2, 3), (1, 4, 5), (2, 4), (0, 5)]
+    got = s._rated_by_parts(anchor, sets, figures_of)
+    want = sorted((s.band_score(*figures_of(m)), m) for m in sets)
+    assert [m for _, m in got] == [m for _, m in want]
+    assert [v for v, _ in got] == pytest.approx([v for v, _ in want], rel=1e-9)
+
+
+def test_polishing_takes_two_edits_at_once_where_one_cannot_mend(small, searched, monkeypatch):
+    """An army 10 points out that each of two edits mends halfway: no one-edit neighbour is in
+    the band, the neighbour holding both is, and polishing rates it first."""
+    out, _ = searched
+    s = _search_of(small, out)
+    anchor = tuple(s.selection_ranked()[0].moves)
+    for c in s.cands.values():
+        c.polish = False
+    free = [i for i in s.screened_singles() if i not in anchor]
+    a, b = free[0], next(i for i in free[1:] if not s.conflict[free[0], i])
+    tiers, n = len(s.tiers), len(s.armies)
+
+    def figures(moves, y):
+        rates = np.full((tiers, n), 0.5)
+        rates[:, 0] += 0.10 - 0.05 * (a in moves) - 0.05 * (b in moves)
+        return rates, np.full((tiers, n), 0.01)
+
+    monkeypatch.setattr(s, "neighbour_figures", lambda anchor, y, learn=True: figures)
+    picks = s.polish(anchor)
+    assert picks and {a, b} <= set(picks[0])
+    assert len(set(picks[0]) ^ set(anchor)) >= 2
+
+
+def test_the_band_shortfall_is_the_expected_squared_distance_beyond_the_band():
+    """Polishing's score (docs/balancing.md, "Polishing towards the band"): per rate, the
+    expected squared distance beyond target ± band of a normal variable around the figure —
+    checked by integration — in points² whatever the rate's precision."""
+    from scipy import integrate
+    from scipy.stats import norm
+
+    from lab.design.balance_tiers import band_shortfall
+
+    for mean, se in ((0.57, 0.01), (0.5, 0.02), (0.43, 0.006), (0.535, 0.03), (0.6, 0.2)):
+
+        def beyond(x, mean=mean, se=se):
+            return max(0.0, abs(x - 0.5) - 0.03) ** 2 * norm.pdf(x, mean, se)
+
+        lo, hi = mean - 12 * se, mean + 12 * se
+        want = integrate.quad(beyond, lo, hi, points=[0.47, 0.53], limit=200)[0]
+        assert band_shortfall(mean, se, 0.5, 0.03) == pytest.approx(want, rel=1e-6, abs=1e-12)
+    # surely in the band: nothing; far out: the distance beyond it squared, plus the variance
+    assert band_shortfall(0.5, 0.001, 0.5, 0.03) < 1e-12
+    assert band_shortfall(0.6, 0.01, 0.5, 0.03) == pytest.approx(0.07**2 + 0.01**2, rel=1e-6)
+    # a doubtful figure costs more, in the band or out
+    assert band_shortfall(0.52, 0.02, 0.5, 0.03) > band_shortfall(0.52, 0.01, 0.5, 0.03)
+    assert band_shortfall(0.56, 0.03, 0.5, 0.03) > band_shortfall(0.56, 0.01, 0.5, 0.03)
+    # a precise rate 1 point out of the band costs less than a doubtful one 3 points out
+    # (the chance in the band says the opposite: the precise one is surely out)
+    from lab.design.balance_tiers import chance_in_band
+
+    precise, doubtful = (0.54, 0.0045), (0.44, 0.025)
+    assert band_shortfall(*precise, 0.5, 0.03) < band_shortfall(*doubtful, 0.5, 0.03)
+    assert chance_in_band(np.array([precise[0]]), np.array([precise[1]]), 0.5, 0.03) < (
+        chance_in_band(np.array([doubtful[0]]), np.array([doubtful[1]]), 0.5, 0.03)
+    )
 
 
 def test_the_chance_in_band_is_every_rate_s_own_chance_together():

@@ -782,7 +782,7 @@ def balance_command(
             metavar="N",
             help="Rounds of polishing after the search (several tiers): the best selected set "
             "is measured on deals of its own, then each round the surrogate's eight best "
-            "neighbours of the best set there (one edit added, removed or replaced) are "
+            "neighbours of the best set there (one or two edits added, removed or replaced) are "
             "screened at the first tier and the best of them measured there at every tier; "
             "the best there is proposed first. With "
             "--budget-games exactly N rounds; with a minutes budget the search keeps time for "
@@ -862,7 +862,7 @@ def balance_command(
     on the config's armies (each pair in both seat orders, paired deals): screening at the first
     tier on shared deals with racing, the strong tiers (default: search(100)) measuring the
     promising sets and correcting the search; the front is chosen on selection deals, its best
-    set polished one edit at a time on deals of its own (--polish), and every reported figure
+    set polished an edit or two at a time on deals of its own (--polish), and every reported figure
     is measured on fresh deals at every tier. Each proposal comes with its edits
     as [[patch]] TOML to paste into a config. Interrupt and `--resume` at will; the result is
     balance.json in the search folder. See docs/balancing.md.

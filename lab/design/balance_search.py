@@ -27,8 +27,8 @@ a correction fitted on what that tier measured — and single edits not yet scre
 drops a candidate whose optimistic bounds over every tier cannot beat the front (a tier not yet
 measured counts with the surrogate's prediction ± a margin). When the budget is spent the
 front is selected at the first tier, its best candidates at every strong tier; the best of
-those is polished — measured on deals of its own with, round by round, the one-edit neighbour
-of the best set there that the surrogate rates best from those figures and from what every set
+those is polished — measured on deals of its own with, round by round, the neighbour (one edit
+or two changed) of the best set there that the surrogate rates best from those figures and from what every set
 measured there says of its edits —, and the best polished set and the best selected ones are
 measured on the fresh deals at every tier: those are the figures reported, never the ones they
 were chosen on. The state is written after every round
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import itertools
 import math
 import os
 import shutil
@@ -62,11 +63,12 @@ from lab.design.balance_tiers import (
     STRIDE,
     TierCorrection,
     away,
-    chance_in_band,
     first_screen,
     fresh_block,
     kind_of,
     level_of,
+    band_shortfall,
+    log_chances,
     polish_block,
     screen_block,
     seed_label,
@@ -128,6 +130,17 @@ POLISH_SCREEN = "polishing screen"  # the phase of that screening round
 # "Polishing reaches every army's edits")
 POLISH_SINGLES = 48
 POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
+# two-edit neighbours: up to two of the anchor's edits removed and up to two added, the added ones
+# among this many the one-edit neighbours rated best add (0: one edit only). An army whose
+# strong-tier rate sits several points from its first-tier one binds at one tier or the other
+# whatever one edit does; a card several decks share, edited for every deck, moves each deck alike —
+# splitting it into one edit per deck, or trading a nerf the first tier feels for one the strong
+# tier does, is two edits at once (docs/balancing.md, "Two edits at a time")
+POLISH_PAIR_ADDS = 40
+# what polishing minimises (``Search.band_score``): "shortfall", each rate's expected squared
+# distance beyond the band in points, or "chance", minus the log-chance of every rate in it —
+# which, where no set is near the band, ranks by the first tier's precise rates alone
+POLISH_SCORE = "shortfall"
 
 
 class Unit(NamedTuple):
@@ -1058,7 +1071,7 @@ class Search:
 
     def polish(self, anchor: tuple[int, ...], among=None) -> list[tuple[int, ...]]:
         """The neighbours of ``anchor`` — one edit added (within --max-edits), removed or
-        replaced — not yet measured on the polishing deals, best first by the anchor's judged
+        replaced, or two at a time (``_pair_moves``) — not yet measured on the polishing deals, best first by the anchor's judged
         rates there plus the surrogate's predicted change at each tier, corrected by what the
         sets measured there say of its edits (``neighbour_figures``; at most
         ``POLISH_OPTIONS``); ``among``: rate these neighbours alone (once screened, the
@@ -1105,9 +1118,68 @@ class Search:
                 return y
 
             first = sorted((rated(m, rough(m)), m) for m in options)
-            shortlist = [m for _, m in first[:32]]
+            pairs = self._pair_moves(anchor, [m for _, m in first], singles) - options - polished
+            second = self._rated_by_parts(anchor, sorted(pairs), lambda m: figures(m, rough(m)))
+            shortlist = [m for _, m in first[:32] + second[:32]]
         best = sorted((rated(m, exact(m)), m) for m in shortlist)
         return [m for _, m in best[:POLISH_OPTIONS]]
+
+    def _pair_moves(self, anchor, ranked, singles) -> set[tuple[int, ...]]:
+        """The two-edit neighbours of ``anchor`` (within --max-edits, no two edits of one card
+        ability or strength): two edits added, with none, one or two of its edits removed, or two
+        removed and one added — the added ones among the first ``POLISH_PAIR_ADDS`` edits that
+        the one-edit neighbours ``ranked`` (best first) add."""
+        adds: list[int] = []
+        for moves in ranked:
+            if len(adds) >= POLISH_PAIR_ADDS:
+                break
+            adds += [i for i in moves if i not in anchor and i not in adds]
+        adds = adds[:POLISH_PAIR_ADDS]
+        if not adds:
+            return set()
+        known = set(int(i) for i in singles)
+        out = set()
+        for r in range(3):
+            for removed in itertools.combinations(anchor, r):
+                rest = [i for i in anchor if i not in removed]
+                free = ~self.conflict[rest].any(axis=0) if rest else None
+                for k in (1, 2) if r == 2 else (2,):
+                    if len(rest) + k > self.settings.max_edits:
+                        continue
+                    for added in itertools.combinations(adds, k):
+                        if any(i in removed or i not in known for i in added):
+                            continue
+                        if free is not None and not free[list(added)].all():
+                            continue
+                        if k == 2 and self.conflict[added[0], added[1]]:
+                            continue
+                        out.add(tuple(sorted(rest + list(added))))
+        return out
+
+    def _rated_by_parts(self, anchor, sets, figures_of) -> list[tuple[float, tuple[int, ...]]]:
+        """``sets``, each a few edits from ``anchor``, rated (``band_score``) best first from
+        their one-edit parts: the anchor's predicted rates plus the predicted change of each edit
+        added or removed alone (``figures_of`` a set: its (rates, se)), their doubts' variances
+        added (the parts' covariances left out). Rough — the shortlist is rated whole — but tens
+        of thousands of sets take a fraction of a second."""
+        if not sets:
+            return []
+        base, se = figures_of(tuple(anchor))
+        parts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+        def part(i: int) -> tuple[np.ndarray, np.ndarray]:
+            if i not in parts:
+                rates, wide = figures_of(tuple(sorted(set(anchor) ^ {i})))
+                parts[i] = (rates - base, np.maximum(wide**2 - se**2, 0.0))
+            return parts[i]
+
+        moved = [sorted(set(m) ^ set(anchor)) for m in sets]
+        shift = np.array([sum(part(i)[0] for i in x) for x in moved])
+        var = np.array([sum(part(i)[1] for i in x) for x in moved])
+        s = self.settings
+        costs = _band_costs(base + shift, np.sqrt(se**2 + var), s.target, s.band)
+        scores = costs.reshape(len(sets), -1).sum(axis=1)
+        return sorted(zip(scores.tolist(), sets))
 
     def _residual_split(self, t: int, corr: TierCorrection, learn: bool = True) -> ResidualSplit:
         """What the sets measured on the polishing deals say of the correction's errors at
@@ -1183,12 +1255,12 @@ class Search:
 
     def polish_key(self, c: Cand):
         """Best first on the polishing deals: within the band at every tier with the fewest
-        edits, then the likeliest to land in it (``band_score``), then by worst distance."""
+        edits, then the nearest to it (``band_score``), then by worst distance."""
         rates, se = self.judged_normal(c.moves, polish_block)
         worst = float(np.abs(rates - self.settings.target).max())  # ``judged``'s, over the tiers
         meets = worst <= self.settings.band
-        chance = self.band_score(rates, se)
-        return (not meets, len(c.moves) if meets else 0, chance, worst, c.key)
+        score = self.band_score(rates, se)
+        return (not meets, len(c.moves) if meets else 0, score, worst, c.key)
 
     def screened_singles(self) -> list[int]:
         """The single edits screened at the first tier that change some game, in order."""
@@ -1197,13 +1269,17 @@ class Search:
         )
 
     def band_score(self, rates: np.ndarray, se: np.ndarray) -> float:
-        """What polishing minimises: minus the log-chance that every army lands in the band at
-        every tier, (tiers, armies) ``rates`` each with its standard error ``se``
-        (``balance_tiers.chance_in_band``). The worst distance, which the search minimises,
-        stays put while any one army stays as far out: from a set with three or four armies
-        binding at once no one-edit neighbour moves it, and a walk by it stalls beside the army
-        that binds (docs/balancing.md, "Polishing towards the band")."""
-        return -chance_in_band(rates, se, self.settings.target, self.settings.band)
+        """What polishing minimises: each army's expected squared distance beyond the band at
+        every tier, summed, in points² ((tiers, armies) ``rates`` each with its standard error
+        ``se``: ``balance_tiers.band_shortfall``); ``POLISH_SCORE`` "chance": minus the
+        log-chance that every army lands in the band (``chance_in_band``), as before. The worst
+        distance, which the search minimises, stays put while any one army stays as far out:
+        from a set with three or four armies binding at once no one-edit neighbour moves it,
+        and a walk by it stalls beside the army that binds; the chance, summed in standard
+        errors, let the first tier's precise rates outweigh a strong tier's far worse ones
+        (docs/balancing.md, "Polishing towards the band")."""
+        s = self.settings
+        return float(_band_costs(rates, se, s.target, s.band).sum())
 
     def polished(self) -> int:
         """Polishing rounds played (the first measured the best selected set alone)."""
@@ -1869,6 +1945,15 @@ def _predict(
                 rest = [i for i in mine if i not in sub]
                 return got + sum(single[pos[i]] for i in rest if i in pos)
     return float(sum(single[pos[i]] for i in mine if i in pos))
+
+
+def _band_costs(rates, se, target: float, band: float) -> np.ndarray:
+    """Each rate's share of ``Search.band_score`` (same shape as ``rates``), by
+    ``POLISH_SCORE``: its expected squared distance beyond the band in points², or minus its
+    log-chance of lying in it."""
+    if POLISH_SCORE == "chance":
+        return -log_chances(rates, se, target, band)
+    return 1e4 * band_shortfall(rates, se, target, band)
 
 
 def _conflicts(moves) -> np.ndarray:

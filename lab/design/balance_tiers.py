@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import norm
+from scipy.special import log_ndtr, ndtr
 
 STRIDE = 1000  # blocks of one tier: screening 0..STRIDE-1
 # a strong tier's screening level k on deal slice s is block level k + SLICE * s: slice 0 is the
@@ -236,12 +236,36 @@ def chance_in_band(mean, se, target: float, band: float) -> float:
     each one's own log-chance, so a rate moved into the band counts whichever other rate binds:
     polishing ranks neighbours by it where the worst distance alone would not see an army
     mended while another stayed as far out (docs/balancing.md, "Polishing towards the band")."""
+    return float(np.sum(log_chances(mean, se, target, band)))
+
+
+def log_chances(mean, se, target: float, band: float) -> np.ndarray:
+    """Each rate's own log-chance of lying within ``target`` ± ``band`` (``chance_in_band``'s
+    terms, same shape as ``mean``): summed over the last axes, many sets are rated at once."""
     d = np.abs(np.asarray(mean, dtype=float) - target)
     se = np.asarray(se, dtype=float)
     se = np.where(np.isfinite(se) & (se > SE_FLOOR), se, SE_FLOOR)
-    near = norm.logcdf((band - d) / se)
-    far = norm.logcdf((-band - d) / se)
-    return float(np.sum(near + np.log1p(-np.exp(far - near))))
+    near = log_ndtr((band - d) / se)
+    far = log_ndtr((-band - d) / se)
+    return near + np.log1p(-np.exp(far - near))
+
+
+def band_shortfall(mean, se, target: float, band: float) -> np.ndarray:
+    """Each rate's expected squared distance beyond ``target`` ± ``band`` (same shape as
+    ``mean``), its true value taken as normal around its figure with standard error ``se``:
+    E[max(0, |X − target| − band)²], 0 only for a rate surely in the band. In points (squared)
+    whatever a tier's precision — where ``chance_in_band`` weighs a rate by its distance in
+    standard errors, so that a first tier measured on twelve thousand games per army outweighs
+    a strong tier's rates five points further out — and a doubtful figure costs more, in the
+    band or out. Summed over the last axes, many sets are rated at once."""
+    mean = np.asarray(mean, dtype=float)
+    se = np.asarray(se, dtype=float)
+    se = np.where(np.isfinite(se) & (se > SE_FLOOR), se, SE_FLOOR)
+    out = np.zeros(np.broadcast(mean, se).shape)
+    for m in (mean - target - band, target - band - mean):  # beyond the top, below the bottom
+        z = m / se
+        out += (m**2 + se**2) * ndtr(z) + m * se * np.exp(-0.5 * z**2) / np.sqrt(2 * np.pi)
+    return out
 
 
 def tier_offset(difference, prior: float = OFFSET_PRIOR) -> tuple[np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ def balance_section(result: dict) -> list:
         Heading("Balance proposals"),
         Para(
             "From `lab balance`: card edits searched on screening deals, the best "
-            "chosen on selection deals at every tier (then polished: one edit "
+            "chosen on selection deals at every tier (then polished: an edit or two "
             "more, fewer or other, on polishing deals) and measured on fresh deals "
             "that chose nothing; only the fresh figures are shown. Paste a "
             "proposal's [[patch]] table into the config and `lab run` it to see it "
