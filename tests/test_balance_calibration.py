@@ -44,15 +44,24 @@ def _config(tmp_path, bots):
     return load_experiment(write_config(tmp_path, CONFIG.replace('"heuristic"', bots)))
 
 
-def test_a_calibration_tier_is_chosen_by_calibrate_only(tmp_path):
+def test_search_400_calibrates_a_search_judged_at_search_100_unless_told_otherwise(tmp_path):
+    """By default a search judged at search(100) — the default strong tier — is calibrated at
+    search(400), the tier a designer confirms at; "none" turns it off, and a search judged at
+    other tiers (or at search(400) itself, or at one tier) has none unless --calibrate names
+    one."""
     exp = _config(tmp_path, '"tuned"')
-    # by default (or "none") there is none: the searches measured with it ended no closer
-    assert balance.plan(exp, cards=SMALL["cards"]).calibration is None
-    assert balance.plan(exp, cards=SMALL["cards"], calibrate="none").calibration is None
-    p = balance.plan(exp, cards=SMALL["cards"], calibrate="search")  # tuned + search(100)
-    assert p.tiers[1].a.values()["simulations"] == 100
-    assert p.calibration.a.kind == "search" and p.calibration.a.values()["simulations"] == 400
-    assert p.calibration.label not in {t.label for t in p.tiers}
+    cards = SMALL["cards"]
+    for p in (balance.plan(exp, cards=cards), balance.plan(exp, cards=cards, calibrate="search")):
+        assert p.tiers[1].a.values()["simulations"] == 100  # tuned + search(100)
+        assert p.calibration.a.kind == "search"
+        assert p.calibration.a.values()["simulations"] == 400
+        assert p.calibration.label not in {t.label for t in p.tiers}
+    assert balance.plan(exp, cards=cards, calibrate="none").calibration is None
+    assert balance.plan(exp, cards=cards, tier="tuned").calibration is None
+    assert balance.plan(exp, cards=cards, tiers=["tuned", "search"]).calibration is None
+    assert balance.plan(exp, cards=cards, tiers=["tuned", "strong"]).calibration is None
+    p = balance.plan(exp, cards=cards, tiers=["tuned", "strong"], calibrate="search")
+    assert p.calibration.a.values()["simulations"] == 400
 
 
 @pytest.mark.parametrize("option", ["via", "calibrate"])

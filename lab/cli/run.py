@@ -806,8 +806,9 @@ def balance_command(
             metavar="BOT",
             help="Calibration tier (e.g. search): plays the best selected set once on the "
             "polishing deals, and its offset from the first strong tier there (shrunk by its "
-            "noise) is judged as one more tier while polishing. Default: none "
-            "(docs/balancing.md, \"The calibration tier\").",
+            "noise) is judged as one more tier while polishing. Default: search (search(400)) "
+            "when the search judges at search(100), the default strong tier; none: no "
+            "calibration (docs/balancing.md, \"The calibration tier\").",
         ),
     ] = None,
     seed: Annotated[

@@ -51,6 +51,10 @@ from lab.design.balance_tiers import (
 # search(200) matched search(400) on two sets, but two searches judged at it did no better
 DEFAULT_STRONG = '{ kind = "search", simulations = 100 }'
 STRONG_COST = 100  # a tier whose game costs this many heuristic games counts as strong
+# the calibration tier of a search judged at DEFAULT_STRONG: search(400), the tier a designer
+# confirms at (`bots = "search"`), which rates 北条 2 points higher on average and some armies up
+# to 5 (docs/balancing.md, "The calibration tier")
+DEFAULT_CALIBRATION = "search"
 
 
 @dataclass(frozen=True)
@@ -87,8 +91,8 @@ def plan(
     """The balance search of ``config``: screened at the first of ``tiers`` and judged at every
     one (default: the config's tier, plus the search tier when that one is cheap; ``tier``:
     that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it;
-    ``via``: a bridge tier, e.g. "strong"; ``calibrate``: a calibration tier, e.g. "search";
-    default none for either).
+    ``via``: a bridge tier, e.g. "strong", default none; ``calibrate``: a calibration tier, e.g.
+    "search", default ``pick_calibration``'s).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
     polish = search.get("polish_rounds", 0)
@@ -186,9 +190,15 @@ def pick_bridge(config: Experiment, tiers: tuple, via: str | None):
 
 
 def pick_calibration(config: Experiment, tiers: tuple, calibrate: str | None):
-    """The calibration tier of a multi-tier search: ``calibrate`` as given, or none ("none" or
-    no ``calibrate``, the default: searches with search(400) calibrating search(100) ended no
-    closer — docs/balancing.md, "The calibration tier")."""
+    """The calibration tier of a multi-tier search: ``calibrate`` as given ("none": none), or
+    by default ``DEFAULT_CALIBRATION`` — search(400), the tier the README confirms at — when
+    the search judges at the default strong tier (search(100)) and not at it; none otherwise
+    (docs/balancing.md, "The calibration tier")."""
+    if calibrate is None:
+        labels = {t.label for t in tiers}
+        default = pick_tier(config, DEFAULT_STRONG, "--tiers").label in labels
+        dear = pick_tier(config, DEFAULT_CALIBRATION, "--calibrate").label
+        calibrate = DEFAULT_CALIBRATION if default and dear not in labels else None
     return _unjudged_tier(
         config,
         tiers,
