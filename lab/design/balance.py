@@ -670,9 +670,10 @@ def _deal_sets(s: Search, labels) -> dict:
         (
             "polishing",
             polish_block,
-            "the best selected set and, round by round, the neighbour (one or two edits added, "
-            "removed or replaced) its figures here rate best are measured on these; the best set here "
-            "is proposed first (strong tiers pulled as on the selection deals)",
+            "the best selected set and, round by round, the neighbour (one or two edits "
+            "added, removed or replaced) its figures here rate best are measured on these; "
+            "the best set here is proposed first (strong tiers pulled as on the selection "
+            "deals)",
         ),
         ("fresh", fresh_block, "every reported figure; nothing is chosen on these"),
     ):

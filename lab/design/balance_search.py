@@ -27,12 +27,12 @@ a correction fitted on what that tier measured — and single edits not yet scre
 drops a candidate whose optimistic bounds over every tier cannot beat the front (a tier not yet
 measured counts with the surrogate's prediction ± a margin). When the budget is spent the
 front is selected at the first tier, its best candidates at every strong tier; the best of
-those is polished — measured on deals of its own with, round by round, the neighbour (one edit
-or two changed) of the best set there that the surrogate rates best from those figures and from what every set
-measured there says of its edits —, and the best polished set and the best selected ones are
-measured on the fresh deals at every tier: those are the figures reported, never the ones they
-were chosen on. The state is written after every round
-(``state.json`` and one units file per round), so an interruption loses at most the round in
+those is polished — measured on deals of its own with, round by round, the neighbour (an edit
+or two changed) of the best set there that the surrogate rates best from those figures and from
+what every set measured there says of its edits —, and the best polished set and the best
+selected ones are measured on the fresh deals at every tier: those are the figures reported,
+never the ones they were chosen on. The state is written after every round (``state.json`` and
+one units file per round), so an interruption loses at most the round in
 flight and ``--resume`` replays it identically. It reads no value table and renders nothing
 (``lab.design.balance``).
 """
@@ -40,8 +40,8 @@ flight and ``--resume`` replays it identically. It reads no value table and rend
 from __future__ import annotations
 
 import hashlib
-import json
 import itertools
+import json
 import math
 import os
 import shutil
@@ -63,11 +63,11 @@ from lab.design.balance_tiers import (
     STRIDE,
     TierCorrection,
     away,
+    band_shortfall,
     first_screen,
     fresh_block,
     kind_of,
     level_of,
-    band_shortfall,
     log_chances,
     polish_block,
     screen_block,
@@ -133,9 +133,9 @@ POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
 # two-edit neighbours: up to two of the anchor's edits removed and up to two added, the added ones
 # among this many the one-edit neighbours rated best add (0: one edit only). An army whose
 # strong-tier rate sits several points from its first-tier one binds at one tier or the other
-# whatever one edit does; a card several decks share, edited for every deck, moves each deck alike —
-# splitting it into one edit per deck, or trading a nerf the first tier feels for one the strong
-# tier does, is two edits at once (docs/balancing.md, "Two edits at a time")
+# whatever one edit does; a card several decks share, edited for every deck, moves each deck
+# alike — splitting it into one edit per deck, or trading a nerf the first tier feels for one
+# the strong tier does, is two edits at once (docs/balancing.md, "Two edits at a time")
 POLISH_PAIR_ADDS = 40
 # what polishing minimises (``Search.band_score``): "shortfall", each rate's expected squared
 # distance beyond the band in points, or "chance", minus the log-chance of every rate in it —
@@ -1071,15 +1071,15 @@ class Search:
 
     def polish(self, anchor: tuple[int, ...], among=None) -> list[tuple[int, ...]]:
         """The neighbours of ``anchor`` — one edit added (within --max-edits), removed or
-        replaced, or two at a time (``_pair_moves``) — not yet measured on the polishing deals, best first by the anchor's judged
-        rates there plus the surrogate's predicted change at each tier, corrected by what the
-        sets measured there say of its edits (``neighbour_figures``; at most
-        ``POLISH_OPTIONS``); ``among``: rate these neighbours alone (once screened, the
-        surrogate's first-tier figures of a set are its own measured ones). The surrogate
-        misses a strong tier's rates by several points for some sets, and the best selected
-        set's selection figures flatter it (it was chosen on them), so it often leaves an army
-        or two out where both put it in the band; anchored on what deals of its own measured,
-        one edit can mend them."""
+        replaced, or two at a time (``_pair_moves``) — not yet measured on the polishing deals,
+        best first by the anchor's judged rates there plus the surrogate's predicted change at
+        each tier, corrected by what the sets measured there say of its edits
+        (``neighbour_figures``; at most ``POLISH_OPTIONS``); ``among``: rate these neighbours
+        alone (once screened, the surrogate's first-tier figures of a set are its own measured
+        ones). The surrogate misses a strong tier's rates by several points for some sets, and
+        the best selected set's selection figures flatter it (it was chosen on them), so it
+        often leaves an army or two out where both put it in the band; anchored on what deals
+        of its own measured, an edit or two can mend them."""
         done = self.screened_singles()
         if not done:
             return []
