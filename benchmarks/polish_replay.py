@@ -104,6 +104,12 @@ def main() -> None:
         help="POLISH_SCORE: what polishing minimises (chance: as before 2026-12-07)",
     )
     ap.add_argument(
+        "--strong-rows",
+        choices=("worst", "sum"),
+        default=balance_search.POLISH_STRONG_ROWS,
+        help="POLISH_STRONG_ROWS: an army's strong rows in the score (sum: as before 2026-12-07)",
+    )
+    ap.add_argument(
         "--anchor-rank",
         type=int,
         default=1,
@@ -130,6 +136,7 @@ def main() -> None:
     balance_search.POLISH_MEASURED = args.measured
     balance_search.POLISH_PAIR_ADDS = args.pair_adds
     balance_search.POLISH_SCORE = args.score
+    balance_search.POLISH_STRONG_ROWS = args.strong_rows
     ranked = search.selection_ranked()
     first = ranked[args.anchor_rank - 1 :] + ranked[: args.anchor_rank - 1]
     search.selection_ranked = lambda: first  # the polishing starts from selection_ranked()[0]

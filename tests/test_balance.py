@@ -1045,6 +1045,39 @@ def test_the_band_shortfall_is_the_expected_squared_distance_beyond_the_band():
     )
 
 
+def test_polishing_counts_an_army_s_strong_rows_once(monkeypatch):
+    """Polishing's score (docs/balancing.md, "The strong tiers counted once"): an army's
+    shortfall at the first tier plus the worst of its strong rows' — a calibrated row, the
+    first strong tier's rates plus an offset, repeated beside it adds nothing — so a set 3.5
+    points out at the first tier does not beat one 3 points out at both strong rows."""
+    from lab.design import balance_search
+    from lab.design.balance_tiers import band_shortfall
+
+    se = np.full((3, 2), 0.01)
+    tuned_out = np.array([[0.565, 0.5], [0.5, 0.5], [0.5, 0.5]])  # first tier 3.5 beyond
+    strong_out = np.array([[0.5, 0.5], [0.56, 0.5], [0.56, 0.5]])  # both strong rows 3 beyond
+
+    def score(rates):
+        costs = balance_search._band_costs(rates, se[: len(rates)], 0.5, 0.03)
+        return float(costs.sum())
+
+    one = 1e4 * band_shortfall(0.56, 0.01, 0.5, 0.03)
+    assert score(strong_out) == pytest.approx(one, rel=1e-3)  # the rates at 50: almost 0
+    assert score(strong_out) == pytest.approx(score(strong_out[:2]), rel=1e-9)
+    assert score(strong_out) < score(tuned_out)
+    # each strong row's worst counts, not the rows' mean: a row mended while the other stays out
+    mixed = strong_out.copy()
+    mixed[1, 0] = 0.5
+    assert score(mixed) == pytest.approx(one, rel=1e-3)
+    # the rows summed, as before, rank the other way
+    monkeypatch.setattr(balance_search, "POLISH_STRONG_ROWS", "sum")
+    assert score(strong_out) > score(tuned_out)
+    # one tier alone: its costs
+    assert score(tuned_out[:1]) == pytest.approx(
+        1e4 * band_shortfall(0.565, 0.01, 0.5, 0.03), rel=1e-3
+    )
+
+
 def test_the_chance_in_band_is_every_rate_s_own_chance_together():
     """Polishing's score (docs/balancing.md, "Polishing towards the band"): the log of the
     chance that every rate, normal around its figure with its standard error, lands in the

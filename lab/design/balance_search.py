@@ -141,6 +141,13 @@ POLISH_PAIR_ADDS = 40
 # distance beyond the band in points, or "chance", minus the log-chance of every rate in it —
 # which, where no set is near the band, ranks by the first tier's precise rates alone
 POLISH_SCORE = "shortfall"
+# how the strong rows of a figure (every tier after the first, and the calibration tier's row)
+# enter that score per army: "worst", the largest of their costs, or "sum", each counted. The
+# calibrated row is the first strong tier's rates plus an offset — the same games — and summed
+# beside it counted the strong play twice to the first tier's once: a search ended with 武田 and
+# 毛利 six points out at tuned for strong rows 2.5 and 4.2 out (docs/balancing.md, "The strong
+# tiers counted once")
+POLISH_STRONG_ROWS = "worst"
 
 
 class Unit(NamedTuple):
@@ -1270,8 +1277,9 @@ class Search:
 
     def band_score(self, rates: np.ndarray, se: np.ndarray) -> float:
         """What polishing minimises: each army's expected squared distance beyond the band at
-        every tier, summed, in points² ((tiers, armies) ``rates`` each with its standard error
-        ``se``: ``balance_tiers.band_shortfall``); ``POLISH_SCORE`` "chance": minus the
+        the first tier plus the worst of its strong rows' (``POLISH_STRONG_ROWS``), summed, in
+        points² ((tiers, armies) ``rates`` each with its standard error ``se``:
+        ``balance_tiers.band_shortfall``); ``POLISH_SCORE`` "chance": minus the
         log-chance that every army lands in the band (``chance_in_band``), as before. The worst
         distance, which the search minimises, stays put while any one army stays as far out:
         from a set with three or four armies binding at once no one-edit neighbour moves it,
@@ -1948,12 +1956,20 @@ def _predict(
 
 
 def _band_costs(rates, se, target: float, band: float) -> np.ndarray:
-    """Each rate's share of ``Search.band_score`` (same shape as ``rates``), by
-    ``POLISH_SCORE``: its expected squared distance beyond the band in points², or minus its
-    log-chance of lying in it."""
+    """Each army's share of ``Search.band_score`` (``rates`` (..., tiers, armies) to (...,
+    armies)): by ``POLISH_SCORE`` each rate's expected squared distance beyond the band in
+    points², or minus its log-chance of lying in it; the first tier's plus, by
+    ``POLISH_STRONG_ROWS``, the worst or the sum of the strong rows'."""
     if POLISH_SCORE == "chance":
-        return -log_chances(rates, se, target, band)
-    return 1e4 * band_shortfall(rates, se, target, band)
+        costs = -log_chances(rates, se, target, band)
+    else:
+        costs = 1e4 * band_shortfall(rates, se, target, band)
+    if costs.shape[-2] == 1:
+        return costs[..., 0, :]
+    strong = costs[..., 1:, :]
+    return costs[..., 0, :] + (
+        strong.max(axis=-2) if POLISH_STRONG_ROWS == "worst" else strong.sum(axis=-2)
+    )
 
 
 def _conflicts(moves) -> np.ndarray:
