@@ -1,7 +1,8 @@
 """Would the polishing have done better with more strong deals, more neighbours measured a
 round, or one edit at a time only? Replays a finished search's. `python
 benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--measured 1] [--rounds 8]
-[--pair-adds 40] [--score shortfall] [--config configs/default.toml] [--seed S] [--tiers T,T] [--calibrate BOT]
+[--pair-adds 40] [--score shortfall] [--strong-rows worst]
+[--config configs/default.toml] [--seed S] [--tiers T,T] [--calibrate BOT]
 [--anchor-rank 1] [--jobs 2]`
 
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
