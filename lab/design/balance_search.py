@@ -1154,7 +1154,7 @@ class Search:
                     if len(rest) + k > self.settings.max_edits:
                         continue
                     for added in itertools.combinations(adds, k):
-                        if any(i in removed or i not in known for i in added):
+                        if any(i not in known for i in added):  # adds hold no anchor edit
                             continue
                         if free is not None and not free[list(added)].all():
                             continue

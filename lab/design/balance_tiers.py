@@ -229,6 +229,13 @@ def away(mean, lo, hi, target: float, doubt):
     return moved, np.minimum(lo, moved), np.maximum(hi, moved)
 
 
+def _floored(se) -> np.ndarray:
+    """Standard errors as the band's scores read them: a non-finite or tiny one as
+    ``SE_FLOOR``."""
+    se = np.asarray(se, dtype=float)
+    return np.where(np.isfinite(se) & (se > SE_FLOOR), se, SE_FLOOR)
+
+
 def chance_in_band(mean, se, target: float, band: float) -> float:
     """The log of the chance that every rate of ``mean`` truly lies within ``target`` ± ``band``,
     each rate's true value taken as normal around its figure with standard error ``se`` (same
@@ -243,8 +250,7 @@ def log_chances(mean, se, target: float, band: float) -> np.ndarray:
     """Each rate's own log-chance of lying within ``target`` ± ``band`` (``chance_in_band``'s
     terms, same shape as ``mean``): summed over the last axes, many sets are rated at once."""
     d = np.abs(np.asarray(mean, dtype=float) - target)
-    se = np.asarray(se, dtype=float)
-    se = np.where(np.isfinite(se) & (se > SE_FLOOR), se, SE_FLOOR)
+    se = _floored(se)
     near = log_ndtr((band - d) / se)
     far = log_ndtr((-band - d) / se)
     return near + np.log1p(-np.exp(far - near))
@@ -259,8 +265,7 @@ def band_shortfall(mean, se, target: float, band: float) -> np.ndarray:
     a strong tier's rates five points further out — and a doubtful figure costs more, in the
     band or out. Summed over the last axes, many sets are rated at once."""
     mean = np.asarray(mean, dtype=float)
-    se = np.asarray(se, dtype=float)
-    se = np.where(np.isfinite(se) & (se > SE_FLOOR), se, SE_FLOOR)
+    se = _floored(se)
     out = np.zeros(np.broadcast(mean, se).shape)
     for m in (mean - target - band, target - band - mean):  # beyond the top, below the bottom
         z = m / se
