@@ -1367,9 +1367,34 @@ def test_each_proposal_says_where_the_tiers_disagree_and_how_close_that_lets_it_
         assert np.isclose(gaps["floor"], widest / 2)
         line = gap_line(p, result)
         assert f"±{50 * widest:.1f} points" in line and "where the tiers disagree" in line
+        for r in gaps["armies"]:  # the decks as written on the same games: the edits' part
+            assert np.isclose(r["opened"], r["gap"] - r["gap_before"])
+            assert r["opened_lo"] <= r["opened"] <= r["opened_hi"]
     first = result["proposals"][0]
     assert ("para", gap_line(first, result)) in section(result)
     assert gap_line(dict(first, tier_gaps={}), result) is None  # one tier: nothing to say
+
+
+def test_the_gap_line_says_when_the_edits_opened_the_widest_gap():
+    """The widest gap named with what the decks as written had, when the edits widened it
+    beyond chance; not when its change's interval holds 0, nor when it narrowed."""
+    from lab.report.balance import gap_line
+
+    def proposal(before, opened, lo, hi):
+        row = {"army": "takeda", "name": "武田", "gap": before + opened, "gap_lo": 0.01}
+        row.update(gap_hi=0.2, gap_before=before, opened=opened, opened_lo=lo, opened_hi=hi)
+        gaps = {"strong": {"armies": [row], "floor": abs(before + opened) / 2}}
+        return {"tiers": {"tuned": {}, "strong": {}}, "tier_gaps": gaps}
+
+    result = {"target": 0.5}
+    said = gap_line(proposal(0.01, 0.06, 0.02, 0.10), result)
+    assert "武田's gap was +1.0 as written and moved +6.0 [+2.0, +10.0] points" in said
+    assert "opened" not in gap_line(proposal(0.01, 0.06, -0.01, 0.10), result)  # chance
+    assert "opened" not in gap_line(proposal(0.08, -0.02, -0.04, -0.01), result)  # narrowed
+    old = proposal(0.01, 0.06, 0.02, 0.10)
+    for k in ("gap_before", "opened", "opened_lo", "opened_hi"):  # a result written before
+        del old["tier_gaps"]["strong"]["armies"][0][k]
+    assert "opened" not in gap_line(old, result)
 
 
 def test_a_strong_screening_slice_is_its_own_deals_and_never_the_first_tiers_screening():

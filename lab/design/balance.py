@@ -779,22 +779,21 @@ def _rates(s: Search, moves, block: int) -> dict:
     """Per army (the search's army order): win rate (draw ½) with its 95% interval clustered by
     deal."""
     scores, clusters = _per_army(s, moves, block)
-    rows = []
-    for a in s.armies:
-        ok = ~np.isnan(scores[a])
-        rows.append(game_mean(scores[a][ok], clusters[a][ok]))
+    rows = [_known_mean(scores[a], clusters[a]) for a in s.armies]
     return {k: np.array([r[k] for r in rows]) for k in ("mean", "lo", "hi", "games")}
+
+
+def _known_mean(x: np.ndarray, clusters: np.ndarray) -> dict:
+    """``game_mean`` of the games that did not hit an engine limit (NaN)."""
+    ok = ~np.isnan(x)
+    return game_mean(x[ok], clusters[ok])
 
 
 def _changes(s: Search, moves, block: int) -> dict:
     """Per army: the paired change after − before on the same games, clustered by deal."""
     after, clusters = _per_army(s, moves, block)
     before, _ = _per_army(s, (), block)
-    rows = []
-    for a in s.armies:
-        d = after[a] - before[a]
-        ok = ~np.isnan(d)
-        rows.append(game_mean(d[ok], clusters[a][ok]))
+    rows = [_known_mean(after[a] - before[a], clusters[a]) for a in s.armies]
     return {k: np.array([r[k] for r in rows]) for k in ("mean", "lo", "hi")}
 
 
@@ -804,17 +803,25 @@ def _tier_gaps(s: Search, moves, labels, names) -> dict:
     difference is paired game by game), clustered by deal; and ``floor``, half the largest gap.
     An edit that moves an army alike at both tiers cannot bring it closer than half their gap
     to the target at both, so ``floor`` is how close to the band these edits can come unless
-    more edits move some army differently by skill."""
+    more edits move some army differently by skill. ``gap_before``: the same for the decks as
+    written, and ``opened`` (with ``opened_lo``/``opened_hi``) how far the edits moved the gap,
+    paired game by game: edits one tier feels more than the other open a gap the decks did not
+    have (docs/balancing.md, "Proposals played as the Done-when says")."""
     out = {}
     for t in range(1, len(labels)):
-        strong, clusters = _per_army(s, moves, fresh_block(t))
         deals = s.units[(fresh_block(t), 0, s.restrict(moves, 0))].scores.shape[1]
-        first, _ = _per_army(s, moves, fresh_block(0), deals)
+
+        def gaps(of):
+            strong, clusters = _per_army(s, of, fresh_block(t))
+            first, _ = _per_army(s, of, fresh_block(0), deals)
+            return {a: first[a] - strong[a] for a in s.armies}, clusters
+
+        after, clusters = gaps(moves)
+        before, _ = gaps(())
         rows = []
         for a in s.armies:
-            d = first[a] - strong[a]
-            ok = ~np.isnan(d)
-            g = game_mean(d[ok], clusters[a][ok])
+            g, g0 = _known_mean(after[a], clusters[a]), _known_mean(before[a], clusters[a])
+            moved = _known_mean(after[a] - before[a], clusters[a])
             rows.append(
                 {
                     "army": a,
@@ -822,6 +829,10 @@ def _tier_gaps(s: Search, moves, labels, names) -> dict:
                     "gap": g["mean"],
                     "gap_lo": g["lo"],
                     "gap_hi": g["hi"],
+                    "gap_before": g0["mean"],
+                    "opened": moved["mean"],
+                    "opened_lo": moved["lo"],
+                    "opened_hi": moved["hi"],
                 }
             )
         floor = max(abs(r["gap"]) for r in rows) / 2

@@ -233,7 +233,21 @@ def gap_line(p: dict, result: dict) -> str | None:
         + "; ".join(parts)
         + ". An edit that moves an army alike at both tiers brings it no closer to "
         f"{100 * result['target']:.0f}% than half such a gap at both: about "
-        f"±{100 * floor:.1f} points for {widest['name']} with these edits."
+        f"±{100 * floor:.1f} points for {widest['name']} with these edits." + _opened(widest)
+    )
+
+
+def _opened(r: dict) -> str:
+    """What the edits did to the widest gap, when they widened it beyond chance (a result
+    written before says nothing)."""
+    if "opened" not in r or abs(r["gap"]) <= abs(r["gap_before"]):
+        return ""
+    if r["opened_lo"] <= 0 <= r["opened_hi"]:
+        return ""
+    return (
+        f" These edits opened it: {r['name']}'s gap was {pts(r['gap_before'])} as written and "
+        f"moved {pts(r['opened'])} {_span(r['opened_lo'], r['opened_hi'], pts)} points with "
+        "them; edits both tiers feel alike would leave it narrower."
     )
 
 
