@@ -23,10 +23,12 @@ import json
 import shutil
 import tempfile
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from lab.design import balance
 from lab.games import get
 from lab.sim import runner
 from lab.sim.config import from_dict
@@ -51,21 +53,17 @@ def proposal_text(source: Path, rank: int) -> str:
     return proposals[rank - 1]["toml"]
 
 
-def bot_value(text: str):
-    """A tier as a config writes it: a name ("search") or an inline table."""
-    text = text.strip()
-    return tomllib.loads(f"bot = {text}")["bot"] if text.startswith("{") else text
-
-
-def experiment(config: Path, patch: str, seed: int, bot, games: int):
-    """The config with the proposal pasted in, at one seed and tier."""
+def experiment(config: Path, patch: str, seed: int, tier: str, games: int):
+    """The config with the proposal pasted in, at one seed and at ``tier`` (a bot as `lab
+    balance --tiers` reads one: "search", '{ kind = "search", simulations = 100 }')."""
     data = tomllib.loads(config.read_text(encoding="utf-8"))
     patches = tomllib.loads(patch)["patch"]
     for key in ("tiers", "patch", "grid", "swap"):
         data.pop(key, None)
-    data.update(seed=seed, games=games, bots=bot, patch=patches)
+    data.update(seed=seed, games=games, patch=patches)
     data["grid"] = {"patch": [p["name"] for p in patches]}
-    return from_dict(data, str(config))
+    exp = from_dict(data, str(config))
+    return replace(exp, tiers=(balance.pick_tier(exp, tier, "--tier"),))
 
 
 def rates(folder: Path):
@@ -88,7 +86,7 @@ def check(source, seeds, tiers, games, config=CONFIG, rank=1, jobs=None, out=Non
         for seed in seeds:
             per_tier = {}
             for i, (tier, n) in enumerate(zip(tiers, games)):
-                exp = experiment(Path(config), patch, seed, bot_value(tier), n)
+                exp = experiment(Path(config), patch, seed, tier, n)
                 folder = root / f"seed{seed}-tier{i}"
                 runner.run(exp, folder, jobs=jobs, resume=folder.exists())
                 label, rows = rates(folder)

@@ -34,11 +34,11 @@ def check():
 
 
 def test_the_proposal_is_played_alone_at_the_seed_and_tier_asked(check):
-    exp = check.experiment(check.CONFIG, PATCH, 777001, check.bot_value("search"), 200)
+    exp = check.experiment(check.CONFIG, PATCH, 777001, "search", 200)
     assert exp.seed == 777001 and exp.games == 200
     assert [p.name for p in exp.patches] == ["balance-1"] and len(exp.variants) == 1
     assert [t.label for t in exp.tiers] == ["search-vs-search"]
-    table = check.bot_value('{ kind = "search", simulations = 100 }')
+    table = '{ kind = "search", simulations = 100 }'
     exp = check.experiment(check.CONFIG, PATCH, 1, table, 10)
     assert [t.label for t in exp.tiers] == ["search(simulations=100)-vs-search(simulations=100)"]
 
