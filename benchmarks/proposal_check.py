@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from lab.design import balance
+from lab.errors import LabError
 from lab.games import get
 from lab.sim import runner
 from lab.sim.config import from_dict
@@ -142,7 +143,10 @@ def main() -> None:
     games = a.games or [GAMES[0]] + [GAMES[1]] * (len(tiers) - 1)
     if len(games) != len(tiers):
         raise SystemExit("--games: give one per --tier")
-    result = check(a.search, a.seed or [777001], tiers, games, a.config, a.rank, a.jobs, a.out)
+    try:
+        result = check(a.search, a.seed or [777001], tiers, games, a.config, a.rank, a.jobs, a.out)
+    except LabError as e:  # a mistyped tier, a bad patch: one line, as the lab's commands say it
+        raise SystemExit(str(e)) from None
     print(json.dumps(result, indent=1, default=float) if a.json else "", end="")
     if not a.json:
         report(result)
