@@ -743,7 +743,9 @@ def test_polishing_measures_the_best_set_and_its_neighbours_on_deals_of_their_ow
     # the best set on the polishing deals so far: one edit added, removed or replaced
     anchor = s.selection_ranked()[0].moves
     assert rounds[0]["polished"] == [list(anchor)]
-    tried = [tuple(anchor)]
+    # then the probes (``test_probes_measure…``), measured at every tier as a neighbour is
+    (probed,) = [h for h in result["search"]["history"] if h.get("probes")]
+    tried = [tuple(anchor)] + [tuple(m) for m in probed["probes"]]
     for h in rounds[1:]:
         (moves,) = h["polished"]
         best = min(tried, key=lambda m: s.polish_key(s.cands[rkey(m)]))
@@ -809,6 +811,57 @@ def test_a_resumed_polishing_round_chooses_among_the_options_it_screened(
     s.history[-1]["anchor"] = [99]  # another anchor's options are not this round's
     monkeypatch.setattr(s, "polish", lambda moves, among=None: [])
     assert s._polish_options(anchor) == []
+
+
+def test_probes_measure_how_each_tier_feels_the_edits_of_the_armies_whose_tiers_disagree(
+    small, searched, monkeypatch
+):
+    """After the anchor's round, one round measures at every tier on the polishing deals the
+    neighbours that tell how the tiers feel the edits of the armies whose strong row sits
+    farthest (beyond the band) from their first-tier row: each of the anchor's edits of their
+    cards removed, and edits of their cards that move them as the anchor does added (in place
+    of the anchor's largest such edit when it has --max-edits); none when the tiers agree."""
+    out, result = searched
+    s = _search_of(small, out)
+    history = result["search"]["history"]
+    phases = [h["phase"] for h in history]
+    first = phases.index(balance_search.POLISH)
+    assert phases[first + 1] == balance_search.POLISH_PROBES_PHASE
+    assert phases.count(balance_search.POLISH_PROBES_PHASE) == 1
+    probed = history[first + 1]
+    anchor = tuple(probed["anchor"])
+    assert [list(anchor)] == history[first]["polished"]
+    for m in probed["probes"]:
+        assert s.cands[rkey(m)].polish  # measured at every tier on the polishing deals
+        assert all((polish_block(t), 0, s.restrict(m, 0)) in s.units for t in range(2))
+
+    target, band = small.settings.target, small.settings.band
+    (name,) = s.moves[anchor[0]].armies  # an army the anchor edits (its copies alone here)
+    far = s.armies.index(name)
+    wide = next(a for a in range(len(s.armies)) if a != far)
+    rates = np.full((len(s.tiers), len(s.armies)), target)
+    monkeypatch.setattr(s, "judged_rates", lambda moves, block: rates)
+    for c in s.cands.values():  # as if nothing but the anchor had been polished
+        c.polish = c.moves == anchor
+    assert s._probes(anchor) == []  # the tiers agree everywhere
+    rates[1, far] = target + 3 * band
+    rates[1, wide] = target - 0.5 * band  # within the band of its first-tier row: not probed
+    probes = s._probes(anchor)
+    mine = [i for i in anchor if name in s.moves[i].armies]
+    removed = [tuple(i for i in anchor if i != e) for e in mine]
+    assert [p for p in probes if len(p) < len(anchor)] == [p for p in removed if p]
+    added = [p for p in probes if len(p) >= len(anchor)]
+    assert added and len(added) <= balance_search.PROBE_ADDS
+    full = len(anchor) == small.settings.max_edits
+    for p in added:
+        (new,) = set(p) - set(anchor)
+        assert s.moves[new].armies == {name}
+        assert not s.conflict[new, [i for i in p if i != new]].any()
+        assert len(p) == len(anchor) if full else len(p) == len(anchor) + 1
+        assert len(set(anchor) - set(p)) == (1 if full else 0)
+        assert set(anchor) - set(p) <= set(mine)  # the army's own edit it trades
+    monkeypatch.setattr(balance_search, "PROBE_ARMIES", 0)
+    assert not s._probes_due()
 
 
 def test_polishing_first_screens_the_unscreened_edits_of_the_armies_out_of_the_band(

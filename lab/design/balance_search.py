@@ -130,6 +130,22 @@ POLISH_SCREEN = "polishing screen"  # the phase of that screening round
 # "Polishing reaches every army's edits")
 POLISH_SINGLES = 48
 POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
+# probes: after the anchor's round, the neighbours that tell polishing how each tier feels the
+# edits of the armies whose tiers disagree most there (their strong row minus their first-tier
+# row, beyond the band; at most PROBE_ARMIES of them, the widest first) — each of the anchor's
+# edits of their cards removed, and up to PROBE_ADDS edits of their own copies added that move
+# them as the anchor does, measured at every tier on the polishing deals in one round. The
+# correction predicts a strong tier's response to one edit poorly (docs/balancing.md), and the
+# edits the search builds on open the gap: 武田 buffed by strength is felt about 0.7 as far by
+# search as by tuned, so its two rates end ~7 points apart, and only a set of edits both tiers
+# feel alike can put it within the band at both. Measured, the edits' errors enter
+# ``ResidualSplit`` and the two-edit neighbours that trade one for another are rated on them: on
+# the default search's anchor 殺し間 〈殺し間〉 off moved 北条 −7.6 points at tuned and +2.0 at
+# search(100), 刺客 〈暗殺〉 off (北条) −7.0 and −10.9, and polishing traded the one for the other
+# (docs/balancing.md, "Probing the armies whose tiers disagree")
+PROBE_ARMIES = 2
+PROBE_ADDS = 4
+POLISH_PROBES_PHASE = "polishing probes"
 # two-edit neighbours: up to two of the anchor's edits removed and up to two added, the added ones
 # among this many the one-edit neighbours rated best add (0: one edit only). An army whose
 # strong-tier rate sits several points from its first-tier one binds at one tier or the other
@@ -1733,6 +1749,13 @@ class Search:
                 calibrate = anchor if self.calibration is not None else []
                 self.run_round(_plan(polish=anchor, calibrate=calibrate), final=True, phase=POLISH)
                 continue
+            if self._probes_due():
+                probes = self._probes(best.moves)
+                if probes:
+                    self._note = {"anchor": list(best.moves), "probes": [list(m) for m in probes]}
+                    plan = _plan(screen=probes, polish=probes)
+                    self.run_round(plan, final=True, phase=POLISH_PROBES_PHASE)
+                    continue
             options = self._polish_options(best.moves)
             if not options:
                 return
@@ -1763,6 +1786,66 @@ class Search:
         self._note = {"anchor": list(anchor), "options": [list(m) for m in options]}
         self.run_round(_plan(screen=todo), final=True, phase=POLISH_SCREEN)
         return options
+
+    def _probes_due(self) -> bool:
+        """Whether the probes are still to play: once, right after the anchor's round."""
+        probed = any(h.get("phase") == POLISH_PROBES_PHASE for h in self.history)
+        return not probed and self.polished() == 1 and bool(PROBE_ARMIES)
+
+    def _probes(self, anchor) -> list[tuple[int, ...]]:
+        """The probes of ``anchor`` (see ``PROBE_ARMIES``), not yet measured on the polishing
+        deals. An added edit edits that army's copies alone (a probe plays its pairs only) and
+        moves it at the first tier as the anchor's edits moved it, by about as much as they do
+        (their mean screened single-edit change) first; where the anchor has --max-edits
+        already, it replaces the anchor's edit of that army's cards that moves it most."""
+        done = self.screened_singles()
+        if not done:
+            return []
+        rates = self.judged_rates(anchor, polish_block)
+        gap = rates[1] - rates[0]  # the first strong tier's row minus the first tier's
+        order = np.argsort(-np.abs(gap), kind="stable")
+        armies = [int(a) for a in order[:PROBE_ARMIES] if abs(gap[a]) > self.settings.band]
+        singles, single_d, y0, exact = self._surrogate(done)
+        col = {int(i): r for r, i in enumerate(singles)}
+        moved = self._rates(exact(anchor)) - self._rates(y0)  # what the anchor did, first tier
+        # each single edit's change of every army (a rate is linear in the pair scores)
+        effects = self._rates(single_d) - self._rates(np.zeros_like(single_d))
+        polished = {c.moves for c in self.cands.values() if c.polish}
+        out: list[tuple[int, ...]] = []
+
+        def keep(moves) -> None:
+            moves = tuple(sorted(moves))
+            if moves and moves not in polished and moves not in out:
+                out.append(moves)
+
+        for a in armies:
+            name = self.armies[a]
+            mine = [i for i in anchor if name in self.moves[i].armies]
+            for e in mine:
+                keep(i for i in anchor if i != e)
+            way = np.sign(moved[a]) or np.sign(self.settings.target - rates[:, a].mean())
+            effect = {i: float(effects[r, a]) for i, r in col.items()}
+            if mine and len(anchor) >= self.settings.max_edits:
+                drop = max(mine, key=lambda i: (way * effect.get(i, 0.0), -i))
+                rest = [i for i in anchor if i != drop]
+            else:
+                rest = list(anchor)
+            if len(rest) >= self.settings.max_edits:
+                continue
+            free = ~self.conflict[rest].any(axis=0) if rest else np.ones(len(self.moves), bool)
+            # alternatives about as large as the anchor's own edits of the army, which a
+            # neighbour could trade them for (a strength +2 on top of a centred army only
+            # tells how far past the band it goes)
+            size = float(np.mean([way * effect.get(i, 0.0) for i in mine])) if mine else 0.0
+            size = max(size, 0.01)
+            adds = sorted(
+                (abs(way * d - size), i)
+                for i, d in effect.items()
+                if i not in anchor and free[i] and self.moves[i].armies == {name} and way * d > 0
+            )
+            for _, i in adds[:PROBE_ADDS]:
+                keep(rest + [i])
+        return out
 
     def _last_round_for(self, phase: str, anchor) -> dict | None:
         """The last round's history entry when it was a ``phase`` round for ``anchor`` (a
@@ -1868,8 +1951,10 @@ class Search:
         # edit more, fewer or other touches an army or two — about a third of the pairs —,
         # chosen among POLISH_OPTIONS screened at the first tier
         rounds = s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else None
-        polish = 1 + POLISH_MEASURED * rounds if rounds is not None else 0
-        screened = 1 + POLISH_OPTIONS * rounds if rounds is not None else 0
+        # and the probes: an army's pairs each (a quarter), some of the anchor's edits more
+        probes = PROBE_ARMIES * (PROBE_ADDS + 2) / 3 if rounds is not None else 0
+        polish = 1 + POLISH_MEASURED * rounds + probes if rounds is not None else 0
+        screened = 1 + POLISH_OPTIONS * rounds + probes if rounds is not None else 0
         games[0] += (polish * self.deals(polish_block(0)) + screened * s.levels * s.block) * pairs
         games += [
             ((s.finalists + 1) * s.strong_select_deals + polish * self.deals(polish_block(t)))
