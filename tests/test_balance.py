@@ -57,6 +57,7 @@ SMALL = dict(
     units_per_round=30,
     beam=8,
     tiers=["heuristic", "random"],
+    probe_armies=2,
     strong_games=60,
     strong_block=10,
     strong_levels=2,
@@ -631,6 +632,7 @@ def invoke(*args):
         (["--tiers", "tuned", "--tier", "tuned"], "not both"),
         (["--strong-games", "3"], "--strong-games 3 is not allowed"),
         (["--polish", "-1"], "--polish -1 is not allowed"),
+        (["--probe", "4"], "--probe 4 is not allowed; allowed values: whole numbers 0–3"),
         (["--cards", "鬼"], "--cards"),
         (["--confirm-games", "5"], "--confirm-games 5 is not allowed"),
         (["--value", "/nonexistent"], "value.parquet"),
@@ -814,7 +816,7 @@ def test_a_resumed_polishing_round_chooses_among_the_options_it_screened(
 
 
 def test_probes_measure_how_each_tier_feels_the_edits_of_the_armies_whose_tiers_disagree(
-    small, searched, monkeypatch
+    config, small, searched, monkeypatch
 ):
     """After the anchor's round, one round measures at every tier on the polishing deals the
     neighbours that tell how the tiers feel the edits of the armies whose strong row sits
@@ -860,8 +862,12 @@ def test_probes_measure_how_each_tier_feels_the_edits_of_the_armies_whose_tiers_
         assert len(p) == len(anchor) if full else len(p) == len(anchor) + 1
         assert len(set(anchor) - set(p)) == (1 if full else 0)
         assert set(anchor) - set(p) <= set(mine)  # the army's own edit it trades
-    monkeypatch.setattr(balance_search, "PROBE_ARMIES", 0)
-    assert not s._probes_due()
+    s.history = [h for h in s.history if h["phase"] != balance_search.POLISH_PROBES_PHASE]
+    s.history = s.history[: s.history.index(history[first]) + 1]
+    assert s._probes_due()  # right after the anchor's round, not yet played
+    s.settings = replace(s.settings, probe_armies=0)
+    assert not s._probes_due()  # lab balance's default: none
+    assert balance.plan(load_experiment(config)).settings.probe_armies == 0
 
 
 def test_polishing_first_screens_the_unscreened_edits_of_the_armies_out_of_the_band(
@@ -1232,11 +1238,11 @@ def test_the_surrogate_predicts_each_pair_from_its_largest_measured_subset(small
 
 
 def test_polishing_is_not_part_of_the_searchs_fingerprint(small, tmp_path):
-    more = replace(small.settings, polish_rounds=7)
+    more = replace(small.settings, polish_rounds=7, probe_armies=1)
     exp, moves = small.exp, small.moves
     a = balance_search.Search(exp, moves, small.settings, tmp_path / "a", tiers=small.tiers)
     b = balance_search.Search(exp, moves, more, tmp_path / "b", tiers=small.tiers)
-    assert a.fingerprint == b.fingerprint  # so --polish may change on --resume
+    assert a.fingerprint == b.fingerprint  # so --polish and --probe may change on --resume
     fewer = replace(small.settings, max_edits=1)
     c = balance_search.Search(exp, moves, fewer, tmp_path / "c", tiers=small.tiers)
     assert c.fingerprint != a.fingerprint

@@ -789,6 +789,19 @@ def balance_command(
             "N and polishing goes on while a round fits. 0: none.",
         ),
     ] = balance_defaults.POLISH_ROUNDS,
+    probe: Annotated[
+        int,
+        typer.Option(
+            "--probe",
+            metavar="N",
+            help="After polishing's first round, measure at every tier how each tier feels the "
+            "edits of the N armies whose tiers disagree most there (the anchor's edits of "
+            "their cards removed, a few of their own added), so the neighbours that trade an "
+            "edit for one both tiers feel alike are rated on measured figures; minutes of "
+            "search(100). Default 0: none (docs/balancing.md, \"Probing the armies whose tiers "
+            "disagree\").",
+        ),
+    ] = balance_defaults.PROBE_ARMIES,
     via: Annotated[
         str | None,
         typer.Option(
@@ -893,6 +906,7 @@ def balance_command(
         via=via,
         calibrate=calibrate,
         polish_rounds=polish,
+        probe_armies=probe,
     )
     minutes = balance_defaults.minutes_budget(minutes, budget_games)
     balance.check_options(minutes, budget_games, backend, scheduler)

@@ -98,6 +98,12 @@ def plan(
     polish = search.get("polish_rounds", 0)
     if not (isinstance(polish, int) and 0 <= polish <= 20):
         raise LabError(f"--polish {polish} is not allowed; allowed values: whole numbers 0–20")
+    probes = search.get("probe_armies", 0)
+    if not (isinstance(probes, int) and 0 <= probes <= len(config.armies)):
+        raise LabError(
+            f"--probe {probes} is not allowed; allowed values: whole numbers 0–{len(config.armies)}"
+            " (armies of the config)"
+        )
     design = card_design(config)
     if config.patches != (design.BASE_PATCH,):
         raise LabError(

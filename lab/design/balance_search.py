@@ -103,7 +103,7 @@ _COLUMNS = ["patch", "army_a", "army_b", "deal", "swapped", "winner", "error"]
 KINDS = ("screen", SELECT, FRESH, POLISH)
 # settings of what follows the search (polishing, the fresh deals): they never change its rounds,
 # so they are not in its fingerprint and may change on --resume
-_AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_rounds")
+_AFTER_SEARCH = ("fresh_deals", "strong_fresh_deals", "final_top", "polish_rounds", "probe_armies")
 # the least share of a minutes budget the search itself keeps, however slow a strong tier plays
 # here: at 30 search games/s the final measurements alone ask for about 25 of 30 minutes, and a
 # search that stops after its first round proposes nothing
@@ -132,7 +132,7 @@ POLISH_SINGLES = 48
 POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
 # probes: after the anchor's round, the neighbours that tell polishing how each tier feels the
 # edits of the armies whose tiers disagree most there (their strong row minus their first-tier
-# row, beyond the band; at most PROBE_ARMIES of them, the widest first) — each of the anchor's
+# row, beyond the band; at most ``Settings.probe_armies`` of them, the widest first) — each of the anchor's
 # edits of their cards removed, and up to PROBE_ADDS edits of their own copies added that move
 # them as the anchor does, measured at every tier on the polishing deals in one round. The
 # correction predicts a strong tier's response to one edit poorly (docs/balancing.md), and the
@@ -143,7 +143,6 @@ POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
 # the default search's anchor 殺し間 〈殺し間〉 off moved 北条 −7.6 points at tuned and +2.0 at
 # search(100), 刺客 〈暗殺〉 off (北条) −7.0 and −10.9, and polishing traded the one for the other
 # (docs/balancing.md, "Probing the armies whose tiers disagree")
-PROBE_ARMIES = 2
 PROBE_ADDS = 4
 POLISH_PROBES_PHASE = "polishing probes"
 # two-edit neighbours: up to two of the anchor's edits removed and up to two added, the added ones
@@ -215,6 +214,8 @@ class Settings:
     final_top: int = 3  # proposals measured on the fresh deals
     # neighbours of the best selected set tried on the polishing deals
     polish_rounds: int = defaults.POLISH_ROUNDS
+    # armies whose tiers disagree most probed after the anchor's round (``PROBE_ADDS``)
+    probe_armies: int = defaults.PROBE_ARMIES
 
     def fingerprint(
         self, exp: Experiment, tiers, moves_digest: str, bridge=None, calibration=None
@@ -1790,10 +1791,10 @@ class Search:
     def _probes_due(self) -> bool:
         """Whether the probes are still to play: once, right after the anchor's round."""
         probed = any(h.get("phase") == POLISH_PROBES_PHASE for h in self.history)
-        return not probed and self.polished() == 1 and bool(PROBE_ARMIES)
+        return not probed and self.polished() == 1 and self.settings.probe_armies > 0
 
     def _probes(self, anchor) -> list[tuple[int, ...]]:
-        """The probes of ``anchor`` (see ``PROBE_ARMIES``), not yet measured on the polishing
+        """The probes of ``anchor`` (see ``PROBE_ADDS``), not yet measured on the polishing
         deals. An added edit edits that army's copies alone (a probe plays its pairs only) and
         moves it at the first tier as the anchor's edits moved it, by about as much as they do
         (their mean screened single-edit change) first; where the anchor has --max-edits
@@ -1804,7 +1805,8 @@ class Search:
         rates = self.judged_rates(anchor, polish_block)
         gap = rates[1] - rates[0]  # the first strong tier's row minus the first tier's
         order = np.argsort(-np.abs(gap), kind="stable")
-        armies = [int(a) for a in order[:PROBE_ARMIES] if abs(gap[a]) > self.settings.band]
+        many = self.settings.probe_armies
+        armies = [int(a) for a in order[:many] if abs(gap[a]) > self.settings.band]
         singles, single_d, y0, exact = self._surrogate(done)
         col = {int(i): r for r, i in enumerate(singles)}
         moved = self._rates(exact(anchor)) - self._rates(y0)  # what the anchor did, first tier
@@ -1952,7 +1954,7 @@ class Search:
         # chosen among POLISH_OPTIONS screened at the first tier
         rounds = s.polish_rounds / 3 if len(self.tiers) > 1 and s.polish_rounds else None
         # and the probes: an army's pairs each (a quarter), some of the anchor's edits more
-        probes = PROBE_ARMIES * (PROBE_ADDS + 2) / 3 if rounds is not None else 0
+        probes = s.probe_armies * (PROBE_ADDS + 2) / 3 if rounds is not None else 0
         polish = 1 + POLISH_MEASURED * rounds + probes if rounds is not None else 0
         screened = 1 + POLISH_OPTIONS * rounds + probes if rounds is not None else 0
         games[0] += (polish * self.deals(polish_block(0)) + screened * s.levels * s.block) * pairs
