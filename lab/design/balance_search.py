@@ -130,11 +130,12 @@ POLISH_SCREEN = "polishing screen"  # the phase of that screening round
 # "Polishing reaches every army's edits")
 POLISH_SINGLES = 48
 POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
-# probes: after the anchor's round, the neighbours that tell polishing how each tier feels the
-# edits of the armies whose tiers disagree most there (their strong row minus their first-tier
-# row, beyond the band; at most ``Settings.probe_armies`` of them, the widest first) — each of the anchor's
-# edits of their cards removed, and up to PROBE_ADDS edits of their own copies added that move
-# them as the anchor does, measured at every tier on the polishing deals in one round. The
+# probes (``lab balance --probe N``, default none): after the anchor's round, the neighbours
+# that tell polishing how each tier feels the edits of the N armies whose tiers disagree most
+# there (their strong row minus their first-tier row, beyond the band, the widest first) — each
+# of the anchor's edits of their cards removed, and up to PROBE_ADDS edits of their own copies
+# added that move them as the anchor does, measured at every tier on the polishing deals in
+# one round. The
 # correction predicts a strong tier's response to one edit poorly (docs/balancing.md), and the
 # edits the search builds on open the gap: 武田 buffed by strength is felt about 0.7 as far by
 # search as by tuned, so its two rates end ~7 points apart, and only a set of edits both tiers
