@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,7 +15,7 @@ from _support.synthetic import synthetic_records
 from lab import stats
 from lab.errors import LabError
 from lab.stats.clustered import CLUSTER
-from lab.stats.skill import _sign_changes, card_sign
+from lab.stats.skill import _sign_changes, _spearman, card_sign
 from lab.stats.views import card_rows
 
 
@@ -336,3 +338,14 @@ def test_lab_value_changes_with_skill_are_tested_between_tiers():
     table = pd.DataFrame([value("low", 0.08, 0.015), value("high", -0.05, 0.02)])
     row = stats.tier_stability(rec, order=["low", "high"], value=table, min_games=10).cards.iloc[0]
     assert row["changes"] and row["tier_q"] < 0.05
+
+
+def test_a_constant_column_has_no_rank_correlation_and_no_warning():
+    """Two tiers that rate every army alike (e.g. one game each, all draws) give no Spearman
+    rho: nan, counted, without scipy's ConstantInputWarning in a report."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rho, n = _spearman([0.5, 0.5, 0.5, np.nan], [0.1, 0.2, 0.3, 0.4])
+    assert np.isnan(rho) and n == 3
+    rho, n = _spearman([1, 2, 3, 4], [2, 4, 6, 9])
+    assert rho == pytest.approx(1.0) and n == 4

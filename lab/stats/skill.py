@@ -472,6 +472,6 @@ def _spearman(a, b) -> tuple[float, int]:
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     ok = np.isfinite(a) & np.isfinite(b)
     n = int(ok.sum())
-    if n < 3:
-        return np.nan, n
+    if n < 3 or np.ptp(a[ok]) == 0 or np.ptp(b[ok]) == 0:
+        return np.nan, n  # a constant column ranks nothing (scipy would warn and say nan)
     return float(sps.spearmanr(a[ok], b[ok]).statistic), n
