@@ -95,15 +95,10 @@ def plan(
     "search", default ``pick_calibration``'s).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
-    polish = search.get("polish_rounds", 0)
-    if not (isinstance(polish, int) and 0 <= polish <= 20):
-        raise LabError(f"--polish {polish} is not allowed; allowed values: whole numbers 0–20")
-    probes = search.get("probe_armies", 0)
-    if not (isinstance(probes, int) and 0 <= probes <= len(config.armies)):
-        raise LabError(
-            f"--probe {probes} is not allowed; allowed values: whole numbers 0–{len(config.armies)}"
-            " (armies of the config)"
-        )
+    _check_whole("--polish", search.get("polish_rounds", 0), 20)
+    _check_whole(
+        "--probe", search.get("probe_armies", 0), len(config.armies), " (armies of the config)"
+    )
     design = card_design(config)
     if config.patches != (design.BASE_PATCH,):
         raise LabError(
@@ -247,6 +242,14 @@ def _split(text: str) -> list[str]:
         else:
             cur += ch
     return out + [cur]
+
+
+def _check_whole(option: str, value, most: int, what: str = "") -> None:
+    """One line unless ``value`` is a whole number 0–``most``."""
+    if not (isinstance(value, int) and 0 <= value <= most):
+        raise LabError(
+            f"{option} {value} is not allowed; allowed values: whole numbers 0–{most}{what}"
+        )
 
 
 def _check_numbers(target, band, max_edits, confirm_games, strong_games) -> None:

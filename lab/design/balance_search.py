@@ -1110,7 +1110,7 @@ class Search:
             return []
         singles, single_d, _, exact = self._surrogate(done)
         col = {int(i): r for r, i in enumerate(singles)}
-        polished = {c.moves for c in self.cands.values() if c.polish} | {tuple(anchor)}
+        polished = self.polished_sets() | {tuple(anchor)}
         y_anchor = exact(anchor)
         figures = self.neighbour_figures(anchor, y_anchor)
 
@@ -1272,6 +1272,10 @@ class Search:
             return rates, wide
 
         return figures
+
+    def polished_sets(self) -> set[tuple[int, ...]]:
+        """The edit sets measured on the polishing deals."""
+        return {c.moves for c in self.cands.values() if c.polish}
 
     def polish_best(self) -> Cand | None:
         """The best set measured on the polishing deals, judged there (None before any)."""
@@ -1813,7 +1817,7 @@ class Search:
         moved = self._rates(exact(anchor)) - self._rates(y0)  # what the anchor did, first tier
         # each single edit's change of every army (a rate is linear in the pair scores)
         effects = self._rates(single_d) - self._rates(np.zeros_like(single_d))
-        polished = {c.moves for c in self.cands.values() if c.polish}
+        polished = self.polished_sets()
         out: list[tuple[int, ...]] = []
 
         def keep(moves) -> None:
