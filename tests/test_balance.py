@@ -1112,6 +1112,7 @@ def test_polishing_counts_an_army_s_strong_rows_once(monkeypatch):
     from lab.design import balance_search
     from lab.design.balance_tiers import band_shortfall
 
+    monkeypatch.setattr(balance_search, "POLISH_GAP", None)  # the gap's own cost: below
     se = np.full((3, 2), 0.01)
     tuned_out = np.array([[0.565, 0.5], [0.5, 0.5], [0.5, 0.5]])  # first tier 3.5 beyond
     strong_out = np.array([[0.5, 0.5], [0.56, 0.5], [0.56, 0.5]])  # both strong rows 3 beyond
@@ -1135,6 +1136,43 @@ def test_polishing_counts_an_army_s_strong_rows_once(monkeypatch):
     assert score(tuned_out[:1]) == pytest.approx(
         1e4 * band_shortfall(0.565, 0.01, 0.5, 0.03), rel=1e-3
     )
+
+
+def test_polishing_charges_each_army_s_tier_gap_beyond_its_tolerance(monkeypatch):
+    """Polishing's score with the tier gap charged (docs/balancing.md, "Charging the tier
+    gap"; opt-in): beside each rate's distance beyond the band, an army whose first strong tier
+    sits more than ``POLISH_GAP`` from its first tier costs that excess squared, in points² —
+    so of two sets equally far beyond the band, the one whose tiers agree ranks first, and a
+    gap within the tolerance costs nothing of itself."""
+    from lab.design import balance_search
+    from lab.design.balance_tiers import band_shortfall
+
+    assert balance_search.POLISH_GAP is None  # off by default: charged, it ended further out
+    monkeypatch.setattr(balance_search, "POLISH_GAP", 0.04)
+    se = np.full((2, 2), 0.005)
+
+    def score(rates):
+        return float(balance_search._band_costs(np.array(rates), se, 0.5, 0.03).sum())
+
+    # army 0 four points out at one tier: across the gap (−4 / +4, gap 8) or on one side (+4
+    # / +4, gap 0) — the same distance beyond the band, but only the first pays for the gap
+    across = [[0.46, 0.5], [0.54, 0.5]]
+    same_side = [[0.54, 0.5], [0.54, 0.5]]
+    beyond = 1e4 * band_shortfall(0.54, 0.005, 0.5, 0.03)
+    assert score(same_side) == pytest.approx(2 * beyond, rel=1e-6)  # no gap: the band alone
+    assert score(across) == pytest.approx(2 * beyond + 4**2, rel=1e-6)  # (8 − 4 points)²
+    assert score(across) > score(same_side)
+    # a gap within the tolerance, both rates in the band: (almost) nothing
+    assert score([[0.515, 0.5], [0.485, 0.5]]) < 1e-3  # the band's own tails only
+    # armies are charged apart, and a calibrated row (third: the first strong tier's rates
+    # plus an offset) does not enter the gap: army 1's gap is 53 − 48, 1 point beyond
+    three = np.array([[0.5, 0.48], [0.5, 0.53], [0.5, 0.6]])
+    costs = balance_search._band_costs(three, np.full((3, 2), 0.005), 0.5, 0.03)
+    shortfall = 1e4 * band_shortfall(three, 0.005, 0.5, 0.03)
+    assert costs[0] == pytest.approx(0.0, abs=1e-9)
+    assert costs[1] == pytest.approx(shortfall[0, 1] + shortfall[2, 1] + 1**2, rel=1e-6)
+    monkeypatch.setattr(balance_search, "POLISH_GAP", None)
+    assert score(across) == pytest.approx(2 * beyond, rel=1e-6)
 
 
 def test_the_chance_in_band_is_every_rate_s_own_chance_together():

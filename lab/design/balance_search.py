@@ -164,6 +164,14 @@ POLISH_SCORE = "shortfall"
 # 毛利 six points out at tuned for strong rows 2.5 and 4.2 out (docs/balancing.md, "The strong
 # tiers counted once")
 POLISH_STRONG_ROWS = "worst"
+# the tier gap polishing tolerates, as a rate (None, the default: the gap costs nothing of
+# itself): beyond it each army's |first strong tier − first tier| on a figure costs as far
+# beyond the band does, in points². A proposal meets the band at every tier only where each
+# army's tiers agree within twice the band, and the default search's proposals carried gaps of
+# 6–7 points; yet polishing so charged, with the probes, ended further out on two new seeds than
+# plain polishing from the same anchor (worst army 4.8 and 5.3 points against 3.7 and 4.8), and
+# the gaps on its polishing deals were no narrower (docs/balancing.md, "Charging the tier gap")
+POLISH_GAP: float | None = None
 
 
 class Unit(NamedTuple):
@@ -2059,9 +2067,14 @@ def _band_costs(rates, se, target: float, band: float) -> np.ndarray:
     if costs.shape[-2] == 1:
         return costs[..., 0, :]
     strong = costs[..., 1:, :]
-    return costs[..., 0, :] + (
+    costs = costs[..., 0, :] + (
         strong.max(axis=-2) if POLISH_STRONG_ROWS == "worst" else strong.sum(axis=-2)
     )
+    if POLISH_GAP is None:
+        return costs
+    rates = np.asarray(rates, dtype=float)
+    gap = np.abs(rates[..., 1, :] - rates[..., 0, :])
+    return costs + 1e4 * np.maximum(gap - POLISH_GAP, 0.0) ** 2
 
 
 def _conflicts(moves) -> np.ndarray:
