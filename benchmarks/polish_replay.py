@@ -1,7 +1,7 @@
 """Would the polishing have done better with more strong deals, more neighbours measured a
 round, or one edit at a time only? Replays a finished search's. `python
 benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--measured 1] [--rounds 8]
-[--pair-adds 40] [--score shortfall] [--strong-rows worst]
+[--pair-adds 40] [--score shortfall] [--strong-rows worst] [--gap POINTS] [--probe N]
 [--config configs/default.toml] [--seed S] [--tiers T,T] [--calibrate BOT]
 [--anchor-rank 1] [--jobs 2]`
 
@@ -12,7 +12,8 @@ search was run) to OUT_DIR, forgets its polishing and fresh games (every screeni
 selection game stays, so the replay starts from the same best selected set), and polishes it
 again for `--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured
 at every tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit
-neighbours, as polishing was before "Two edits at a time"). It prints each polished set's worst
+neighbours, as polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyond 4
+points charged, `--probe 2`: probes first, "Charging the tier gap"). It prints each polished set's worst
 army per tier on the polishing deals and the best set's `[[patch]]`, to paste into a config and
 play with `lab run` on a new seed (docs/balancing.md, "More strong polishing deals", did this for
 three searches). Nothing is asserted: whether a replay is better is decided on new deals.
@@ -34,6 +35,7 @@ from lab.sim.config import load_experiment
 
 FORGOTTEN_PHASES = (
     balance_search.POLISH,
+    balance_search.POLISH_PROBES_PHASE,
     balance_search.POLISH_SCREEN,
     balance_search.POLISH_SINGLES_PHASE,
     "fresh deals",
@@ -111,6 +113,18 @@ def main() -> None:
         help="POLISH_STRONG_ROWS: an army's strong rows in the score (sum: as before 2026-12-07)",
     )
     ap.add_argument(
+        "--gap",
+        type=float,
+        default=None,
+        help="POLISH_GAP in points: charge each army's tier gap beyond it (default: not charged)",
+    )
+    ap.add_argument(
+        "--probe",
+        type=int,
+        default=0,
+        help="probe the N armies whose tiers disagree most after the anchor (lab balance --probe)",
+    )
+    ap.add_argument(
         "--anchor-rank",
         type=int,
         default=1,
@@ -132,12 +146,15 @@ def main() -> None:
 
         config = load_experiment(args.config)
         search = calibrated(search, balance.pick_tier(config, args.calibrate, "--calibrate"))
-    search.settings = dataclasses.replace(search.settings, polish_rounds=args.rounds)
+    search.settings = dataclasses.replace(
+        search.settings, polish_rounds=args.rounds, probe_armies=args.probe
+    )
     balance_search.POLISH_STRONG = args.strong_deals
     balance_search.POLISH_MEASURED = args.measured
     balance_search.POLISH_PAIR_ADDS = args.pair_adds
     balance_search.POLISH_SCORE = args.score
     balance_search.POLISH_STRONG_ROWS = args.strong_rows
+    balance_search.POLISH_GAP = None if args.gap is None else args.gap / 100
     ranked = search.selection_ranked()
     first = ranked[args.anchor_rank - 1 :] + ranked[: args.anchor_rank - 1]
     search.selection_ranked = lambda: first  # the polishing starts from selection_ranked()[0]
