@@ -8,15 +8,17 @@ benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--measured 1]
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
 search (SEARCH_DIR, written by `lab balance … --out SEARCH_DIR`; `--seed`/`--tiers` as that
-search was run) to OUT_DIR, forgets its polishing and fresh games (every screening and
-selection game stays, so the replay starts from the same best selected set), and polishes it
-again for `--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured
-at every tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit
-neighbours, as polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyond 4
-points charged, `--probe 2`: probes first, "Charging the tier gap"). It prints each polished set's worst
-army per tier on the polishing deals and the best set's `[[patch]]`, to paste into a config and
-play with `lab run` on a new seed (docs/balancing.md, "More strong polishing deals", did this for
-three searches). Nothing is asserted: whether a replay is better is decided on new deals.
+search was run) to OUT_DIR, forgets its polishing and fresh games (every screening and selection
+game stays, so the replay starts from the same best selected set), and polishes it again for
+`--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured at every
+tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit neighbours, as
+polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyond 4 points
+charged, `--probe 2`: probes first, "Charging the tier gap"). It prints each polished set's
+worst army per tier on the polishing deals and the best set's `[[patch]]`, to paste into a
+config and play with `lab run` on a new seed (docs/balancing.md, "More strong polishing deals",
+did this for three searches). The patch is also written to OUT_DIR/polished.toml (the copied
+search's balance.json is removed: it holds the original's proposals). Nothing is asserted:
+whether a replay is better is decided on new deals.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from lab.design import balance_search, card_design
 from lab.design.balance_tiers import FRESH, POLISH, kind_of, polish_block
 from lab.sim.config import load_experiment
 
+PATCH = "polished.toml"  # the replay's best set, as a `[[patch]]` to paste or to check
 FORGOTTEN_PHASES = (
     balance_search.POLISH,
     balance_search.POLISH_PROBES_PHASE,
@@ -47,6 +50,8 @@ def rolled_back(src: Path, out: Path, config: str, seed, tiers, jobs) -> balance
     and fresh games and rounds forgotten, its screening and selection kept."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(src, out)
+    # the original's proposals, not the replay's: `proposal_check.py OUT_DIR` would play them
+    (out / "balance.json").unlink(missing_ok=True)
     search = load_search(out, config, seed, tiers, jobs)
     search.units = {k: u for k, u in search.units.items() if kind_of(k[0]) not in (POLISH, FRESH)}
     for c in search.cands.values():
@@ -169,7 +174,10 @@ def main() -> None:
     print(f"best on the polishing deals: {list(best.moves)}\n")
     config = load_experiment(args.config)
     edits = [search.moves[i] for i in best.moves]
-    print(card_design(config).patch_toml(edits, "balance-1", "polish replay", config))
+    text = card_design(config).patch_toml(edits, "balance-1", "polish replay", config)
+    (args.out_dir / PATCH).write_text(text, encoding="utf-8")
+    print(text)
+    print(f"written to {args.out_dir / PATCH} (python benchmarks/proposal_check.py that file)")
 
 
 if __name__ == "__main__":
