@@ -1112,7 +1112,7 @@ def test_polishing_counts_an_army_s_strong_rows_once(monkeypatch):
     from lab.design import balance_search
     from lab.design.balance_tiers import band_shortfall
 
-    monkeypatch.setattr(balance_search, "POLISH_GAP", None)  # the gap's own cost: below
+    monkeypatch.setattr(balance_search, "POLISH_GAP", None)  # whatever the default: rows only
     se = np.full((3, 2), 0.01)
     tuned_out = np.array([[0.565, 0.5], [0.5, 0.5], [0.5, 0.5]])  # first tier 3.5 beyond
     strong_out = np.array([[0.5, 0.5], [0.56, 0.5], [0.56, 0.5]])  # both strong rows 3 beyond

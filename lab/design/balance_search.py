@@ -2059,7 +2059,8 @@ def _band_costs(rates, se, target: float, band: float) -> np.ndarray:
     """Each army's share of ``Search.band_score`` (``rates`` (..., tiers, armies) to (...,
     armies)): by ``POLISH_SCORE`` each rate's expected squared distance beyond the band in
     points², or minus its log-chance of lying in it; the first tier's plus, by
-    ``POLISH_STRONG_ROWS``, the worst or the sum of the strong rows'."""
+    ``POLISH_STRONG_ROWS``, the worst or the sum of the strong rows'; with ``POLISH_GAP`` set,
+    plus the first strong tier's distance from the first tier beyond it, squared, in points²."""
     if POLISH_SCORE == "chance":
         costs = -log_chances(rates, se, target, band)
     else:
