@@ -31,7 +31,7 @@ from pathlib import Path
 
 from correction_check import load_search, search_options
 
-from lab.design import balance_search, card_design
+from lab.design import balance_defaults, balance_search, card_design
 from lab.design.balance_tiers import FRESH, POLISH, kind_of, polish_block
 from lab.sim.config import load_experiment
 
@@ -126,7 +126,7 @@ def main() -> None:
     ap.add_argument(
         "--probe",
         type=int,
-        default=0,
+        default=balance_defaults.PROBE_ARMIES,
         help="probe the N armies whose tiers disagree most after the anchor (lab balance --probe)",
     )
     ap.add_argument(

@@ -95,10 +95,9 @@ def plan(
     "search", default ``pick_calibration``'s).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
     _check_numbers(target, band, max_edits, confirm_games, strong_games)
-    _check_whole("--polish", search.get("polish_rounds", 0), 20)
-    _check_whole(
-        "--probe", search.get("probe_armies", 0), len(config.armies), " (armies of the config)"
-    )
+    _check_whole("--polish", search.get("polish_rounds", defaults.POLISH_ROUNDS), 20)
+    probe = search.get("probe_armies", defaults.PROBE_ARMIES)
+    _check_whole("--probe", probe, len(config.armies), " (armies of the config)")
     design = card_design(config)
     if config.patches != (design.BASE_PATCH,):
         raise LabError(

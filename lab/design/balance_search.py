@@ -135,9 +135,8 @@ POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
 # there (their strong row minus their first-tier row, beyond the band, the widest first) — each
 # of the anchor's edits of their cards removed, and up to PROBE_ADDS edits of their own copies
 # added that move them as the anchor does, measured at every tier on the polishing deals in
-# one round. The
-# correction predicts a strong tier's response to one edit poorly (docs/balancing.md), and the
-# edits the search builds on open the gap: 武田 buffed by strength is felt about 0.7 as far by
+# one round. The correction predicts a strong tier's response to one edit poorly
+# (docs/balancing.md), and the edits the search builds on open the gap: 武田 buffed by strength is felt about 0.7 as far by
 # search as by tuned, so its two rates end ~7 points apart, and only a set of edits both tiers
 # feel alike can put it within the band at both. Measured, the edits' errors enter
 # ``ResidualSplit`` and the two-edit neighbours that trade one for another are rated on them: on
@@ -1816,7 +1815,7 @@ class Search:
         if not done:
             return []
         rates = self.judged_rates(anchor, polish_block)
-        gap = rates[1] - rates[0]  # the first strong tier's row minus the first tier's
+        gap = _tier_gap(rates)
         order = np.argsort(-np.abs(gap), kind="stable")
         many = self.settings.probe_armies
         armies = [int(a) for a in order[:many] if abs(gap[a]) > self.settings.band]
@@ -2073,9 +2072,14 @@ def _band_costs(rates, se, target: float, band: float) -> np.ndarray:
     )
     if POLISH_GAP is None:
         return costs
-    rates = np.asarray(rates, dtype=float)
-    gap = np.abs(rates[..., 1, :] - rates[..., 0, :])
+    gap = np.abs(_tier_gap(np.asarray(rates, dtype=float)))
     return costs + 1e4 * np.maximum(gap - POLISH_GAP, 0.0) ** 2
+
+
+def _tier_gap(rates: np.ndarray) -> np.ndarray:
+    """Per army, the first strong tier's row minus the first tier's (``rates`` (..., tiers,
+    armies)): the gap the probes look for and ``POLISH_GAP`` charges."""
+    return rates[..., 1, :] - rates[..., 0, :]
 
 
 def _conflicts(moves) -> np.ndarray:
