@@ -1541,3 +1541,37 @@ def test_polishing_predicts_a_set_it_measured_from_what_it_measured(small, searc
         carried_miss.append(np.abs(carried[1] - judged).sum())
         assert np.all(sure[1] <= unsure[1] + 1e-12)
     assert sum(learned_miss) < sum(carried_miss)
+
+
+def test_polishing_widens_every_error_by_the_spread_so_a_margin_counts(monkeypatch):
+    """Polishing's score with ``POLISH_SPREAD`` (docs/balancing.md, "A margin inside the
+    band"): every judged error is widened by it in quadrature, for a new deal set strays from
+    the polishing deals' figure by more than its standard error. Without it three armies 2.9
+    points out at a precise first tier cost less than one 3.3 points out beside two at 50%;
+    with a 1-point spread the armies at the band's edge cost more."""
+    from lab.design import balance_search
+    from lab.design.balance_tiers import band_shortfall
+
+    assert balance_search.POLISH_SPREAD == 0  # off by default: it lost search(400) for tuned
+    monkeypatch.setattr(balance_search, "POLISH_GAP", None)
+    se = np.full((1, 3), 0.0045)  # a first tier on 12,000 games per army
+    at_edge = np.array([[0.529, 0.471, 0.529]])
+    one_out = np.array([[0.533, 0.5, 0.5]])
+
+    def score(rates):
+        return float(balance_search._band_costs(rates, se, 0.5, 0.03).sum())
+
+    monkeypatch.setattr(balance_search, "POLISH_SPREAD", 0.0)
+    assert score(at_edge) < score(one_out)
+    assert score(at_edge) == pytest.approx(3e4 * band_shortfall(0.529, 0.0045, 0.5, 0.03))
+    monkeypatch.setattr(balance_search, "POLISH_SPREAD", 0.01)
+    assert score(at_edge) > score(one_out)
+    wide = np.hypot(0.0045, 0.01)
+    assert score(at_edge) == pytest.approx(3e4 * band_shortfall(0.529, wide, 0.5, 0.03))
+    # the strong rows too: a strong row's cost is read with its widened error
+    two = np.array([[0.5, 0.5, 0.5], [0.55, 0.5, 0.5]])
+    costs = balance_search._band_costs(two, np.full((2, 3), 0.015), 0.5, 0.03)
+    wide = np.hypot(0.015, 0.01)
+    assert costs[0] == pytest.approx(
+        1e4 * (band_shortfall(0.5, wide, 0.5, 0.03) + band_shortfall(0.55, wide, 0.5, 0.03))
+    )

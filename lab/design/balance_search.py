@@ -171,6 +171,14 @@ POLISH_STRONG_ROWS = "worst"
 # plain polishing from the same anchor (worst army 4.8 and 5.3 points against 3.7 and 4.8), and
 # the gaps on its polishing deals were no narrower (docs/balancing.md, "Charging the tier gap")
 POLISH_GAP: float | None = None
+# how far a rate on new deals strays from its figure on the polishing deals beyond that figure's
+# standard error, as a rate: added in quadrature to every judged error polishing's score reads
+# (0, the default: none). A `tuned` rate measured to ±0.45 points costs almost nothing 2.9
+# points out of the 3-point band, and the default polishing left six of nine armies there; with
+# a 1-point spread the same anchor's polishing ended closer at `tuned` on three new seeds (4.1 at
+# worst, not 4.8) and further out at search(400) (武田 44.1–45.6%, 5.3–5.9 points against
+# 2.9–4.0): not the default (docs/balancing.md, "A margin inside the band")
+POLISH_SPREAD = 0.0
 
 
 class Unit(NamedTuple):
@@ -2059,7 +2067,9 @@ def _band_costs(rates, se, target: float, band: float) -> np.ndarray:
     armies)): by ``POLISH_SCORE`` each rate's expected squared distance beyond the band in
     points², or minus its log-chance of lying in it; the first tier's plus, by
     ``POLISH_STRONG_ROWS``, the worst or the sum of the strong rows'; with ``POLISH_GAP`` set,
-    plus the first strong tier's distance from the first tier beyond it, squared, in points²."""
+    plus the first strong tier's distance from the first tier beyond it, squared, in points².
+    Every error is widened by ``POLISH_SPREAD``."""
+    se = np.sqrt(np.asarray(se, dtype=float) ** 2 + POLISH_SPREAD**2)
     if POLISH_SCORE == "chance":
         costs = -log_chances(rates, se, target, band)
     else:
