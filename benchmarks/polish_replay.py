@@ -1,9 +1,9 @@
 """Would the polishing have done better with more strong deals, more neighbours measured a
 round, or one edit at a time only? Replays a finished search's. `python
-benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--measured 1] [--rounds 8]
-[--pair-adds 40] [--score shortfall] [--strong-rows worst] [--gap POINTS] [--probe N]
-[--config configs/default.toml] [--seed S] [--tiers T,T] [--calibrate BOT]
-[--anchor-rank 1] [--jobs 2]`
+benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--first-deals 4]
+[--measured 1] [--rounds 8] [--pair-adds 40] [--score shortfall] [--strong-rows worst]
+[--gap POINTS] [--spread POINTS] [--probe N] [--config configs/default.toml] [--seed S]
+[--tiers T,T] [--calibrate BOT] [--uncalibrated] [--max-edits N] [--anchor-rank 1] [--jobs 2]`
 
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
@@ -13,12 +13,14 @@ game stays, so the replay starts from the same best selected set), and polishes 
 `--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured at every
 tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit neighbours, as
 polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyond 4 points
-charged, `--probe 2`: probes first, "Charging the tier gap"). It prints each polished set's
-worst army per tier on the polishing deals and the best set's `[[patch]]`, to paste into a
-config and play with `lab run` on a new seed (docs/balancing.md, "More strong polishing deals",
-did this for three searches). The patch is also written to OUT_DIR/polished.toml (the copied
-search's balance.json is removed: it holds the original's proposals). Nothing is asserted:
-whether a replay is better is decided on new deals.
+charged, `--probe 2`: probes first, "Charging the tier gap"; `--spread 1`: every judged error
+widened by a point, `--first-deals 12`: three times the first tier's polishing deals,
+`--max-edits 12`, `--uncalibrated`: no calibrated row, "A margin, more `tuned` deals, no calibration").
+It prints each polished set's worst army per tier on the polishing deals and the best set's
+`[[patch]]`, to paste into a config and play with `lab run` on a new seed (docs/balancing.md,
+"More strong polishing deals", did this for three searches). The patch is also written to
+OUT_DIR/polished.toml (the copied search's balance.json is removed: it holds the original's
+proposals). Nothing is asserted: whether a replay is better is decided on new deals.
 """
 
 from __future__ import annotations
@@ -96,6 +98,12 @@ def main() -> None:
     ap.add_argument("out_dir", type=Path)
     ap.add_argument("--strong-deals", type=int, default=4, help="POLISH_STRONG of the replay")
     ap.add_argument(
+        "--first-deals",
+        type=int,
+        default=balance_search.POLISH_FIRST,
+        help="POLISH_FIRST of the replay: the first tier's polishing deals, in fresh deals",
+    )
+    ap.add_argument(
         "--measured", type=int, default=1, help="POLISH_MEASURED: neighbours measured a round"
     )
     ap.add_argument("--rounds", type=int, default=8, help="polishing rounds after the anchor")
@@ -124,10 +132,27 @@ def main() -> None:
         help="POLISH_GAP in points: charge each army's tier gap beyond it (default: not charged)",
     )
     ap.add_argument(
+        "--spread",
+        type=float,
+        default=100 * balance_search.POLISH_SPREAD,
+        help="POLISH_SPREAD in points: widen every judged error in the score by it",
+    )
+    ap.add_argument(
         "--probe",
         type=int,
         default=balance_defaults.PROBE_ARMIES,
         help="probe the N armies whose tiers disagree most after the anchor (lab balance --probe)",
+    )
+    ap.add_argument(
+        "--uncalibrated",
+        action="store_true",
+        help="polish without the search's calibration tier (its games kept, its row not judged)",
+    )
+    ap.add_argument(
+        "--max-edits",
+        type=int,
+        default=None,
+        help="edits a polished set may hold (default: as the search was run)",
     )
     ap.add_argument(
         "--anchor-rank",
@@ -152,14 +177,21 @@ def main() -> None:
         config = load_experiment(args.config)
         search = calibrated(search, balance.pick_tier(config, args.calibrate, "--calibrate"))
     search.settings = dataclasses.replace(
-        search.settings, polish_rounds=args.rounds, probe_armies=args.probe
+        search.settings,
+        polish_rounds=args.rounds,
+        probe_armies=args.probe,
+        max_edits=args.max_edits or search.settings.max_edits,
     )
     balance_search.POLISH_STRONG = args.strong_deals
+    balance_search.POLISH_FIRST = args.first_deals
     balance_search.POLISH_MEASURED = args.measured
     balance_search.POLISH_PAIR_ADDS = args.pair_adds
     balance_search.POLISH_SCORE = args.score
     balance_search.POLISH_STRONG_ROWS = args.strong_rows
     balance_search.POLISH_GAP = None if args.gap is None else args.gap / 100
+    balance_search.POLISH_SPREAD = args.spread / 100
+    if args.uncalibrated:
+        search.calibration_offset = lambda: None  # no calibrated row: judged at the tiers alone
     ranked = search.selection_ranked()
     first = ranked[args.anchor_rank - 1 :] + ranked[: args.anchor_rank - 1]
     search.selection_ranked = lambda: first  # the polishing starts from selection_ranked()[0]
