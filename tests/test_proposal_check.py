@@ -56,3 +56,26 @@ def test_a_pasted_proposal_is_validated_as_lab_run_validates_a_config(check):
     bad = PATCH.replace("赤備え", "赤備え改")
     with pytest.raises(LabError, match="赤備え改"):
         check.experiment(check.CONFIG, bad, 1, "tuned", 10)
+
+
+def test_over_several_seeds_each_army_s_mean_names_where_the_proposal_sits(check):
+    """Seed 1 meets (every army within ± 4), seed 2 misses by 上杉; averaged, 上杉 sits 4.15
+    points low at the first tier — the worst army over the seeds, though one seed met."""
+
+    def rows(oda, uesugi):
+        return [("織田", oda, 0, 1), ("上杉", uesugi, 0, 1)]
+
+    result = {
+        "seeds": {
+            1: {"tuned": rows(0.53, 0.462), "search": rows(0.52, 0.48)},
+            2: {"tuned": rows(0.51, 0.455), "search": rows(0.545, 0.49)},
+        },
+        "verdict": {1: {"meets": True}, 2: {"meets": False}},
+    }
+    over = check.over_seeds(result)
+    assert over["tuned"]["worst_army"] == "上杉"
+    assert over["tuned"]["worst"] == pytest.approx(0.0415)
+    assert over["tuned"]["rates"]["織田"] == pytest.approx(0.52)
+    assert over["search"]["worst_army"] == "織田"
+    assert over["search"]["worst"] == pytest.approx(0.0325)
+    assert over["seeds_meeting"] == 1
