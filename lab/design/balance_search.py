@@ -172,12 +172,12 @@ POLISH_STRONG_ROWS = "worst"
 # the gaps on its polishing deals were no narrower (docs/balancing.md, "Charging the tier gap")
 POLISH_GAP: float | None = None
 # how far a rate on new deals strays from its figure on the polishing deals beyond that figure's
-# standard error, as a rate: added in quadrature to every judged error polishing's score reads
-# (0, the default: none). A `tuned` rate measured to ±0.45 points costs almost nothing 2.9
-# points out of the 3-point band, and the default polishing left six of nine armies there; with
-# a 1-point spread the same anchor's polishing ended closer at `tuned` on three new seeds (4.1 at
-# worst, not 4.8) and further out at search(400) (武田 44.1–45.6%, 5.3–5.9 points against
-# 2.9–4.0): not the default (docs/balancing.md, "A margin inside the band")
+# standard error, as a rate: added in quadrature to every judged error polishing's score reads (0,
+# the default: none). A `tuned` rate measured to ±0.45 points costs almost nothing 2.9 points out
+# of the 3-point band, and the default polishing left seven of nine armies near it; with a 1-point
+# spread the same anchor's polishing ended closer at `tuned` on three new seeds (4.1 at worst, not
+# 4.8) and further out at search(400) (武田 44.1–45.6%, 5.3–5.9 points against 2.9–4.0): not the
+# default (docs/balancing.md, "A margin inside the band")
 POLISH_SPREAD = 0.0
 
 
