@@ -11,7 +11,8 @@ per ordered pair (default 1,000 at the first tier, 200 at the others), validated
 `lab run` validates a file. It prints each army's rate with its 95% interval (clustered by deal,
 mirrors left out: `lab run`'s table), the worst army per tier, the tiers' gap per army (a tier
 minus the first on the same deals: an army whose gap is wider than twice the band can be inside
-it at both tiers at no rate) and whether every army is within the band at every tier. With
+it at both tiers at no rate) and whether every army is within the band at every tier; with
+several seeds, each army's mean over them, the worst so, and on how many seeds it meets. With
 `--out` the records are kept, and a seed and tier already played there is read, not replayed.
 Nothing is asserted: it is a measurement.
 """
@@ -110,7 +111,8 @@ def check(source, seeds, tiers, games, config=CONFIG, rank=1, jobs=None, out=Non
 def over_seeds(result: dict) -> dict:
     """Per tier, each army's rate averaged over the seeds (each seed plays as many games) and
     the army farthest from 50% so: where the proposal sits, which one seed reads only to its
-    luck — a proposal an army 4.1 points out on average meets on one seed in three."""
+    luck (docs/balancing.md: a proposal with 上杉 4.1 points out on average met on one seed of
+    three)."""
     seeds = list(result["seeds"].values())
     out = {}
     for tier in seeds[0]:

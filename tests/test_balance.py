@@ -1561,7 +1561,6 @@ def test_polishing_widens_every_error_by_the_spread_so_a_margin_counts(monkeypat
     def score(rates):
         return float(balance_search._band_costs(rates, se, 0.5, 0.03).sum())
 
-    monkeypatch.setattr(balance_search, "POLISH_SPREAD", 0.0)
     assert score(at_edge) < score(one_out)
     assert score(at_edge) == pytest.approx(3e4 * band_shortfall(0.529, 0.0045, 0.5, 0.03))
     monkeypatch.setattr(balance_search, "POLISH_SPREAD", 0.01)
