@@ -1,6 +1,6 @@
 """Would the polishing have done better with more strong deals, more neighbours measured a
 round, or one edit at a time only? Replays a finished search's. `python
-benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 4] [--first-deals 4]
+benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 2] [--first-deals 4]
 [--measured 1] [--rounds 8] [--pair-adds 40] [--score shortfall] [--strong-rows worst]
 [--gap POINTS] [--spread POINTS] [--probe N] [--config configs/default.toml] [--seed S]
 [--tiers T,T] [--calibrate BOT] [--uncalibrated] [--max-edits N] [--anchor-rank 1] [--jobs 2]`
@@ -96,7 +96,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("search_dir", type=Path)
     ap.add_argument("out_dir", type=Path)
-    ap.add_argument("--strong-deals", type=int, default=4, help="POLISH_STRONG of the replay")
+    ap.add_argument(
+        "--strong-deals",
+        type=int,
+        default=balance_search.POLISH_STRONG,
+        help="POLISH_STRONG of the replay (default: as lab balance polishes)",
+    )
     ap.add_argument(
         "--first-deals",
         type=int,
