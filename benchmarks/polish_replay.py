@@ -15,12 +15,12 @@ tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit ne
 polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyond 4 points
 charged, `--probe 2`: probes first, "Charging the tier gap"; `--spread 1`: every judged error
 widened by a point, `--first-deals 12`: three times the first tier's polishing deals,
-`--max-edits 12`, `--uncalibrated`: no calibrated row, "A margin, more `tuned` deals, no calibration").
-It prints each polished set's worst army per tier on the polishing deals and the best set's
-`[[patch]]`, to paste into a config and play with `lab run` on a new seed (docs/balancing.md,
-"More strong polishing deals", did this for three searches). The patch is also written to
-OUT_DIR/polished.toml (the copied search's balance.json is removed: it holds the original's
-proposals). Nothing is asserted: whether a replay is better is decided on new deals.
+`--max-edits 12`, `--uncalibrated`: no calibrated row, "A margin, more `tuned` deals, no
+calibration"). It prints each polished set's worst army per tier on the polishing deals and the
+best set's `[[patch]]`, to paste into a config and play with `lab run` on a new seed
+(docs/balancing.md, "More strong polishing deals", did this for three searches). The patch is
+also written to OUT_DIR/polished.toml (the copied search's balance.json is removed: it holds the
+original's proposals). Nothing is asserted: whether a replay is better is decided on new deals.
 """
 
 from __future__ import annotations

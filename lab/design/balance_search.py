@@ -130,19 +130,19 @@ POLISH_SCREEN = "polishing screen"  # the phase of that screening round
 # "Polishing reaches every army's edits")
 POLISH_SINGLES = 48
 POLISH_SINGLES_PHASE = "polishing singles"  # the phase of that round
-# probes (``lab balance --probe N``, default none): after the anchor's round, the neighbours
-# that tell polishing how each tier feels the edits of the N armies whose tiers disagree most
-# there (their strong row minus their first-tier row, beyond the band, the widest first) — each
-# of the anchor's edits of their cards removed, and up to PROBE_ADDS edits of their own copies
-# added that move them as the anchor does, measured at every tier on the polishing deals in
-# one round. The correction predicts a strong tier's response to one edit poorly
-# (docs/balancing.md), and the edits the search builds on open the gap: 武田 buffed by strength is felt about 0.7 as far by
+# probes (``lab balance --probe N``, default none): after the anchor's round, the neighbours that
+# tell polishing how each tier feels the edits of the N armies whose tiers disagree most there
+# (their strong row minus their first-tier row, beyond the band, the widest first) — each of the
+# anchor's edits of their cards removed, and up to PROBE_ADDS edits of their own copies added that
+# move them as the anchor does, measured at every tier on the polishing deals in one round. The
+# correction predicts a strong tier's response to one edit poorly (docs/balancing.md), and the
+# edits the search builds on open the gap: 武田 buffed by strength is felt about 0.7 as far by
 # search as by tuned, so its two rates end ~7 points apart, and only a set of edits both tiers
 # feel alike can put it within the band at both. Measured, the edits' errors enter
 # ``ResidualSplit`` and the two-edit neighbours that trade one for another are rated on them: on
-# the default search's anchor 殺し間 〈殺し間〉 off moved 北条 −7.6 points at tuned and +2.0 at
-# search(100), 刺客 〈暗殺〉 off (北条) −7.0 and −10.9, and polishing traded the one for the other
-# (docs/balancing.md, "Probing the armies whose tiers disagree")
+# the default search's anchor 殺し間 〈殺し間〉 off moved 北条 −7.6 points at tuned and +2.0 at search(100),
+# 刺客 〈暗殺〉 off (北条) −7.0 and −10.9, and polishing traded the one for the other (docs/balancing.md,
+# "Probing the armies whose tiers disagree")
 PROBE_ADDS = 4
 POLISH_PROBES_PHASE = "polishing probes"
 # two-edit neighbours: up to two of the anchor's edits removed and up to two added, the added ones
