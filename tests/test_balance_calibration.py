@@ -96,19 +96,22 @@ def _units(out) -> pd.DataFrame:
     return pd.concat(pd.read_parquet(f) for f in sorted(glob.glob(f"{out}/units/*.parquet")))
 
 
-def test_the_calibration_tier_plays_the_best_selected_set_once_on_the_polishing_deals(calibrated):
+def test_the_calibration_tier_plays_every_polished_set_on_the_polishing_deals(calibrated):
+    """The best selected set first, then each polishing round's neighbour: only on the
+    polishing deals, each pair once per edits it is played with, never screened or reported."""
     p, out, result, s = calibrated
     c = s.calibration_index
     assert c == len(p.tiers) and s.calibration.label == p.calibration.label
     anchor = s.selection_ranked()[0]
-    first = next(h for h in result["search"]["history"] if h["phase"] == POLISH)
-    assert first["polished"] == [list(anchor.moves)] and s.calibrated_set() is anchor
+    polished = [h["polished"][0] for h in result["search"]["history"] if h["phase"] == POLISH]
+    assert polished[0] == list(anchor.moves) and s.calibrated_set() is anchor
+    assert len(polished) >= 2  # a neighbour was polished, so pooled
+    assert [list(cand.moves) for cand in s.calibrated_sets()] == polished
     units = _units(out)
     mine = units[[tier_of(int(b)) == c for b in units["block"]]]
-    # only the polishing deals, only the anchor's edits, every pair, never screened or reported
     assert set(mine["block"]) == {polish_block(c)}
-    assert set(mine["key"]) == {s.restrict(anchor.moves, j) for j in range(len(s.pairs))}
-    assert len(mine) == len(s.pairs)
+    want = {(j, s.restrict(m, j)) for m in polished for j in range(len(s.pairs))}
+    assert set(zip(mine["pair"], mine["key"])) == want and len(mine) == len(want)
     assert all(
         np.asarray(x).shape[-1] // 2 == p.settings.strong_fresh_deals for x in mine["scores"]
     )
@@ -116,21 +119,27 @@ def test_the_calibration_tier_plays_the_best_selected_set_once_on_the_polishing_
     info = result["search"]["calibration"]
     assert info["tier"] == p.calibration.label and info["of"] == p.tiers[1].label
     assert info["measured"] == [s.moves[i].text for i in anchor.moves]
-    assert info["games"] == 2 * len(s.pairs) * p.settings.strong_fresh_deals
+    assert info["sets"] == len(polished)
+    assert info["games"] == 2 * len(want) * p.settings.strong_fresh_deals
+    assert f"and {len(polished) - 1} polished neighbour" in shown.search_line(result)
 
 
 def test_the_offset_is_measured_on_the_same_deals_at_both_tiers(calibrated):
     """Each army's difference, recomputed from the stored units: the calibration tier's games
-    minus the first strong tier's on the same first deals of the polishing set."""
+    minus the first strong tier's on the same first deals of the polishing set, every game
+    the calibration tier played counted once (a neighbour shares the anchor's games on the
+    pairs its edits leave alone)."""
     p, out, result, s = calibrated
     c, units = s.calibration_index, _units(out)
-    anchor = s.calibrated_set().moves
     n = p.settings.strong_fresh_deals
+    played = {
+        (j, s.restrict(cand.moves, j)) for cand in s.calibrated_sets() for j in range(len(s.pairs))
+    }
     got = {}
     for block, tier in ((polish_block(c), "cal"), (polish_block(1), "strong")):
-        for j, (a, b) in enumerate(s.pairs):
-            row = units[(units["block"] == block) & (units["pair"] == j)]
-            row = row[row["key"] == s.restrict(anchor, j)]
+        for j, key in sorted(played):
+            a, b = s.pairs[j]
+            row = units[(units["block"] == block) & (units["pair"] == j) & (units["key"] == key)]
             scores = np.asarray(row["scores"].iloc[0], dtype=float).reshape(2, -1)[:, :n]
             for army, x in ((a, scores), (b, 1.0 - scores)):
                 got.setdefault((tier, army), []).append(x.ravel())

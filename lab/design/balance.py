@@ -631,8 +631,9 @@ def _bridge_json(s: Search) -> dict | None:
 
 
 def _calibration_json(s: Search, names) -> dict | None:
-    """The calibration tier: its label, the set it measured on the polishing deals, the deals,
-    and per army the measured difference from the first strong tier and the offset used."""
+    """The calibration tier: its label, the first set it measured on the polishing deals and
+    how many it pooled (``Search.calibrated_sets``), the deals, and per army the measured
+    difference from the first strong tier and the offset used."""
     if s.calibration is None:
         return None
     out = {"tier": s.calibration.label, "of": s.tiers[1].label}
@@ -642,6 +643,7 @@ def _calibration_json(s: Search, names) -> dict | None:
     diff, (offset, se) = s.calibration_difference(), s.calibration_offset()
     return out | {
         "measured": [s.moves[i].text for i in cand.moves],
+        "sets": len(s.calibrated_sets()),  # the offset is pooled over them (the first: measured)
         "deals_per_pair": s.deals(polish_block(s.calibration_index)),
         "games": int(s.games[POLISH][s.calibration_index]),
         "armies": [

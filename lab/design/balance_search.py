@@ -179,6 +179,14 @@ POLISH_GAP: float | None = None
 # 4.8) and further out at search(400) (武田 44.1–45.6%, 5.3–5.9 points against 2.9–4.0): not the
 # default (docs/balancing.md, "A margin inside the band")
 POLISH_SPREAD = 0.0
+# which polished sets the calibration tier plays (on its polishing deals): "every" — the anchor
+# and each round's neighbour, the offset pooled over them (``calibration_difference``) — or
+# "anchor", the anchor alone, as before. Measured once, on the anchor's 1,280 games per army, the
+# offset read 雑賀 about 2 points low and 武田 about 2 high against what three new seeds gave every
+# proposal, and the calibrated row foretold search(400) worse than search(100)'s own (root mean
+# square 2.4 points against 1.2–1.5); a neighbour's calibration games cost about 15 seconds on
+# 2 cores (docs/balancing.md, "One calibration for every polished set")
+POLISH_CALIBRATE = "every"
 
 
 class Unit(NamedTuple):
@@ -693,20 +701,60 @@ class Search:
         first = next((h for h in self.history if h.get("phase") == POLISH), None)
         return None if first is None else self.cands[rkey(first["polished"][0])]
 
+    def calibrated_sets(self) -> list[Cand]:
+        """The sets the calibration tier measured on the polishing deals, in the order they
+        were polished: ``calibrated_set`` first, then (``POLISH_CALIBRATE`` "every") each
+        polishing round's neighbour."""
+        anchor = self.calibrated_set()
+        if anchor is None:
+            return []
+        c, every = self.calibration_index, range(len(self.pairs))
+        out = [anchor]
+        for h in self.history:
+            for moves in h.get("polished", []) if h.get("phase") == POLISH else []:
+                cand = self.cands[rkey(moves)]
+                if cand is not anchor and all(
+                    (polish_block(c), j, self.restrict(cand.moves, j)) in self.units for j in every
+                ):
+                    out.append(cand)
+        return out
+
     def calibration_difference(self):
         """Rates (mean, se per army) of the calibration tier minus the first strong tier on the
-        same polishing deals (the calibration tier's), for ``calibrated_set`` (None before)."""
-        cand = self.calibrated_set()
-        if cand is None:
+        same polishing deals (the calibration tier's), pooled over ``calibrated_sets`` (None
+        before the first): each pair's games under each edits it was played with count once
+        (a neighbour shares the anchor's games on the pairs its edits leave alone), and a
+        pair's deal is a cluster. Measured on the anchor alone, 1,280 games per army misread
+        雑賀 and 武田 by about 2 points each (docs/balancing.md, "One calibration for every
+        polished set")."""
+        sets = self.calibrated_sets()
+        if not sets:
             return None
-        got = self._confirmed.get((cand.key, "calibration"))
+        cache = ("calibration", tuple(c.key for c in sets))
+        got = self._confirmed.get(cache)
         if got is None:
             c = self.calibration_index
             deals = self.deals(polish_block(c))
-            dear, counts = self.army_data(cand.moves, [polish_block(c)])
-            judged = self.army_data(cand.moves, [polish_block(1)], deals)[0]
-            got = cluster_mean([a - b for a, b in zip(dear, judged)], counts)
-            self._confirmed[(cand.key, "calibration")] = got
+            idx = {a: i for i, a in enumerate(self.armies)}
+            sums = [[] for _ in self.armies]
+            counts = [[] for _ in self.armies]
+            for j, (a, b) in enumerate(self.pairs):
+                keys = sorted({self.restrict(cand.moves, j) for cand in sets})
+                first, second, games = np.zeros(deals), np.zeros(deals), np.zeros(deals)
+                for key in keys:
+                    s1, n1 = self.units[(polish_block(c), j, key)][:2]
+                    s0, n0 = (x[:deals] for x in self.units[(polish_block(1), j, key)][:2])
+                    first += s1 - s0
+                    second += (n1 - s1) - (n0 - s0)
+                    games += n1
+                sums[idx[a]].append(first)
+                sums[idx[b]].append(second)
+                counts[idx[a]].append(games)
+                counts[idx[b]].append(games)
+            got = cluster_mean(
+                [np.concatenate(x) for x in sums], [np.concatenate(x) for x in counts]
+            )
+            self._confirmed[cache] = got
         return got
 
     def calibration_offset(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -1783,7 +1831,9 @@ class Search:
             step = self.polish(best.moves, among=options)[:POLISH_MEASURED]
             if not step:
                 return
-            self.run_round(_plan(screen=step, polish=step), final=True, phase=POLISH)
+            every = self.calibration is not None and POLISH_CALIBRATE == "every"
+            plan = _plan(screen=step, polish=step, calibrate=step if every else [])
+            self.run_round(plan, final=True, phase=POLISH)
 
     def _polish_options(self, anchor) -> list[tuple[int, ...]]:
         """The neighbours of ``anchor`` a polishing round chooses from, fully screened at the
@@ -1984,8 +2034,9 @@ class Search:
             for t in self.strong_tiers
         ]
         c = self.calibration_index
-        if c is not None:  # the best selected set once, at the calibration tier
-            games += [0] * (c - len(games)) + [self.deals(polish_block(c)) * pairs]
+        if c is not None:  # the best selected set, and each neighbour, at the calibration tier
+            calibrated = polish if POLISH_CALIBRATE == "every" else 1
+            games += [0] * (c - len(games)) + [calibrated * self.deals(polish_block(c)) * pairs]
         return self._at_pace(games) + self.fresh_seconds()
 
     def _spent(self, budget: Budget, last_round: float) -> bool:

@@ -127,7 +127,7 @@ def search_line(result: dict) -> str:
         big = sorted(cal["armies"], key=lambda a: -abs(a["offset"]))[:3]
         line += (
             f"; the polishing judged {cal['tier']} too, as {cal['of']} plus its offset measured "
-            f"on the best selected set ({cal['games']:,} games; "
+            f"on {_calibrated_on(cal)} ({cal['games']:,} games; "
             + ", ".join(f"{a['name']} {100 * a['offset']:+.1f}" for a in big)
             + " points)"
         )
@@ -292,3 +292,11 @@ def section(result: dict, top: int = 5) -> list[tuple]:
             blocks.append(("para", gap))
         blocks.append(("code", p["toml"]))
     return blocks
+
+
+def _calibrated_on(cal: dict) -> str:
+    """Which polished sets a calibration offset was measured on, in words."""
+    sets = cal.get("sets", 1)
+    if sets <= 1:
+        return "the best selected set"
+    return f"the best selected set and {sets - 1} polished neighbour{'s' if sets > 2 else ''}"
