@@ -3,7 +3,8 @@ round, or one edit at a time only? Replays a finished search's. `python
 benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 2] [--first-deals 4]
 [--measured 1] [--rounds 8] [--pair-adds 40] [--score shortfall] [--strong-rows worst]
 [--gap POINTS] [--spread POINTS] [--probe N] [--config configs/default.toml] [--seed S]
-[--tiers T,T] [--calibrate BOT] [--uncalibrated] [--max-edits N] [--anchor-rank 1] [--jobs 2]`
+[--tiers T,T] [--calibrate BOT] [--uncalibrated] [--calibrate-on every] [--max-edits N]
+[--anchor-rank 1] [--jobs 2]`
 
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
@@ -16,7 +17,8 @@ polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyo
 charged, `--probe 2`: probes first, "Charging the tier gap"; `--spread 1`: every judged error
 widened by a point, `--first-deals 12`: three times the first tier's polishing deals,
 `--max-edits 12`, `--uncalibrated`: no calibrated row, "A margin, more `tuned` deals, no
-calibration"). It prints each polished set's worst army per tier on the polishing deals and the
+calibration"; `--calibrate-on anchor`: the offset measured on the anchor alone, "One calibration
+for every polished set"). It prints each polished set's worst army per tier on the polishing deals and the
 best set's `[[patch]]`, to paste into a config and play with `lab run` on a new seed
 (docs/balancing.md, "More strong polishing deals", did this for three searches). The patch is
 also written to OUT_DIR/polished.toml (the copied search's balance.json is removed: it holds the
@@ -154,6 +156,13 @@ def main() -> None:
         help="polish without the search's calibration tier (its games kept, its row not judged)",
     )
     ap.add_argument(
+        "--calibrate-on",
+        choices=("every", "anchor"),
+        default=balance_search.POLISH_CALIBRATE,
+        help="POLISH_CALIBRATE: the calibration tier plays every polished set, its offset "
+        "pooled (every), or the anchor alone (anchor: as before 2026-12-07, evening)",
+    )
+    ap.add_argument(
         "--max-edits",
         type=int,
         default=None,
@@ -195,6 +204,7 @@ def main() -> None:
     balance_search.POLISH_STRONG_ROWS = args.strong_rows
     balance_search.POLISH_GAP = None if args.gap is None else args.gap / 100
     balance_search.POLISH_SPREAD = args.spread / 100
+    balance_search.POLISH_CALIBRATE = args.calibrate_on
     if args.uncalibrated:
         search.calibration_offset = lambda: None  # no calibrated row: judged at the tiers alone
     ranked = search.selection_ranked()

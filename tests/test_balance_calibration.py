@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from _support.sim_cases import write_config
-from lab.design import balance
+from lab.design import balance, balance_search
 from lab.design.balance_search import POLISH, Search
 from lab.design.balance_tiers import OFFSET_PRIOR, polish_block, tier_of, tier_offset
 from lab.errors import LabError
@@ -184,3 +184,21 @@ def test_a_search_with_another_calibration_is_not_resumed_as_this_one(calibrated
     other = Search(p.exp, p.moves, p.settings, out, tiers=p.tiers)
     with pytest.raises(LabError, match="another config, tiers or settings"):
         other.load()
+
+
+def test_the_reserve_counts_the_calibration_games_of_every_polished_set(calibrated, monkeypatch):
+    """The time a search keeps for its final measurements holds the calibration tier's games
+    for the anchor and each neighbour polishing will measure ("every"; a probe is not
+    calibrated), the anchor's alone otherwise — at the pace that tier played."""
+    p, out, result, s = calibrated
+    c, pairs = s.calibration_index, 2 * len(s.pairs)
+    assert s.pace[c][1] > 0  # the calibration tier played, so its own pace is read
+    per_game = s.pace[c][0] / s.pace[c][1]
+    monkeypatch.setattr(balance_search, "POLISH_CALIBRATE", "anchor")
+    anchor_only = s.end_seconds()
+    monkeypatch.setattr(balance_search, "POLISH_CALIBRATE", "every")
+    assert p.settings.probe_armies > 0  # probed, yet the probes are not calibrated
+    neighbours = balance_search.POLISH_MEASURED * p.settings.polish_rounds / 3  # a third each
+    assert neighbours > 0
+    extra = neighbours * s.deals(polish_block(c)) * pairs * per_game
+    assert s.end_seconds() == pytest.approx(anchor_only + extra)

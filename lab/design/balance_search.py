@@ -184,8 +184,9 @@ POLISH_SPREAD = 0.0
 # "anchor", the anchor alone, as before. Measured once, on the anchor's 1,280 games per army, the
 # offset read 雑賀 about 2 points low and 武田 about 2 high against what three new seeds gave every
 # proposal, and the calibrated row foretold search(400) worse than search(100)'s own (root mean
-# square 2.4 points against 1.2–1.5); a neighbour's calibration games cost about 15 seconds on
-# 2 cores (docs/balancing.md, "One calibration for every polished set")
+# square 2.4 points against 1.2–1.5). A neighbour's calibration games cost about 50 seconds on
+# 2 cores (a polishing round about 80 s, not 30: six rounds fit in 30 minutes where eight did)
+# (docs/balancing.md, "One calibration for every polished set")
 POLISH_CALIBRATE = "every"
 
 
@@ -2034,8 +2035,8 @@ class Search:
             for t in self.strong_tiers
         ]
         c = self.calibration_index
-        if c is not None:  # the best selected set, and each neighbour, at the calibration tier
-            calibrated = polish if POLISH_CALIBRATE == "every" else 1
+        if c is not None:  # the best selected set, and each neighbour (not a probe), there
+            calibrated = 1 + POLISH_MEASURED * (rounds or 0) if POLISH_CALIBRATE == "every" else 1
             games += [0] * (c - len(games)) + [calibrated * self.deals(polish_block(c)) * pairs]
         return self._at_pace(games) + self.fresh_seconds()
 
