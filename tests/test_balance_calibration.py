@@ -1,6 +1,6 @@
 """lab balance's calibration tier (docs/balancing.md, "The calibration tier"): a dearer tier that
-plays the best selected set once on the polishing deals; its offset from the first strong tier
-there, shrunk by its noise, is judged as one more tier while polishing. It never screens,
+plays every polished set on the polishing deals; its offset from the first strong tier there,
+pooled over them and shrunk by its noise, is judged as one more tier while polishing. It never screens,
 selects or reports."""
 
 from __future__ import annotations

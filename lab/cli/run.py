@@ -817,9 +817,9 @@ def balance_command(
         typer.Option(
             "--calibrate",
             metavar="BOT",
-            help="Calibration tier (e.g. search): plays the best selected set once on the "
-            "polishing deals, and its offset from the first strong tier there (shrunk by its "
-            "noise) is judged as one more tier while polishing. Default: search (search(400)) "
+            help="Calibration tier (e.g. search): plays every polished set on the polishing "
+            "deals, and its offset from the first strong tier there (pooled over them, shrunk "
+            "by its noise) is judged as one more tier while polishing. Default: search (search(400)) "
             "when the search judges at search(100), the default strong tier; none: no "
             "calibration (docs/balancing.md, \"The calibration tier\").",
         ),

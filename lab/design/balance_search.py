@@ -364,9 +364,9 @@ class Search:
         # a bridge tier plays like the strong tiers but is not judged: its cheaper games tell
         # the strong tiers' corrections what each edit does to a stronger player's armies
         self.bridge = bridge if len(self.tiers) > 1 else None
-        # a calibration tier (a dearer strong player) plays the best selected set on the
-        # polishing deals once: its offset from the first strong tier there is added to that
-        # tier's polishing figures as one more judged tier (``calibration``)
+        # a calibration tier (a dearer strong player) plays the polished sets on the polishing
+        # deals (``POLISH_CALIBRATE``): its offset from the first strong tier there is added to
+        # that tier's polishing figures as one more judged tier (``calibration``)
         self.calibration = calibration if len(self.tiers) > 1 else None
         self.play_tiers = self.tiers + tuple(
             t for t in (self.bridge, self.calibration) if t is not None
