@@ -10,7 +10,10 @@ benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 2] [--first-deals
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
 search (SEARCH_DIR, written by `lab balance … --out SEARCH_DIR`; `--seed`/`--tiers` as that
 search was run) to OUT_DIR, forgets its polishing and fresh games (every screening and selection
-game stays, so the replay starts from the same best selected set), and polishes it again for
+game stays, so the replay starts from the same best selected set — and so do the first tier's
+screenings the polishing rounds played, so a replay's surrogate knows more than the original's
+did and its path may part from the original's in its first round: compare a replay with a
+replay, not with the search's own polishing), and polishes it again for
 `--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured at every
 tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit neighbours, as
 polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyond 4 points
