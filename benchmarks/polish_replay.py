@@ -9,11 +9,11 @@ benchmarks/polish_replay.py SEARCH_DIR OUT_DIR [--strong-deals 2] [--first-deals
 `lab balance` polishes its best selected set on deals of its own, the strong tier on
 `POLISH_STRONG` times its fresh deals (lab/design/balance_search.py). This copies a finished
 search (SEARCH_DIR, written by `lab balance … --out SEARCH_DIR`; `--seed`/`--tiers` as that
-search was run) to OUT_DIR, forgets its polishing and fresh games (every screening and selection
-game stays, so the replay starts from the same best selected set — and so do the first tier's
-screenings the polishing rounds played, so a replay's surrogate knows more than the original's
-did and its path may part from the original's in its first round: compare a replay with a
-replay, not with the search's own polishing), and polishes it again for
+search was run) to OUT_DIR, forgets every round from its first polishing one on (their games,
+the first tier's screening of single edits and neighbours too, and the edit sets first played
+in them; the search's own screening and selection stay, so the replay starts from the same best
+selected set and, with the search's settings, walks its polishing's path again:
+`tests/test_polish_replay.py`), and polishes it again for
 `--rounds` rounds with `--strong-deals` instead (and `--measured` neighbours measured at every
 tier a round, `POLISH_MEASURED`, instead of one; `--pair-adds 0`: no two-edit neighbours, as
 polishing was before "Two edits at a time"; `--gap 4`: each army's tier gap beyond 4 points
@@ -36,10 +36,11 @@ import os
 import shutil
 from pathlib import Path
 
+import pandas as pd
 from correction_check import load_search, search_options
 
 from lab.design import balance_defaults, balance_search, card_design
-from lab.design.balance_tiers import FRESH, POLISH, kind_of, polish_block
+from lab.design.balance_tiers import polish_block, screen_block
 from lab.sim.config import load_experiment
 
 PATCH = "polished.toml"  # the replay's best set, as a `[[patch]]` to paste or to check
@@ -53,19 +54,56 @@ FORGOTTEN_PHASES = (
 
 
 def rolled_back(src: Path, out: Path, config: str, seed, tiers, jobs) -> balance_search.Search:
-    """The search in ``src`` copied to ``out`` as it stood before its polishing: its polishing
-    and fresh games and rounds forgotten, its screening and selection kept."""
+    """The search in ``src`` copied to ``out`` as it stood before its polishing
+    (``forget_polishing``)."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(src, out)
     # the original's proposals, not the replay's: `proposal_check.py OUT_DIR` would play them
     (out / "balance.json").unlink(missing_ok=True)
     search = load_search(out, config, seed, tiers, jobs)
-    search.units = {k: u for k, u in search.units.items() if kind_of(k[0]) not in (POLISH, FRESH)}
+    forget_polishing(search)
+    return search
+
+
+def forget_polishing(search: balance_search.Search) -> None:
+    """``search`` (loaded from its folder) as it stood before its polishing: every round from
+    the first polishing one on forgotten — its games at every tier (the first tier's screening
+    of single edits and neighbours too, else a replay's surrogate would know from its first
+    round what the original learnt on its way), the edit sets first played in them, racing's
+    drops and the screening levels they gave — and their records removed from the folder."""
+    rounds = [h["round"] for h in search.history if h.get("phase") in FORGOTTEN_PHASES]
+    if not rounds:
+        return
+    first = min(rounds)
+    kept = [h for h in search.history if h["round"] < first]
+    if any(h.get("phase") not in FORGOTTEN_PHASES for h in search.history[len(kept) :]):
+        raise SystemExit(f"{search.out}: a search round after its polishing began; cannot replay")
+    for path in sorted((search.out / balance_search.UNITS).glob("round-*.parquet")):
+        if int(path.stem.split("-")[1]) >= first:
+            table = pd.read_parquet(path, columns=["block", "pair", "key"])
+            for block, pair, key in zip(table["block"], table["pair"], table["key"]):
+                search.units.pop((int(block), int(pair), key), None)
+            path.unlink()
+    search.cands = {k: c for k, c in search.cands.items() if c.born < first}
     for c in search.cands.values():
         c.polish = c.fresh = False
-    # (nothing read the loaded state yet, so no cached figure holds a forgotten game)
-    search.history = [h for h in search.history if h.get("phase") not in FORGOTTEN_PHASES]
-    return search
+        if c.dropped >= first:
+            c.dropped = -1
+        c.level = min(c.level, screened_levels(search, c.moves))
+    search.history, search.round = kept, first
+    search._confirmed.clear()  # no figure read so far may hold a forgotten game
+    search._corrections = None
+
+
+def screened_levels(search: balance_search.Search, moves) -> int:
+    """How many of the first tier's screening blocks the edit set has on every pair."""
+    level = 0
+    while level < search.settings.levels and all(
+        (screen_block(0, level), j, search.restrict(moves, j)) in search.units
+        for j in range(len(search.pairs))
+    ):
+        level += 1
+    return level
 
 
 def calibrated(search: balance_search.Search, tier) -> balance_search.Search:
