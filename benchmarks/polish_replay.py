@@ -21,11 +21,12 @@ charged, `--probe 2`: probes first, "Charging the tier gap"; `--spread 1`: every
 widened by a point, `--first-deals 12`: three times the first tier's polishing deals,
 `--max-edits 12`, `--uncalibrated`: no calibrated row, "A margin, more `tuned` deals, no
 calibration"; `--calibrate-on anchor`: the offset measured on the anchor alone, "One calibration
-for every polished set"). It prints each polished set's worst army per tier on the polishing deals and the
-best set's `[[patch]]`, to paste into a config and play with `lab run` on a new seed
-(docs/balancing.md, "More strong polishing deals", did this for three searches). The patch is
-also written to OUT_DIR/polished.toml (the copied search's balance.json is removed: it holds the
-original's proposals). Nothing is asserted: whether a replay is better is decided on new deals.
+for every polished set"). It prints each polished set's worst army per tier on the polishing
+deals and the best set's `[[patch]]`, to paste into a config and play with `lab run` on a new
+seed (docs/balancing.md, "More strong polishing deals", did this for three searches). The patch
+is also written to OUT_DIR/polished.toml (the copied search's balance.json is removed: it holds
+the original's proposals). Nothing is asserted: whether a replay is better is decided on new
+deals.
 """
 
 from __future__ import annotations
@@ -50,6 +51,84 @@ FORGOTTEN_PHASES = (
     balance_search.POLISH_SCREEN,
     balance_search.POLISH_SINGLES_PHASE,
     "fresh deals",
+)
+
+
+# polishing's settings a replay may change: (option, balance_search's constant, given in points
+# where the constant is a rate, argparse's options); each defaults to lab balance's own
+KNOBS = (
+    (
+        "--strong-deals",
+        "POLISH_STRONG",
+        False,
+        dict(type=int, help="POLISH_STRONG of the replay (default: as lab balance polishes)"),
+    ),
+    (
+        "--first-deals",
+        "POLISH_FIRST",
+        False,
+        dict(type=int, help="POLISH_FIRST: the first tier's polishing deals, in fresh deals"),
+    ),
+    (
+        "--measured",
+        "POLISH_MEASURED",
+        False,
+        dict(type=int, help="POLISH_MEASURED: neighbours measured a round"),
+    ),
+    (
+        "--pair-adds",
+        "POLISH_PAIR_ADDS",
+        False,
+        dict(
+            type=int,
+            help="POLISH_PAIR_ADDS: edits two-edit neighbours may add (0: one edit a round only)",
+        ),
+    ),
+    (
+        "--score",
+        "POLISH_SCORE",
+        False,
+        dict(
+            choices=("shortfall", "chance"),
+            help="POLISH_SCORE: what polishing minimises (chance: as before 2026-12-07)",
+        ),
+    ),
+    (
+        "--strong-rows",
+        "POLISH_STRONG_ROWS",
+        False,
+        dict(
+            choices=("worst", "sum"),
+            help="POLISH_STRONG_ROWS: an army's strong rows in the score (sum: as before 2026-12-07)",
+        ),
+    ),
+    (
+        "--gap",
+        "POLISH_GAP",
+        True,
+        dict(
+            type=float,
+            help="POLISH_GAP in points: charge each army's tier gap beyond it (default: not charged)",
+        ),
+    ),
+    (
+        "--spread",
+        "POLISH_SPREAD",
+        True,
+        dict(
+            type=float, help="POLISH_SPREAD in points: widen every judged error in the score by it"
+        ),
+    ),
+    (
+        "--calibrate-on",
+        "POLISH_CALIBRATE",
+        False,
+        dict(
+            choices=("every", "anchor"),
+            help="POLISH_CALIBRATE: the calibration tier plays every polished set, its offset "
+            "pooled (every), or the anchor alone (anchor: as before 2026-12-07, evening)",
+        ),
+    ),
 )
 
 
@@ -139,52 +218,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("search_dir", type=Path)
     ap.add_argument("out_dir", type=Path)
-    ap.add_argument(
-        "--strong-deals",
-        type=int,
-        default=balance_search.POLISH_STRONG,
-        help="POLISH_STRONG of the replay (default: as lab balance polishes)",
-    )
-    ap.add_argument(
-        "--first-deals",
-        type=int,
-        default=balance_search.POLISH_FIRST,
-        help="POLISH_FIRST of the replay: the first tier's polishing deals, in fresh deals",
-    )
-    ap.add_argument(
-        "--measured", type=int, default=1, help="POLISH_MEASURED: neighbours measured a round"
-    )
+    for flag, name, points, options in KNOBS:
+        default = getattr(balance_search, name)
+        if points and default is not None:
+            default = 100 * default
+        ap.add_argument(flag, default=default, **options)
     ap.add_argument("--rounds", type=int, default=8, help="polishing rounds after the anchor")
-    ap.add_argument(
-        "--pair-adds",
-        type=int,
-        default=balance_search.POLISH_PAIR_ADDS,
-        help="POLISH_PAIR_ADDS: edits two-edit neighbours may add (0: one edit a round only)",
-    )
-    ap.add_argument(
-        "--score",
-        choices=("shortfall", "chance"),
-        default=balance_search.POLISH_SCORE,
-        help="POLISH_SCORE: what polishing minimises (chance: as before 2026-12-07)",
-    )
-    ap.add_argument(
-        "--strong-rows",
-        choices=("worst", "sum"),
-        default=balance_search.POLISH_STRONG_ROWS,
-        help="POLISH_STRONG_ROWS: an army's strong rows in the score (sum: as before 2026-12-07)",
-    )
-    ap.add_argument(
-        "--gap",
-        type=float,
-        default=None,
-        help="POLISH_GAP in points: charge each army's tier gap beyond it (default: not charged)",
-    )
-    ap.add_argument(
-        "--spread",
-        type=float,
-        default=100 * balance_search.POLISH_SPREAD,
-        help="POLISH_SPREAD in points: widen every judged error in the score by it",
-    )
     ap.add_argument(
         "--probe",
         type=int,
@@ -195,13 +234,6 @@ def main() -> None:
         "--uncalibrated",
         action="store_true",
         help="polish without the search's calibration tier (its games kept, its row not judged)",
-    )
-    ap.add_argument(
-        "--calibrate-on",
-        choices=("every", "anchor"),
-        default=balance_search.POLISH_CALIBRATE,
-        help="POLISH_CALIBRATE: the calibration tier plays every polished set, its offset "
-        "pooled (every), or the anchor alone (anchor: as before 2026-12-07, evening)",
     )
     ap.add_argument(
         "--max-edits",
@@ -237,15 +269,9 @@ def main() -> None:
         probe_armies=args.probe,
         max_edits=args.max_edits or search.settings.max_edits,
     )
-    balance_search.POLISH_STRONG = args.strong_deals
-    balance_search.POLISH_FIRST = args.first_deals
-    balance_search.POLISH_MEASURED = args.measured
-    balance_search.POLISH_PAIR_ADDS = args.pair_adds
-    balance_search.POLISH_SCORE = args.score
-    balance_search.POLISH_STRONG_ROWS = args.strong_rows
-    balance_search.POLISH_GAP = None if args.gap is None else args.gap / 100
-    balance_search.POLISH_SPREAD = args.spread / 100
-    balance_search.POLISH_CALIBRATE = args.calibrate_on
+    for flag, name, points, _ in KNOBS:
+        value = getattr(args, flag.lstrip("-").replace("-", "_"))
+        setattr(balance_search, name, value / 100 if points and value is not None else value)
     if args.uncalibrated:
         search.calibration_offset = lambda: None  # no calibrated row: judged at the tiers alone
     ranked = search.selection_ranked()
