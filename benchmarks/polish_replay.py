@@ -285,6 +285,8 @@ def main() -> None:
         worst = [100 * o.worst for o in search.judged_tiers(c.moves, polish_block)]
         print(f"  {list(c.moves)}  worst per tier: " + " / ".join(f"{w:.1f}" for w in worst))
     best = search.polish_best()
+    if best is None:
+        raise SystemExit("nothing was polished: give --rounds 1 or more")
     print(f"best on the polishing deals: {list(best.moves)}\n")
     config = load_experiment(args.config)
     edits = [search.moves[i] for i in best.moves]
