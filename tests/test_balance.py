@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import lab.cli as cli
 from _support.sim_cases import write_config
 from lab.games.daitenka.cards.patch import Patch, parse_patch
+from lab.games.daitenka.cards.vocab import Kind
 from lab.design import balance, balance_search
 from lab.games.daitenka.cards.edits import catalogue, edit_table
 from lab.design.tiers import balance_note
@@ -193,6 +194,46 @@ def test_catalogue_edits_and_scopes(config):
     for m in moves:
         assert m.armies == frozenset(Patch("x", (m.edit,)).affected(decks))
         assert m.conflicts(m)
+
+
+def test_deck_list_edits_swap_an_armys_ashigaru_for_one_a_step_or_two_away(config):
+    """Each vanilla 足軽 of an army's deck, every copy, swapped for the 足軽 one or two stronger
+    or weaker (within 1–10), that army's deck alone, the deck's size kept; two of one army
+    conflict exactly when one takes or gives a card the other takes or gives; none with a value
+    table's ranking, and --cards may name a 足軽."""
+    exp = load_experiment(config)
+    decks = {a.key: a.deck() for a in exp.armies}
+    names = {a.key: a.name for a in exp.armies}
+    moves = catalogue(decks, names)
+    swaps = [m for m in moves if m.edit.op == "replace"]
+    expected = set()
+    for army, deck in decks.items():
+        for card, n in deck.entries:
+            if card.kind == Kind.UNIT and not card.abilities:
+                for step in (-2, -1, 1, 2):
+                    if 1 <= card.strength + step <= 10:
+                        new = f"足軽{card.strength + step}"
+                        expected.add(f"{card.name} ×{n} → {new} ({names[army]})")
+    assert expected and {m.text for m in swaps} == expected
+    for m in swaps:
+        (army,) = m.armies
+        assert m.edit.army == army
+        patched = Patch("x", (m.edit,)).deck(army, decks[army])
+        assert sum(n for _, n in patched.entries) == sum(n for _, n in decks[army].entries)
+        assert m.edit.card not in {c.id for c, _ in patched.entries}
+    takeda = {m.text.split(" (")[0]: m for m in swaps if m.armies == {"takeda"}}
+    a, b, c = takeda["足軽4 ×2 → 足軽5"], takeda["足軽5 ×3 → 足軽6"], takeda["足軽8 ×2 → 足軽9"]
+    assert a.conflicts(b) and b.conflicts(a)  # 足軽5 given by one, taken by the other
+    assert not a.conflicts(c) and not c.conflicts(a)
+    other = next(m for m in swaps if m.armies != {"takeda"} and m.edit.card == a.edit.card)
+    assert not a.conflicts(other)  # another army's deck
+    assert not a.conflicts(next(m for m in moves if m.edit.card == "akazonae"))
+    assert not any(
+        m.edit.op == "replace" for m in catalogue(decks, names, keep={("takeda", "akazonae")})
+    )
+    only = catalogue(decks, names, cards={"ashigaru8"})
+    assert only and {m.edit.card for m in only} == {"ashigaru8"}
+    assert not any(m.edit.op == "replace" for m in catalogue(decks, names, deck_lists=False))
 
 
 def test_every_edit_as_toml_parses_back_to_the_same_edit(config):

@@ -872,8 +872,9 @@ def balance_command(
 ) -> None:
     """Search card edits that bring every army's win rate to --target ± --band at every tier.
 
-    Tries strength ±1/±2, ability amounts ±1 and abilities off, in sets of at most --max-edits,
-    on the config's armies (each pair in both seat orders, paired deals): screening at the first
+    Tries strength ±1/±2, ability amounts ±1, abilities off and each army's 足軽 swapped for one a
+    step or two stronger or weaker, in sets of at most --max-edits, on the config's armies (each
+    pair in both seat orders, paired deals): screening at the first
     tier on shared deals with racing, the strong tiers (default: search(100)) measuring the
     promising sets and correcting the search; the front is chosen on selection deals, its best
     set polished an edit or two at a time on deals of its own (--polish), and every reported figure

@@ -4,13 +4,15 @@
 Owns the catalogue of single card edits (``Move``): for every card an army of the experiment
 holds — a vanilla 足軽 excepted (its strength is its name) — strength −2, −1, +1, +2 within 1–10
 (units and warlords; a general stays ∞), each ability turned off, and each effect row's amount
-±1 when it is at least 1 (an amount of 0 is covered by "off"). A card held only by one army is
+±1 when it is at least 1 (an amount of 0 is covered by "off"); and deck-list edits: each
+vanilla 足軽 of an army's deck, every copy, replaced by the 足軽 a step or two away (``replace``,
+that army's deck). A card held only by one army is
 edited as the card; a card several decks hold is edited per army (``army = "…"``, that deck's
 copies) and, when every deck holding it is in the experiment, also as the card itself (every
 deck). ``keep`` narrows it to (army, card) pairs — the cards a ``lab value`` table ranks most
 responsible (``lab.design.balance_edits.responsible``). Two edits conflict when they touch
-the same strength or the same ability of a card in overlapping scopes; an edit set holds no
-conflicting pair. Also owns the TOML a designer pastes into a config (``patch_toml``), which
+the same strength or the same ability of a card in overlapping scopes, or replace a card in
+one deck that another replacement there takes or gives; an edit set holds no conflicting pair. Also owns the TOML a designer pastes into a config (``patch_toml``), which
 ``lab.games.daitenka.cards.patch.parse_patch`` reads back into the same edits. Plays nothing.
 """
 
@@ -20,7 +22,14 @@ import json
 from dataclasses import dataclass
 
 from lab.errors import did_you_mean, LabError
-from lab.games.daitenka.cards.patch import Edit, Patch, ability_off, set_amount, set_strength
+from lab.games.daitenka.cards.patch import (
+    Edit,
+    Patch,
+    ability_off,
+    replace_card,
+    set_amount,
+    set_strength,
+)
 from lab.games.daitenka.cards.pool import ARMIES, Card, CardPool, Deck, load_army, load_pool
 from lab.games.daitenka.cards.vocab import INF, Kind
 
@@ -40,14 +49,21 @@ class Move:
     @property
     def slot(self) -> tuple[str, str]:
         """(card, what it changes): two moves with the same slot in overlapping scopes
-        conflict."""
+        conflict; a deck-list edit's is (the army's deck, "replace"), shared by every
+        deck-list edit of that army."""
         e = self.edit
+        if e.op == "replace":
+            return f"deck:{e.army}", "replace"
         return e.card, "strength" if e.op == "strength" else f"ability:{e.ability}"
 
     def conflicts(self, other: "Move") -> bool:
-        return self.slot == other.slot and (
-            not self.edit.army or not other.edit.army or self.edit.army == other.edit.army
-        )
+        if self.slot != other.slot:
+            return False
+        if self.edit.op == "replace":
+            # replacements apply in order: one that takes or gives a card another gives or
+            # takes would change what the other replaces
+            return bool({self.edit.card, self.edit.value} & {other.edit.card, other.edit.value})
+        return not self.edit.army or not other.edit.army or self.edit.army == other.edit.army
 
 
 def catalogue(
@@ -57,11 +73,13 @@ def catalogue(
     keep: set[tuple[str, str]] | None = None,
     cards: set[str] | None = None,
     pool: CardPool | None = None,
+    deck_lists: bool = True,
 ) -> tuple[Move, ...]:
     """Every single edit of the armies ``decks`` (army key → deck; ``names``: printed army
     names), in army and deck order. ``keep``: only these (army, card id) pairs (a value
-    table's ranking); ``cards``: only these card ids (``--cards``); ``pool``: the experiment's
-    cards (the package's and its extra card files)."""
+    table's ranking; no deck-list edit then: a value table ranks no 足軽); ``cards``: only
+    these card ids (``--cards``); ``pool``: the experiment's cards (the package's and its extra
+    card files); ``deck_lists``: with the deck-list edits (``_deck_edits``)."""
     pool = pool or load_pool()
     holders: dict[str, list[str]] = {}
     for army, deck in decks.items():
@@ -81,8 +99,11 @@ def catalogue(
             moves.append(Move(len(moves), key, edit, armies, f"{text}{scope_text}"))
 
     for army, deck in decks.items():
-        for card, _ in deck.entries:
+        for card, n in deck.entries:
             if card.kind == Kind.UNIT and not card.abilities:
+                if deck_lists and keep is None and (cards is None or card.id in cards):
+                    for edit, text in _deck_edits(card, n, army, pool):
+                        add(edit, text, f" ({names[army]})")
                 continue
             if cards is not None and card.id not in cards:
                 continue
@@ -135,8 +156,22 @@ def _edits(card: Card, army: str, pool):
                     )
 
 
+def _deck_edits(card: Card, copies: int, army: str, pool):
+    """(edit, text) of a vanilla 足軽 in one army's deck: every copy replaced by the 足軽 one or
+    two stronger or weaker, in its place. A strength edit of 武田's own cards moved it about
+    0.7 as far at search(100) as at `tuned`, these about as far (1.04 ± 0.09:
+    docs/balancing.md, "Deck-list edits")."""
+    for step in STEPS:
+        new = f"ashigaru{card.strength + step}"
+        if new in pool:
+            yield (
+                replace_card(army, card.id, new, pool=pool),
+                f"{card.name} ×{copies} → {pool.get(new).name}",
+            )
+
+
 def _key(e: Edit) -> str:
-    value = {"strength": e.value, "amount": e.value, "off": ""}[e.op]
+    value = {"strength": e.value, "amount": e.value, "off": "", "replace": e.value}[e.op]
     target = e.ability if e.op != "strength" else ""
     row = f"/{e.row}" if e.op == "amount" else ""
     return f"{e.army or '*'}:{e.card}:{e.op}:{target}{row}:{value}"
@@ -176,6 +211,9 @@ def edit_table(e: Edit, pool: CardPool | None = None) -> dict:
     d = e.as_dict(pool)
     d["card"] = card.name if pool.get(card.name).id == card.id else card.id
     ability = next((a for a in card.abilities if a.id == e.ability), None)
+    if e.op == "replace":
+        new = pool.get(e.value)
+        d["replace"] = new.name if pool.get(new.name).id == new.id else new.id
     if ability is not None and sum(a.name == ability.name for a in card.abilities) == 1:
         if e.op == "off":
             d["off"] = ability.name
