@@ -1,5 +1,5 @@
 """How far does a strong player feel an army's single edits, against the first tier?
-`python benchmarks/edit_tiers.py PROPOSAL.toml ARMY [--op strength] [--first tuned]
+`python benchmarks/edit_tiers.py PROPOSAL.toml ARMY [--op strength|amount|off|deck] [--first tuned]
 [--strong '{ kind = "search", simulations = 100 }'] [--first-games 600] [--strong-games 50]
 [--seed 31338] [--jobs 2]`
 
@@ -9,7 +9,8 @@ strong player's armies as far as the first tier's (docs/balancing.md, "Strength 
 player feels less", measured this way). This measures
 it: the proposal's `[[patch]]` (a `lab balance` proposal pasted into a file), and the proposal
 with each single edit of ARMY of kind `--op` added (the edits `lab balance` tries: strength ±1/±2,
-ability amounts ±1, abilities off; a card several decks hold only as ARMY's copies), all played on
+ability amounts ±1, abilities off, `deck`: its 足軽 swapped for one a step or two away; a card
+several decks hold only as ARMY's copies), all played on
 ARMY's 16 ordered pairs at both tiers on the same deals. It prints per edit ARMY's win-rate change
 from the proposal at each tier, and the least-squares slope of the strong tier's changes on the
 first tier's with its standard error (an intercept absorbs the luck of the proposal's own
@@ -55,7 +56,8 @@ def variants(army: str, op: str, base: list) -> dict[str, tuple[str, list]]:
     decks, pool = {a.key: a.deck() for a in exp.armies}, exp.pool()
     out = {"proposal": ("(the proposal)", base)}
     for m in balance.plan(exp).moves:
-        if army in m.armies and m.edit.op == op and (len(m.armies) == 1 or m.edit.army):
+        kind = "replace" if op == "deck" else op  # a deck-list edit is a replacement
+        if army in m.armies and m.edit.op == kind and (len(m.armies) == 1 or m.edit.army):
             try:
                 Patch(f"e{m.index}", tuple(base + [m.edit])).check(decks, None, pool)
             except LabError as e:
@@ -93,7 +95,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("proposal", type=Path, help="a TOML file whose first [[patch]] is the proposal")
     ap.add_argument("army", help="the army whose edits are measured (a key: takeda)")
-    ap.add_argument("--op", default="strength", choices=["strength", "amount", "off"])
+    ap.add_argument("--op", default="strength", choices=["strength", "amount", "off", "deck"])
     ap.add_argument("--first", default='"tuned"', help="the first tier's bots (TOML)")
     ap.add_argument("--strong", default='{ kind = "search", simulations = 100 }')
     ap.add_argument("--first-games", type=int, default=600, help="deals per ordered pair")

@@ -282,8 +282,9 @@ class CardDesign(Protocol):
         ``LabError`` line for an unknown card, an army not holding it, …"""
 
     def edit_catalogue(self, exp: Experiment, keep=None, cards: list[str] | None = None) -> tuple:
-        """Every single card edit of ``exp``'s armies (each with ``key``, ``text``, ``edit``,
-        ``armies`` and ``conflicts(other)``); ``keep``: only these (army, card id) pairs;
+        """Every single card edit of ``exp``'s armies (each with ``index``, ``key``, ``text``,
+        ``edit``, ``armies``, ``slot`` — (card, "strength" or "ability:…") — and
+        ``conflicts(other)``); ``keep``: only these (army, card id) pairs;
         ``cards``: only these names (one ``LabError`` line for one no army holds)."""
 
     def patch_toml(self, moves, name: str, description: str, exp: Experiment) -> str:
