@@ -55,7 +55,7 @@ def variants(army: str, op: str, base: list) -> dict[str, tuple[str, list]]:
     exp = load_experiment(DEFAULT)
     decks, pool = {a.key: a.deck() for a in exp.armies}, exp.pool()
     out = {"proposal": ("(the proposal)", base)}
-    for m in balance.plan(exp).moves:
+    for m in balance.plan(exp, deck_lists=op == "deck").moves:
         kind = "replace" if op == "deck" else op  # a deck-list edit is a replacement
         if army in m.armies and m.edit.op == kind and (len(m.armies) == 1 or m.edit.army):
             try:

@@ -200,11 +200,12 @@ def test_deck_list_edits_swap_an_armys_ashigaru_for_one_a_step_or_two_away(confi
     """Each vanilla 足軽 of an army's deck, every copy, swapped for the 足軽 one or two stronger
     or weaker (within 1–10), that army's deck alone, the deck's size kept; two of one army
     conflict exactly when one takes or gives a card the other takes or gives; none with a value
-    table's ranking, and --cards may name a 足軽."""
+    table's ranking, and --cards may name a 足軽; only when asked for (--deck-lists)."""
     exp = load_experiment(config)
     decks = {a.key: a.deck() for a in exp.armies}
     names = {a.key: a.name for a in exp.armies}
-    moves = catalogue(decks, names)
+    assert not any(m.edit.op == "replace" for m in catalogue(decks, names))
+    moves = catalogue(decks, names, deck_lists=True)
     swaps = [m for m in moves if m.edit.op == "replace"]
     expected = set()
     for army, deck in decks.items():
@@ -229,16 +230,18 @@ def test_deck_list_edits_swap_an_armys_ashigaru_for_one_a_step_or_two_away(confi
     assert not a.conflicts(other)  # another army's deck
     assert not a.conflicts(next(m for m in moves if m.edit.card == "akazonae"))
     assert not any(
-        m.edit.op == "replace" for m in catalogue(decks, names, keep={("takeda", "akazonae")})
+        m.edit.op == "replace"
+        for m in catalogue(decks, names, keep={("takeda", "akazonae")}, deck_lists=True)
     )
-    only = catalogue(decks, names, cards={"ashigaru8"})
+    only = catalogue(decks, names, cards={"ashigaru8"}, deck_lists=True)
     assert only and {m.edit.card for m in only} == {"ashigaru8"}
-    assert not any(m.edit.op == "replace" for m in catalogue(decks, names, deck_lists=False))
 
 
 def test_every_edit_as_toml_parses_back_to_the_same_edit(config):
     exp = load_experiment(config)
-    moves = catalogue({a.key: a.deck() for a in exp.armies}, {a.key: a.name for a in exp.armies})
+    decks, names = {a.key: a.deck() for a in exp.armies}, {a.key: a.name for a in exp.armies}
+    moves = catalogue(decks, names, deck_lists=True)
+    assert any(m.edit.op == "replace" for m in moves)
     for m in moves:
         back = parse_patch({"name": "x", "edit": [edit_table(m.edit)]}).edits[0]
         assert back == m.edit, m.text
@@ -686,6 +689,23 @@ def test_bad_options_are_one_line(config, tmp_path, args, fragment):
     assert result.exit_code == 2, result.output
     lines = [x for x in result.output.strip().splitlines() if x.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and fragment in lines[0], lines
+
+
+def test_deck_lists_option_adds_the_deck_list_edits_to_the_search(config, tmp_path, monkeypatch):
+    """`lab balance --deck-lists` searches the deck-list edits too; without it, none."""
+    plans = []
+
+    def stop_after_planning(*args, **kwargs):
+        plans.append(real(*args, **kwargs))
+        raise LabError("planned")
+
+    real = balance.plan
+    monkeypatch.setattr(balance, "plan", stop_after_planning)
+    for flag in ((), ("--deck-lists",)):
+        result = invoke("balance", str(config), "--out", str(tmp_path / "x"), *flag)
+        assert result.exit_code == 2 and "planned" in result.output, result.output
+    swaps = [[m.text for m in p.moves if m.edit.op == "replace"] for p in plans]
+    assert swaps[0] == [] and "足軽4 ×2 → 足軽6 (武田)" in swaps[1]
 
 
 def test_configs_balance_cannot_read_are_one_line(tmp_path):

@@ -695,6 +695,14 @@ def balance_command(
     max_edits: Annotated[
         int, typer.Option("--max-edits", metavar="N", help="Most card edits in one proposal.")
     ] = balance_defaults.MAX_EDITS,
+    deck_lists: Annotated[
+        bool,
+        typer.Option(
+            "--deck-lists",
+            help="Also try deck-list edits: an army's vanilla 足軽, every copy, swapped for the "
+            "足軽 a step or two stronger or weaker (docs/balancing.md, \"Deck-list edits\").",
+        ),
+    ] = balance_defaults.DECK_LISTS,
     minutes: Annotated[
         float | None,
         typer.Option(
@@ -872,9 +880,9 @@ def balance_command(
 ) -> None:
     """Search card edits that bring every army's win rate to --target ± --band at every tier.
 
-    Tries strength ±1/±2, ability amounts ±1, abilities off and each army's 足軽 swapped for one a
-    step or two stronger or weaker, in sets of at most --max-edits, on the config's armies (each
-    pair in both seat orders, paired deals): screening at the first
+    Tries strength ±1/±2, ability amounts ±1 and abilities off (with --deck-lists, each army's
+    足軽 swapped for one a step or two away too), in sets of at most --max-edits, on the config's
+    armies (each pair in both seat orders, paired deals): screening at the first
     tier on shared deals with racing, the strong tiers (default: search(100)) measuring the
     promising sets and correcting the search; the front is chosen on selection deals, its best
     set polished an edit or two at a time on deals of its own (--polish), and every reported figure
@@ -899,6 +907,7 @@ def balance_command(
         band=band,
         max_edits=max_edits,
         cards=names,
+        deck_lists=deck_lists,
         value=value_dir,
         confirm_games=confirm_games,
         strong_games=strong_games,

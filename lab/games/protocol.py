@@ -281,11 +281,14 @@ class CardDesign(Protocol):
         """``card`` for ``replacement`` in the armies holding it (or in ``army`` only); one
         ``LabError`` line for an unknown card, an army not holding it, …"""
 
-    def edit_catalogue(self, exp: Experiment, keep=None, cards: list[str] | None = None) -> tuple:
+    def edit_catalogue(
+        self, exp: Experiment, keep=None, cards: list[str] | None = None, deck_lists: bool = False
+    ) -> tuple:
         """Every single card edit of ``exp``'s armies (each with ``index``, ``key``, ``text``,
         ``edit``, ``armies``, ``slot`` — (card, "strength" or "ability:…") — and
         ``conflicts(other)``); ``keep``: only these (army, card id) pairs;
-        ``cards``: only these names (one ``LabError`` line for one no army holds)."""
+        ``cards``: only these names (one ``LabError`` line for one no army holds);
+        ``deck_lists``: with edits of the decks' lists too (a game without them ignores it)."""
 
     def patch_toml(self, moves, name: str, description: str, exp: Experiment) -> str:
         """The ``[[patch]]`` table of a set of edits, ready to paste into a config."""

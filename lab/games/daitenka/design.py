@@ -50,12 +50,16 @@ class CardDesign:
     def swap(self, exp: Experiment, card: str, replacement: str, army: str | None) -> CardSwap:
         return swap(exp, card, replacement, army)
 
-    def edit_catalogue(self, exp: Experiment, keep=None, cards=None) -> tuple[edits.Move, ...]:
+    def edit_catalogue(
+        self, exp: Experiment, keep=None, cards=None, deck_lists: bool = False
+    ) -> tuple[edits.Move, ...]:
         decks = {a.key: a.deck() for a in exp.armies}
         names = {a.key: a.name for a in exp.armies}
         pool = exp.pool()
         wanted = edits.card_ids(cards, decks, pool) if cards else None
-        return edits.catalogue(decks, names, keep=keep, cards=wanted, pool=pool)
+        return edits.catalogue(
+            decks, names, keep=keep, cards=wanted, pool=pool, deck_lists=deck_lists
+        )
 
     def patch_toml(self, moves, name: str, description: str, exp: Experiment) -> str:
         return edits.patch_toml(moves, name, description, exp.pool())

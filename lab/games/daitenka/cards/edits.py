@@ -4,9 +4,10 @@
 Owns the catalogue of single card edits (``Move``): for every card an army of the experiment
 holds — a vanilla 足軽 excepted (its strength is its name) — strength −2, −1, +1, +2 within 1–10
 (units and warlords; a general stays ∞), each ability turned off, and each effect row's amount
-±1 when it is at least 1 (an amount of 0 is covered by "off"); and deck-list edits: each
-vanilla 足軽 of an army's deck, every copy, replaced by the 足軽 a step or two away (``replace``,
-that army's deck). A card held only by one army is
+±1 when it is at least 1 (an amount of 0 is covered by "off"); and, asked for (``deck_lists``,
+`lab balance --deck-lists`), deck-list edits: each vanilla 足軽 of an army's deck, every copy,
+replaced by the 足軽 a step or two away (``replace``, that army's deck). A card held only by one
+army is
 edited as the card; a card several decks hold is edited per army (``army = "…"``, that deck's
 copies) and, when every deck holding it is in the experiment, also as the card itself (every
 deck). ``keep`` narrows it to (army, card) pairs — the cards a ``lab value`` table ranks most
@@ -73,7 +74,7 @@ def catalogue(
     keep: set[tuple[str, str]] | None = None,
     cards: set[str] | None = None,
     pool: CardPool | None = None,
-    deck_lists: bool = True,
+    deck_lists: bool = False,
 ) -> tuple[Move, ...]:
     """Every single edit of the armies ``decks`` (army key → deck; ``names``: printed army
     names), in army and deck order. ``keep``: only these (army, card id) pairs (a value
