@@ -700,7 +700,7 @@ def balance_command(
         typer.Option(
             "--deck-lists",
             help="Also try deck-list edits: an army's vanilla 足軽, every copy, swapped for the "
-            "足軽 a step or two stronger or weaker (docs/balancing.md, \"Deck-list edits\").",
+            "足軽 a step or two stronger or weaker (docs/balancing.md, \"How it searches\").",
         ),
     ] = balance_defaults.DECK_LISTS,
     minutes: Annotated[

@@ -9,7 +9,8 @@ BAND = 0.03  # accepted distance from the target
 MAX_EDITS = 10
 # deck-list edits (an army's 足軽 swapped for a stronger or weaker one) off unless asked for: the
 # default command with them closed 武田's tier gap at search(100) on its fresh deals and missed
-# by more on a new seed than without (docs/balancing.md, "Deck-list edits")
+# by more on a new seed than without (docs/balancing.md, "Deck-list edits, an ability probe
+# and twelve edits")
 DECK_LISTS = False
 MINUTES = 30.0  # wall-clock budget when no games budget is given
 CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals

@@ -160,8 +160,9 @@ def _edits(card: Card, army: str, pool):
 def _deck_edits(card: Card, copies: int, army: str, pool):
     """(edit, text) of a vanilla 足軽 in one army's deck: every copy replaced by the 足軽 one or
     two stronger or weaker, in its place. A strength edit of 武田's own cards moved it about
-    0.7 as far at search(100) as at `tuned`, these about as far (1.04 ± 0.09:
-    docs/balancing.md, "Deck-list edits")."""
+    0.7 as far at search(100) as at `tuned`, these about as far one at a time (1.04 ± 0.09),
+    less in a proposal and at search(400) (docs/balancing.md, "Deck-list edits, an ability
+    probe and twelve edits")."""
     for step in STEPS:
         new = f"ashigaru{card.strength + step}"
         if new in pool:
