@@ -285,8 +285,8 @@ class CardDesign(Protocol):
         self, exp: Experiment, keep=None, cards: list[str] | None = None, deck_lists: bool = False
     ) -> tuple:
         """Every single card edit of ``exp``'s armies (each with ``index``, ``key``, ``text``,
-        ``edit``, ``armies``, ``slot`` — (card, "strength" or "ability:…") — and
-        ``conflicts(other)``); ``keep``: only these (army, card id) pairs;
+        ``edit``, ``armies``, ``slot`` — what it changes; moves of different slots never
+        conflict — and ``conflicts(other)``); ``keep``: only these (army, card id) pairs;
         ``cards``: only these names (one ``LabError`` line for one no army holds);
         ``deck_lists``: with edits of the decks' lists too (a game without them ignores it)."""
 
