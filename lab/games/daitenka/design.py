@@ -23,7 +23,7 @@ from lab.errors import closest, did_you_mean, LabError
 from lab.games.daitenka.bots.match import parse_bot
 from lab.games.daitenka.cards import edits
 from lab.games.daitenka.cards.patch import Patch, ability_off, replace_card
-from lab.games.daitenka.cards.pool import Card, Deck
+from lab.games.daitenka.cards.pool import Card, Deck, vanilla_id
 from lab.games.daitenka.cards.vocab import INF, Kind
 from lab.games.daitenka.experiment import BASE_PATCH, Experiment, Tier, with_patches
 from lab.games.protocol import ABILITY_OFF, ABOVE_VANILLA, CardSwap, ValueArm
@@ -75,9 +75,9 @@ class CardDesign:
 def vanilla(card: Card, deck: Deck, pool) -> Card:
     """The vanilla 足軽 of the nearest strength (the above_vanilla replacement)."""
     if card.is_unit:
-        return pool.get(f"ashigaru{10 if card.strength == INF else card.strength}")
+        return pool.get(vanilla_id(10 if card.strength == INF else card.strength))
     plain = [c for c, _ in deck.entries if c.kind == Kind.UNIT and not c.abilities]
-    return min(plain, key=lambda c: c.strength) if plain else pool.get("ashigaru1")
+    return min(plain, key=lambda c: c.strength) if plain else pool.get(vanilla_id(1))
 
 
 def arms_of(army: str, deck: Deck, cards: set[str] | None, pool) -> list[ValueArm]:

@@ -31,7 +31,15 @@ from lab.games.daitenka.cards.patch import (
     set_amount,
     set_strength,
 )
-from lab.games.daitenka.cards.pool import ARMIES, Card, CardPool, Deck, load_army, load_pool
+from lab.games.daitenka.cards.pool import (
+    ARMIES,
+    Card,
+    CardPool,
+    Deck,
+    load_army,
+    load_pool,
+    vanilla_id,
+)
 from lab.games.daitenka.cards.vocab import INF, Kind
 
 STEPS = (-2, -1, 1, 2)  # strength changes tried
@@ -164,7 +172,7 @@ def _deck_edits(card: Card, copies: int, army: str, pool):
     less in a proposal and at search(400) (docs/balancing.md, "Deck-list edits, an ability
     probe and twelve edits")."""
     for step in STEPS:
-        new = f"ashigaru{card.strength + step}"
+        new = vanilla_id(card.strength + step)
         if new in pool:
             yield (
                 replace_card(army, card.id, new, pool=pool),

@@ -108,6 +108,12 @@ class Card:
         return [r for a in self.abilities for r in a.rows]
 
 
+def vanilla_id(strength: int) -> str:
+    """The id of the vanilla 足軽 of ``strength`` (1–10): ``lab value``'s replacement and the
+    deck-list edits' cards."""
+    return f"ashigaru{strength}"
+
+
 def check_rows(card: Card, ability: Ability, where: str, source: str | None = None) -> None:
     """Refuse an ability row the engine would not run on this card (vocab.SUPPORT): one line
     naming the card, the ability and its row, and what is supported."""
