@@ -10,6 +10,7 @@ import re
 import time
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -602,3 +603,42 @@ def test_the_pages_balance_form_starts_from_the_commands_defaults(client, folder
         assert float(shown[field]) == float(options[field].default), field
     minutes = re.search(r"default (\d+(?:\.\d+)?) unless", options["minutes"].help)
     assert float(shown["minutes"]) == float(minutes.group(1))
+    # the deck-list edits' box is ticked exactly when `lab balance` adds them unasked
+    box = re.search(r'<input type="checkbox" name="deck_lists"([^>]*)>', form)
+    assert box and ("checked" in box.group(1)) == bool(options["deck_lists"].default)
+
+
+def test_the_balance_form_asks_for_deck_list_edits(client, folders, monkeypatch):
+    """The page's deck-list box reaches the search's catalogue as `lab balance --deck-lists`
+    does: the job's spec carries it, and the child plans with it (and without it when unticked)."""
+    from lab.design import balance
+    from lab.serve import child
+
+    results, configs = folders
+    spec = {"config": str(configs / "small.toml"), "out": str(results / "b")}
+    seen = []
+
+    class Planned(Exception):
+        pass
+
+    def spy(exp, **kw):
+        seen.append(kw["deck_lists"])
+        raise Planned
+
+    monkeypatch.setattr(balance, "plan", spy)
+    for ticked in (True, False):
+        with pytest.raises(Planned):
+            child._balance({**spec, "deck_lists": ticked}, lambda **kw: None)
+    assert seen == [True, False]
+    started = []
+
+    def start(kind, config, ref, out, **options):
+        started.append((kind, options["deck_lists"]))
+        return SimpleNamespace(id="spied")
+
+    monkeypatch.setattr(client.app.state.lab.jobs, "start", start)
+    form = {"kind": "balance", "config": "configs/small.toml", "budget_games": "100"}
+    for extra in ({"deck_lists": "on"}, {}):
+        r = client.post("/experiments/start", data={**form, **extra}, follow_redirects=False)
+        assert r.status_code == 303, error_line(r.text)
+    assert started == [("balance", True), ("balance", False)]

@@ -485,6 +485,7 @@ def create_app(
                 strong_games=_int(form.get("strong_games"), "strong_games")
                 or balance_defaults.STRONG_GAMES,
                 cards=str(form.get("cards") or ""),
+                deck_lists=bool(form.get("deck_lists")),
                 tiers=str(form.get("tiers") or ""),
                 resume=bool(form.get("resume")),
             )

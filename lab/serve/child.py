@@ -161,6 +161,7 @@ def _balance(spec: dict, status: Status) -> None:
         cards=cards,
         confirm_games=spec.get("confirm_games", defaults.CONFIRM_GAMES),
         strong_games=spec.get("strong_games", defaults.STRONG_GAMES),
+        deck_lists=spec.get("deck_lists", defaults.DECK_LISTS),
     )
     balance.check_options(minutes, games)
 
