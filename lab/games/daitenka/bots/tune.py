@@ -104,6 +104,103 @@ class Evaluator:
         return float(np.mean(self.scores(params, seed)))
 
 
+@dataclass
+class RateEvaluator:
+    """Scores parameter sets by how closely their self-play puts each army where a stronger tier
+    does: for each deck set of ``targets`` (a TOML file, ``load_targets``), the heuristic with the
+    candidate's parameters in both seats plays ``deals`` deals per ordered pair of different
+    armies, and the score is minus the mean squared difference, in points², between its army win
+    rates and the set's target rates, averaged over the sets. Every candidate of a generation
+    plays the same deals; each generation draws new ones. The same interface as ``Evaluator``, so
+    ``tune`` takes either."""
+
+    targets: Path
+    deals: int = 300
+
+    def __post_init__(self):
+        self.sets = load_targets(Path(self.targets))
+        self.batch = Batch()
+
+    @property
+    def games(self) -> int:
+        return sum(self.deals * len(s.contexts) for s in self.sets)
+
+    def rates(self, params: dict, seed: int) -> list[np.ndarray]:
+        """Each set's army win rates (game order, fractions) with ``params`` in both seats."""
+        me = BotSpec("heuristic", tuple(sorted(params.items())))
+        rng = np.random.default_rng(seed)
+        out = []
+        for s in self.sets:
+            points = np.zeros(len(s.armies))
+            for (a, b), ctx in s.contexts.items():
+                seeds = rng.integers(1, 2**32, size=(self.deals, 12)).astype(np.int64)
+                w = self.batch.play(ctx, seeds, me, me)[0][:, RES_WINNER]
+                won = (w == 0).sum() + 0.5 * (w == 2).sum()
+                points[a] += won
+                points[b] += self.deals - won
+            out.append(points / (2 * self.deals * (len(s.armies) - 1)))
+        return out
+
+    def errors(self, params: dict, seed: int) -> list[np.ndarray]:
+        """Each set's rates minus its targets, in points."""
+        return [100 * (r - s.rates) for r, s in zip(self.rates(params, seed), self.sets)]
+
+    def score(self, params: dict, seed: int) -> float:
+        return -float(np.mean([np.mean(e**2) for e in self.errors(params, seed)]))
+
+
+@dataclass(frozen=True)
+class TargetSet:
+    name: str
+    armies: tuple[str, ...]  # army keys, in the game's order
+    rates: np.ndarray  # the target win rate of each army (fractions)
+    contexts: dict  # (seat A's index, seat B's index) → the matchup's context
+
+
+def load_targets(path: Path, rules: RuleSet | None = None) -> list[TargetSet]:
+    """The deck sets and target rates of a targets file: ``[[set]]`` tables with ``name``,
+    ``patch`` (a file of ``[[patch]]`` tables, relative to the targets file; none: the decks as
+    written) and ``rates`` (army key → win rate, as a fraction, of every army)."""
+    import tomllib
+
+    from lab.games.daitenka.cards.patch import parse_patch
+
+    rules = rules or RuleSet()
+    cards = load_pool()
+    decks = load_armies(cards)
+    keys = tuple(d.key for d in decks)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise LabError(f"cannot read the targets: {e}", source=str(path)) from None
+    out = []
+    for k, table in enumerate(data.get("set", [])):
+        where = f"set[{k}]"
+        rates = table.get("rates", {})
+        if set(rates) != set(keys):
+            raise LabError(
+                f"{where}: rates must name every army ({', '.join(keys)}) once", source=str(path)
+            )
+        patch = None
+        if table.get("patch"):
+            file = path.parent / table["patch"]
+            patches = tomllib.loads(file.read_text(encoding="utf-8"))["patch"]
+            patch = parse_patch(patches[0], str(file), pool=cards)
+        contexts = {}
+        for i, a in enumerate(decks):
+            for j, b in enumerate(decks):
+                if i != j:
+                    pool, da, db = (
+                        patch.apply(((a.key, a), (b.key, b)), cards) if patch else (cards, a, b)
+                    )
+                    contexts[(i, j)] = matchup_context(pool, rules, da, db)
+        name = table.get("name", where)
+        out.append(TargetSet(name, keys, np.array([rates[a] for a in keys]), contexts))
+    if not out:
+        raise LabError("no [[set]] tables: nothing to match", source=str(path))
+    return out
+
+
 def tune(
     state: Path,
     generations: int = 30,
