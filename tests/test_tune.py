@@ -86,3 +86,7 @@ def test_a_targets_file_missing_an_army_is_one_line(tmp_path):
     with pytest.raises(LabError, match="rates must name every army") as e:
         load_targets(bad)
     assert str(bad) in str(e.value.source or e.value)
+    missing = targets_file(tmp_path / "m.toml", [("x", "nowhere.toml", {a: 0.5 for a in ARMIES})])
+    with pytest.raises(LabError, match="cannot read set\\[0\\]'s patch") as e:
+        load_targets(missing)
+    assert "nowhere.toml" in str(e.value.source)

@@ -169,10 +169,14 @@ def load_targets(path: Path, rules: RuleSet | None = None) -> list[TargetSet]:
     cards = load_pool()
     decks = load_armies(cards)
     keys = tuple(d.key for d in decks)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise LabError(f"cannot read the targets: {e}", source=str(path)) from None
+
+    def read(file: Path, what: str) -> dict:
+        try:
+            return tomllib.loads(file.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise LabError(f"cannot read {what}: {e}", source=str(file)) from None
+
+    data = read(path, "the targets")
     out = []
     for k, table in enumerate(data.get("set", [])):
         where = f"set[{k}]"
@@ -184,7 +188,9 @@ def load_targets(path: Path, rules: RuleSet | None = None) -> list[TargetSet]:
         patch = None
         if table.get("patch"):
             file = path.parent / table["patch"]
-            patches = tomllib.loads(file.read_text(encoding="utf-8"))["patch"]
+            patches = read(file, f"{where}'s patch").get("patch")
+            if not patches:
+                raise LabError("no [[patch]] table: the targets' set names it", source=str(file))
             patch = parse_patch(patches[0], str(file), pool=cards)
         contexts = {}
         for i, a in enumerate(decks):
