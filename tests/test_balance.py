@@ -237,6 +237,22 @@ def test_deck_list_edits_swap_an_armys_ashigaru_for_one_a_step_or_two_away(confi
     assert only and {m.edit.card for m in only} == {"ashigaru8"}
 
 
+def test_numbers_only_drops_every_ability_edit_and_keeps_the_rest(config):
+    """--no-abilities: the catalogue without any ability switched off or amount changed, every
+    strength edit (and, asked for, deck-list edit) exactly as with them."""
+    exp = load_experiment(config)
+    decks = {a.key: a.deck() for a in exp.armies}
+    names = {a.key: a.name for a in exp.armies}
+    every = catalogue(decks, names, deck_lists=True)
+    numbers = catalogue(decks, names, deck_lists=True, abilities=False)
+    assert {m.edit.op for m in every} == {"strength", "off", "amount", "replace"}
+    assert {m.edit.op for m in numbers} == {"strength", "replace"}
+    assert [m.text for m in numbers] == [
+        m.text for m in every if m.edit.op in ("strength", "replace")
+    ]
+    assert [m.index for m in numbers] == list(range(len(numbers)))  # moves are numbered anew
+
+
 def test_every_edit_as_toml_parses_back_to_the_same_edit(config):
     exp = load_experiment(config)
     decks, names = {a.key: a.deck() for a in exp.armies}, {a.key: a.name for a in exp.armies}
@@ -706,6 +722,23 @@ def test_deck_lists_option_adds_the_deck_list_edits_to_the_search(config, tmp_pa
         assert result.exit_code == 2 and "planned" in result.output, result.output
     swaps = [[m.text for m in p.moves if m.edit.op == "replace"] for p in plans]
     assert swaps[0] == [] and "足軽4 ×2 → 足軽6 (武田)" in swaps[1]
+
+
+def test_no_abilities_option_keeps_ability_edits_out_of_the_search(config, tmp_path, monkeypatch):
+    """`lab balance --no-abilities` searches numbers only; by default the abilities are in."""
+    plans = []
+
+    def stop_after_planning(*args, **kwargs):
+        plans.append(real(*args, **kwargs))
+        raise LabError("planned")
+
+    real = balance.plan
+    monkeypatch.setattr(balance, "plan", stop_after_planning)
+    for flag in ((), ("--no-abilities",)):
+        result = invoke("balance", str(config), "--out", str(tmp_path / "x"), *flag)
+        assert result.exit_code == 2 and "planned" in result.output, result.output
+    ops = [{m.edit.op for m in p.moves} for p in plans]
+    assert {"off", "amount"} <= ops[0] and ops[1] == {"strength"}
 
 
 def test_configs_balance_cannot_read_are_one_line(tmp_path):

@@ -606,11 +606,14 @@ def test_the_pages_balance_form_starts_from_the_commands_defaults(client, folder
     # the deck-list edits' box is ticked exactly when `lab balance` adds them unasked
     box = re.search(r'<input type="checkbox" name="deck_lists"([^>]*)>', form)
     assert box and ("checked" in box.group(1)) == bool(options["deck_lists"].default)
+    box = re.search(r'<input type="checkbox" name="no_abilities"([^>]*)>', form)
+    assert box and ("checked" in box.group(1)) == (not options["abilities"].default)
 
 
-def test_the_balance_form_asks_for_deck_list_edits(client, folders, monkeypatch):
-    """The page's deck-list box reaches the search's catalogue as `lab balance --deck-lists`
-    does: the job's spec carries it, and the child plans with it (and without it when unticked)."""
+def test_the_balance_form_asks_for_deck_list_edits_and_numbers_only(client, folders, monkeypatch):
+    """The page's deck-list and numbers-only boxes reach the search's catalogue as `lab balance
+    --deck-lists` and `--no-abilities` do: the job's spec carries them, the child plans with
+    them (and with the defaults when unticked)."""
     from lab.design import balance
     from lab.serve import child
 
@@ -622,23 +625,25 @@ def test_the_balance_form_asks_for_deck_list_edits(client, folders, monkeypatch)
         pass
 
     def spy(exp, **kw):
-        seen.append(kw["deck_lists"])
+        seen.append((kw["deck_lists"], kw["abilities"]))
         raise Planned
 
     monkeypatch.setattr(balance, "plan", spy)
-    for ticked in (True, False):
+    for ticked in ((True, False), (False, True)):
         with pytest.raises(Planned):
-            child._balance({**spec, "deck_lists": ticked}, lambda **kw: None)
-    assert seen == [True, False]
+            child._balance(
+                {**spec, "deck_lists": ticked[0], "abilities": ticked[1]}, lambda **kw: None
+            )
+    assert seen == [(True, False), (False, True)]
     started = []
 
     def start(kind, config, ref, out, **options):
-        started.append((kind, options["deck_lists"]))
+        started.append((kind, options["deck_lists"], options["abilities"]))
         return SimpleNamespace(id="spied")
 
     monkeypatch.setattr(client.app.state.lab.jobs, "start", start)
     form = {"kind": "balance", "config": "configs/small.toml", "budget_games": "100"}
-    for extra in ({"deck_lists": "on"}, {}):
+    for extra in ({"deck_lists": "on", "no_abilities": "on"}, {}):
         r = client.post("/experiments/start", data={**form, **extra}, follow_redirects=False)
         assert r.status_code == 303, error_line(r.text)
-    assert started == [("balance", True), ("balance", False)]
+    assert started == [("balance", True, False), ("balance", False, True)]

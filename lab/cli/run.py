@@ -703,6 +703,14 @@ def balance_command(
             "足軽 a step or two stronger or weaker (docs/balancing.md, \"How it searches\").",
         ),
     ] = balance_defaults.DECK_LISTS,
+    abilities: Annotated[
+        bool,
+        typer.Option(
+            "--abilities/--no-abilities",
+            help="Try ability edits (an ability off, an amount ±1); --no-abilities proposes "
+            "numbers only: strengths (and deck lists with --deck-lists).",
+        ),
+    ] = balance_defaults.ABILITIES,
     minutes: Annotated[
         float | None,
         typer.Option(
@@ -881,7 +889,7 @@ def balance_command(
     """Search card edits that bring every army's win rate to --target ± --band at every tier.
 
     Tries strength ±1/±2, ability amounts ±1 and abilities off (with --deck-lists, each army's
-    足軽 swapped for one a step or two away too), in sets of at most --max-edits, on the config's
+    足軽 swapped for one a step or two away too; with --no-abilities, no ability edit), in sets of at most --max-edits, on the config's
     armies (each pair in both seat orders, paired deals): screening at the first
     tier on shared deals with racing, the strong tiers (default: search(100)) measuring the
     promising sets and correcting the search; the front is chosen on selection deals, its best
@@ -908,6 +916,7 @@ def balance_command(
         max_edits=max_edits,
         cards=names,
         deck_lists=deck_lists,
+        abilities=abilities,
         value=value_dir,
         confirm_games=confirm_games,
         strong_games=strong_games,

@@ -80,6 +80,7 @@ def plan(
     max_edits: int = defaults.MAX_EDITS,
     cards: list[str] | None = None,
     deck_lists: bool = defaults.DECK_LISTS,
+    abilities: bool = defaults.ABILITIES,
     value: str | Path | None = None,
     confirm_games: int = defaults.CONFIRM_GAMES,
     strong_games: int = defaults.STRONG_GAMES,
@@ -118,7 +119,9 @@ def plan(
     calibration = pick_calibration(config, chosen, calibrate)
     exp = _balance_experiment(config, chosen[0])
     keep, note = _ranking(config, exp, value)
-    moves = design.edit_catalogue(exp, keep=keep, cards=cards or None, deck_lists=deck_lists)
+    moves = design.edit_catalogue(
+        exp, keep=keep, cards=cards or None, deck_lists=deck_lists, abilities=abilities
+    )
     if cards:
         note = f"the cards named by --cards ({', '.join(cards)})" + (
             f", among {note}" if keep is not None else ""

@@ -12,6 +12,11 @@ MAX_EDITS = 10
 # by more on a new seed than without (docs/balancing.md, "Deck-list edits, an ability probe
 # and twelve edits")
 DECK_LISTS = False
+# ability edits (an ability switched off, an amount ±1) on unless a designer asks for numbers
+# only (`--no-abilities`): the tiers part most on them (docs/balancing.md, "Strength edits a
+# strong player feels less"), yet a default search without them (deck lists on) met the band
+# on neither new seed (docs/balancing.md, "Numbers only: strengths and deck lists")
+ABILITIES = True
 MINUTES = 30.0  # wall-clock budget when no games budget is given
 CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals
 STRONG_GAMES = 1280  # games per army on a strong tier's fresh deals (half to select)

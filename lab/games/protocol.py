@@ -282,13 +282,19 @@ class CardDesign(Protocol):
         ``LabError`` line for an unknown card, an army not holding it, …"""
 
     def edit_catalogue(
-        self, exp: Experiment, keep=None, cards: list[str] | None = None, deck_lists: bool = False
+        self,
+        exp: Experiment,
+        keep=None,
+        cards: list[str] | None = None,
+        deck_lists: bool = False,
+        abilities: bool = True,
     ) -> tuple:
         """Every single card edit of ``exp``'s armies (each with ``index``, ``key``, ``text``,
         ``edit``, ``armies``, ``slot`` — what it changes; moves of different slots never
         conflict — and ``conflicts(other)``); ``keep``: only these (army, card id) pairs;
         ``cards``: only these names (one ``LabError`` line for one no army holds);
-        ``deck_lists``: with edits of the decks' lists too (a game without them ignores it)."""
+        ``deck_lists``: with edits of the decks' lists too (a game without them ignores it);
+        ``abilities``: with edits of the cards' abilities (without: numbers only)."""
 
     def patch_toml(self, moves, name: str, description: str, exp: Experiment) -> str:
         """The ``[[patch]]`` table of a set of edits, ready to paste into a config."""

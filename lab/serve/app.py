@@ -486,6 +486,7 @@ def create_app(
                 or balance_defaults.STRONG_GAMES,
                 cards=str(form.get("cards") or ""),
                 deck_lists=bool(form.get("deck_lists")),
+                abilities=not form.get("no_abilities"),
                 tiers=str(form.get("tiers") or ""),
                 resume=bool(form.get("resume")),
             )

@@ -162,6 +162,7 @@ def _balance(spec: dict, status: Status) -> None:
         confirm_games=spec.get("confirm_games", defaults.CONFIRM_GAMES),
         strong_games=spec.get("strong_games", defaults.STRONG_GAMES),
         deck_lists=spec.get("deck_lists", defaults.DECK_LISTS),
+        abilities=spec.get("abilities", defaults.ABILITIES),
     )
     balance.check_options(minutes, games)
 

@@ -51,14 +51,20 @@ class CardDesign:
         return swap(exp, card, replacement, army)
 
     def edit_catalogue(
-        self, exp: Experiment, keep=None, cards=None, deck_lists: bool = False
+        self, exp: Experiment, keep=None, cards=None, deck_lists: bool = False, abilities=True
     ) -> tuple[edits.Move, ...]:
         decks = {a.key: a.deck() for a in exp.armies}
         names = {a.key: a.name for a in exp.armies}
         pool = exp.pool()
         wanted = edits.card_ids(cards, decks, pool) if cards else None
         return edits.catalogue(
-            decks, names, keep=keep, cards=wanted, pool=pool, deck_lists=deck_lists
+            decks,
+            names,
+            keep=keep,
+            cards=wanted,
+            pool=pool,
+            deck_lists=deck_lists,
+            abilities=abilities,
         )
 
     def patch_toml(self, moves, name: str, description: str, exp: Experiment) -> str:

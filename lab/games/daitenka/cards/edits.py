@@ -6,9 +6,9 @@ holds — a vanilla 足軽 excepted (its strength is its name) — strength −2
 (units and warlords; a general stays ∞), each ability turned off, and each effect row's amount
 ±1 when it is at least 1 (an amount of 0 is covered by "off"); and, asked for (``deck_lists``,
 `lab balance --deck-lists`), deck-list edits: each vanilla 足軽 of an army's deck, every copy,
-replaced by the 足軽 a step or two away (``replace``, that army's deck). A card held only by one
-army is
-edited as the card; a card several decks hold is edited per army (``army = "…"``, that deck's
+replaced by the 足軽 a step or two away (``replace``, that army's deck); and, numbers only
+(``abilities=False``, `lab balance --no-abilities`), no ability edit. A card held only by one
+army is edited as the card; a card several decks hold is edited per army (``army = "…"``, that deck's
 copies) and, when every deck holding it is in the experiment, also as the card itself (every
 deck). ``keep`` narrows it to (army, card) pairs — the cards a ``lab value`` table ranks most
 responsible (``lab.design.balance_edits.responsible``). Two edits conflict when they touch
@@ -83,12 +83,14 @@ def catalogue(
     cards: set[str] | None = None,
     pool: CardPool | None = None,
     deck_lists: bool = False,
+    abilities: bool = True,
 ) -> tuple[Move, ...]:
     """Every single edit of the armies ``decks`` (army key → deck; ``names``: printed army
     names), in army and deck order. ``keep``: only these (army, card id) pairs (a value
     table's ranking; no deck-list edit then: a value table ranks no 足軽); ``cards``: only
     these card ids (``--cards``); ``pool``: the experiment's cards (the package's and its extra
-    card files); ``deck_lists``: with the deck-list edits (``_deck_edits``)."""
+    card files); ``deck_lists``: with the deck-list edits (``_deck_edits``); ``abilities``: with
+    the ability edits (off, amount ±1) — without them, strengths (and deck lists) only."""
     pool = pool or load_pool()
     holders: dict[str, list[str]] = {}
     for army, deck in decks.items():
@@ -135,13 +137,13 @@ def catalogue(
                 ):
                     scopes.append(("", f" (every deck: {', '.join(names[a] for a in mine)})"))
             for scope, scope_text in scopes:
-                for edit, text in _edits(card, scope, pool):
+                for edit, text in _edits(card, scope, pool, abilities):
                     add(edit, text, scope_text)
     return tuple(moves)
 
 
-def _edits(card: Card, army: str, pool):
-    """(edit, text) of one card in one scope."""
+def _edits(card: Card, army: str, pool, abilities: bool = True):
+    """(edit, text) of one card in one scope (its abilities' only with ``abilities``)."""
     if card.is_unit and card.strength != INF:
         for step in STEPS:
             s = card.strength + step
@@ -150,7 +152,7 @@ def _edits(card: Card, army: str, pool):
                     set_strength(card.id, s, army=army, pool=pool),
                     f"{card.name} strength {card.strength} → {s}",
                 )
-    for a in card.abilities:
+    for a in card.abilities if abilities else ():
         yield ability_off(card.id, a.id, army=army, pool=pool), f"{card.name} 〈{a.name}〉 off"
         for i, row in enumerate(a.rows):
             if row.amount < 1:
