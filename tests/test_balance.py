@@ -707,8 +707,9 @@ def test_bad_options_are_one_line(config, tmp_path, args, fragment):
     assert len(lines) == 1 and lines[0].startswith("error:") and fragment in lines[0], lines
 
 
-def test_deck_lists_option_adds_the_deck_list_edits_to_the_search(config, tmp_path, monkeypatch):
-    """`lab balance --deck-lists` searches the deck-list edits too; without it, none."""
+def test_catalogue_options_reach_the_search(config, tmp_path, monkeypatch):
+    """`lab balance --deck-lists` searches the deck-list edits too, `--no-abilities` no ability
+    edit; by default the abilities are in and the deck lists out."""
     plans = []
 
     def stop_after_planning(*args, **kwargs):
@@ -717,28 +718,13 @@ def test_deck_lists_option_adds_the_deck_list_edits_to_the_search(config, tmp_pa
 
     real = balance.plan
     monkeypatch.setattr(balance, "plan", stop_after_planning)
-    for flag in ((), ("--deck-lists",)):
+    for flag in ((), ("--deck-lists",), ("--no-abilities",)):
         result = invoke("balance", str(config), "--out", str(tmp_path / "x"), *flag)
         assert result.exit_code == 2 and "planned" in result.output, result.output
     swaps = [[m.text for m in p.moves if m.edit.op == "replace"] for p in plans]
-    assert swaps[0] == [] and "足軽4 ×2 → 足軽6 (武田)" in swaps[1]
-
-
-def test_no_abilities_option_keeps_ability_edits_out_of_the_search(config, tmp_path, monkeypatch):
-    """`lab balance --no-abilities` searches numbers only; by default the abilities are in."""
-    plans = []
-
-    def stop_after_planning(*args, **kwargs):
-        plans.append(real(*args, **kwargs))
-        raise LabError("planned")
-
-    real = balance.plan
-    monkeypatch.setattr(balance, "plan", stop_after_planning)
-    for flag in ((), ("--no-abilities",)):
-        result = invoke("balance", str(config), "--out", str(tmp_path / "x"), *flag)
-        assert result.exit_code == 2 and "planned" in result.output, result.output
+    assert swaps[0] == [] and "足軽4 ×2 → 足軽6 (武田)" in swaps[1] and swaps[2] == []
     ops = [{m.edit.op for m in p.moves} for p in plans]
-    assert {"off", "amount"} <= ops[0] and ops[1] == {"strength"}
+    assert {"off", "amount"} <= ops[0] and ops[2] == {"strength"}
 
 
 def test_configs_balance_cannot_read_are_one_line(tmp_path):
