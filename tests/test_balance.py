@@ -725,6 +725,12 @@ def test_catalogue_options_reach_the_search(config, tmp_path, monkeypatch):
     assert swaps[0] == [] and "足軽4 ×2 → 足軽6 (武田)" in swaps[1] and swaps[2] == []
     ops = [{m.edit.op for m in p.moves} for p in plans]
     assert {"off", "amount"} <= ops[0] and ops[2] == {"strength"}
+    # a general has no strength to change: numbers only leaves it nothing, said in one line
+    monkeypatch.setattr(balance, "plan", real)
+    result = invoke("balance", str(config), "--no-abilities", "--cards", "武田信玄")
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert "no card edit to try" in lines[0] and "--no-abilities leaves" in lines[0]
 
 
 def test_configs_balance_cannot_read_are_one_line(tmp_path):

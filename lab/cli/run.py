@@ -889,8 +889,9 @@ def balance_command(
     """Search card edits that bring every army's win rate to --target ± --band at every tier.
 
     Tries strength ±1/±2, ability amounts ±1 and abilities off (with --deck-lists, each army's
-    足軽 swapped for one a step or two away too; with --no-abilities, no ability edit), in sets of at most --max-edits, on the config's
-    armies (each pair in both seat orders, paired deals): screening at the first
+    足軽 swapped for one a step or two away too; with --no-abilities, no ability edit), in sets
+    of at most --max-edits, on the config's armies (each pair in both seat orders, paired
+    deals): screening at the first
     tier on shared deals with racing, the strong tiers (default: search(100)) measuring the
     promising sets and correcting the search; the front is chosen on selection deals, its best
     set polished an edit or two at a time on deals of its own (--polish), and every reported figure

@@ -129,7 +129,8 @@ def plan(
     if not moves:
         raise LabError(
             "no card edit to try: the cards named by --cards (or ranked by the value "
-            "table) have no strength or ability to change",
+            "table) have no strength or ability to change"
+            + ("" if abilities else " (--no-abilities leaves their abilities as printed)"),
             source=config.source,
         )
     # games per army per deal

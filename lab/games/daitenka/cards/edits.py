@@ -8,13 +8,15 @@ holds — a vanilla 足軽 excepted (its strength is its name) — strength −2
 `lab balance --deck-lists`), deck-list edits: each vanilla 足軽 of an army's deck, every copy,
 replaced by the 足軽 a step or two away (``replace``, that army's deck); and, numbers only
 (``abilities=False``, `lab balance --no-abilities`), no ability edit. A card held only by one
-army is edited as the card; a card several decks hold is edited per army (``army = "…"``, that deck's
-copies) and, when every deck holding it is in the experiment, also as the card itself (every
-deck). ``keep`` narrows it to (army, card) pairs — the cards a ``lab value`` table ranks most
-responsible (``lab.design.balance_edits.responsible``). Two edits conflict when they touch
-the same strength or the same ability of a card in overlapping scopes, or replace a card in
-one deck that another replacement there takes or gives; an edit set holds no conflicting pair. Also owns the TOML a designer pastes into a config (``patch_toml``), which
-``lab.games.daitenka.cards.patch.parse_patch`` reads back into the same edits. Plays nothing.
+army is edited as the card; a card several decks hold is edited per army (``army = "…"``,
+that deck's copies) and, when every deck holding it is in the experiment, also as the card
+itself (every deck). ``keep`` narrows it to (army, card) pairs — the cards a ``lab value``
+table ranks most responsible (``lab.design.balance_edits.responsible``). Two edits conflict
+when they touch the same strength or the same ability of a card in overlapping scopes, or
+replace a card in one deck that another replacement there takes or gives; an edit set holds
+no conflicting pair. Also owns the TOML a designer pastes into a config (``patch_toml``),
+which ``lab.games.daitenka.cards.patch.parse_patch`` reads back into the same edits. Plays
+nothing.
 """
 
 from __future__ import annotations
