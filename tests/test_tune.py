@@ -63,6 +63,10 @@ def test_matching_rates_scores_the_bot_whose_rates_they_are_best(tmp_path):
     probe = RateEvaluator(first, deals=3)
     assert probe.games == 2 * 3 * 72
     written, buffed = probe.rates(PERSONAS["aggressive"], seed=5)
+    from lab.games.daitenka.bots.match import parse_bot
+
+    named = probe.rates(parse_bot({"kind": "heuristic", "persona": "aggressive"}), seed=5)
+    assert all((x == y).all() for x, y in zip(named, (written, buffed)))  # any bot, by its spec
     assert written.mean() == pytest.approx(0.5)  # every game counts once for each side
     assert buffed[ARMIES.index("takeda")] > written[ARMIES.index("takeda")]  # 赤備え 7 → 10
     own = targets_file(

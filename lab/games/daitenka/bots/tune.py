@@ -125,9 +125,14 @@ class RateEvaluator:
     def games(self) -> int:
         return sum(self.deals * len(s.contexts) for s in self.sets)
 
-    def rates(self, params: dict, seed: int) -> list[np.ndarray]:
-        """Each set's army win rates (game order, fractions) with ``params`` in both seats."""
-        me = BotSpec("heuristic", tuple(sorted(params.items())))
+    def rates(self, params: dict | BotSpec, seed: int) -> list[np.ndarray]:
+        """Each set's army win rates (game order, fractions) with the heuristic of ``params`` —
+        or any bot — in both seats."""
+        me = (
+            params
+            if isinstance(params, BotSpec)
+            else BotSpec("heuristic", tuple(sorted(params.items())))
+        )
         rng = np.random.default_rng(seed)
         out = []
         for s in self.sets:
@@ -141,7 +146,7 @@ class RateEvaluator:
             out.append(points / (2 * self.deals * (len(s.armies) - 1)))
         return out
 
-    def errors(self, params: dict, seed: int) -> list[np.ndarray]:
+    def errors(self, params: dict | BotSpec, seed: int) -> list[np.ndarray]:
         """Each set's rates minus its targets, in points."""
         return [100 * (r - s.rates) for r, s in zip(self.rates(params, seed), self.sets)]
 
