@@ -5,13 +5,12 @@ set")."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from _support.benchmarks import load
 from _support.sim_cases import write_config
 from lab.design import balance
 from lab.design.balance_search import POLISH, Search
@@ -23,16 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def replay():
-    sys.path.insert(0, str(ROOT / "benchmarks"))  # its sibling import (correction_check)
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "polish_replay", ROOT / "benchmarks" / "polish_replay.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return module
+    return load("polish_replay")  # it imports its sibling correction_check
 
 
 @pytest.fixture(scope="module")

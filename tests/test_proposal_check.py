@@ -4,13 +4,14 @@ figures it prints are measurements, not asserted)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
 from lab.errors import LabError
+
+from _support.benchmarks import load
 
 ROOT = Path(__file__).resolve().parent.parent
 PATCH = """[[patch]]
@@ -25,12 +26,7 @@ strength = 9
 
 @pytest.fixture(scope="module")
 def check():
-    spec = importlib.util.spec_from_file_location(
-        "proposal_check", ROOT / "benchmarks" / "proposal_check.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("proposal_check")
 
 
 def test_the_proposal_is_played_alone_at_the_seed_and_tier_asked(check):

@@ -7,21 +7,19 @@ command nobody types; .ci/run installs the test extra and runs pytest as the sec
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
+
+from _support.benchmarks import load
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
 
 def _coldstart():
-    spec = importlib.util.spec_from_file_location("coldstart", ROOT / "benchmarks" / "coldstart.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("coldstart")
 
 
 def _set_up_commands() -> list[str]:

@@ -4,24 +4,17 @@ figures are measurements, not asserted)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from _support.benchmarks import load
+
 ARMIES = ("oda", "honganji", "saika", "takeda", "mouri", "houjou", "uesugi", "tougun", "seigun")
 
 
 @pytest.fixture(scope="module")
 def proxy():
-    spec = importlib.util.spec_from_file_location(
-        "tier_proxy", ROOT / "benchmarks" / "tier_proxy.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("tier_proxy")
 
 
 def test_the_noise_share_is_the_two_binomial_errors(proxy, tmp_path):
