@@ -1,7 +1,7 @@
 """How closely a cheap bot rates the armies as search(400) does: `python benchmarks/tier_proxy.py
 [--bot BOT …] [--deals N] [--targets FILE] [--seed S] [--jobs J]`.
 
-Each bot (as a config names one: "tuned", "strong", '{ kind = "search", simulations = 25 }')
+Each bot (as --bot names one: "tuned", "strong", '{ kind = "search", simulations = 25 }')
 plays itself on every deck set of the targets file (default benchmarks/proposals/
 search400_rates.toml: search(400)'s army rates on twelve deck sets), N deals per ordered pair of
 different armies, and the script prints per set the root mean square over the nine armies of
@@ -20,17 +20,20 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
+from lab.games.daitenka.schema.bots import bot_from_text
+
 TARGETS = Path(__file__).resolve().parent / "proposals" / "search400_rates.toml"
 
 
 def measure(bot: str, targets: Path, deals: int, seed: int, index: int, every: int):
-    """The rates minus the targets (points) of every ``every``-th set from ``index``."""
-    from lab.games.daitenka.bots.match import parse_bot
+    """The army keys, and the rates minus the targets (points) of every ``every``-th set from
+    ``index``."""
     from lab.games.daitenka.bots.tune import RateEvaluator
 
     ev = RateEvaluator(targets, deals)
     ev.sets = ev.sets[index::every]
-    return [(s.name, e) for s, e in zip(ev.sets, ev.errors(parse_bot(_spec(bot)), seed))]
+    errors = ev.errors(bot_from_text(bot), seed)
+    return ev.sets[0].armies, [(s.name, e) for s, e in zip(ev.sets, errors)]
 
 
 def noise_points(targets: Path, deals: int, armies: int) -> float:
@@ -42,12 +45,6 @@ def noise_points(targets: Path, deals: int, armies: int) -> float:
     own = 0.25 / (2 * (armies - 1) * deals)
     theirs = np.mean([0.25 / s["games_per_army"] for s in sets if "games_per_army" in s] or [0.0])
     return 100 * float(np.sqrt(own + theirs))
-
-
-def _spec(bot: str):
-    import tomllib
-
-    return tomllib.loads(f"b = {bot}")["b"] if bot.lstrip().startswith("{") else bot
 
 
 if __name__ == "__main__":
@@ -63,10 +60,8 @@ if __name__ == "__main__":
         parts = Parallel(n_jobs=a.jobs)(
             delayed(measure)(bot, a.targets, a.deals, a.seed, k, a.jobs) for k in range(a.jobs)
         )
-        rows = [row for part in parts for row in part]
-        from lab.games.daitenka.bots.tune import load_targets
-
-        armies = load_targets(a.targets)[0].armies
+        armies = parts[0][0]
+        rows = [row for _, part in parts for row in part]
         every = np.concatenate([e for _, e in rows])
         mean = np.mean([e for _, e in rows], axis=0)
         worst = int(np.argmax(np.abs(mean)))

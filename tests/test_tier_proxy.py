@@ -31,11 +31,12 @@ def test_the_noise_share_is_the_two_binomial_errors(proxy, tmp_path):
 
 
 def test_bots_are_named_as_a_config_names_them(proxy):
-    assert proxy._spec("tuned") == "tuned"
-    assert proxy._spec('{ kind = "search", simulations = 25 }') == {
-        "kind": "search",
-        "simulations": 25,
-    }
+    from lab.games.daitenka.bots.match import parse_bot
+
+    assert proxy.bot_from_text("tuned") == parse_bot("tuned")
+    assert proxy.bot_from_text('{ kind = "search", simulations = 25 }') == parse_bot(
+        {"kind": "search", "simulations": 25}
+    )
 
 
 def test_the_shipped_targets_load_with_every_patch(proxy):
