@@ -29,6 +29,7 @@ on new deals. Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -55,9 +56,12 @@ def search_options(ap: argparse.ArgumentParser) -> None:
 
 def load_search(src: Path, config: str, seed, tiers, jobs=None) -> balance_search.Search:
     """The finished search in ``src``, as ``lab balance CONFIG [--seed] [--tiers]`` ran it —
-    without a calibration tier (the default) or with search(400) as one."""
-    for calibrate in (None, "search"):
-        p = balance.plan(load_experiment(config), seed=seed, tiers=tiers, calibrate=calibrate)
+    without a calibration tier or with search(400) as one (the default), centring or not (a
+    search from before centring)."""
+    for calibrate, centre in itertools.product((None, "search"), (True, False)):
+        p = balance.plan(
+            load_experiment(config), seed=seed, tiers=tiers, calibrate=calibrate, centre=centre
+        )
         s = balance_search.Search(
             p.exp,
             p.moves,
@@ -66,6 +70,7 @@ def load_search(src: Path, config: str, seed, tiers, jobs=None) -> balance_searc
             tiers=p.tiers,
             bridge=p.bridge,
             calibration=p.calibration,
+            centring=p.centring,
             jobs=jobs,
         )
         if not (src / balance_search.STATE).is_file():

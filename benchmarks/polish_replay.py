@@ -50,6 +50,7 @@ FORGOTTEN_PHASES = (
     balance_search.POLISH_PROBES_PHASE,
     balance_search.POLISH_SCREEN,
     balance_search.POLISH_SINGLES_PHASE,
+    balance_search.POLISH_CENTRE_PHASE,
     "fresh deals",
 )
 
@@ -190,12 +191,13 @@ def calibrated(search: balance_search.Search, tier) -> balance_search.Search:
     polishing judged at ``tier`` too (docs/balancing.md, "The calibration tier")."""
     s = balance_search.Search(
         search.exp,
-        search.moves,
+        search.moves[: search.searchable],
         search.settings,
         search.out,
         tiers=search.tiers,
         bridge=search.bridge,
         calibration=tier,
+        centring=[search.moves[i] for i in search.centring],
         jobs=search.jobs,
     )
     extra = len(s.play_tiers) - len(search.play_tiers)

@@ -608,12 +608,14 @@ def test_the_pages_balance_form_starts_from_the_commands_defaults(client, folder
     assert box and ("checked" in box.group(1)) == bool(options["deck_lists"].default)
     box = re.search(r'<input type="checkbox" name="no_abilities"([^>]*)>', form)
     assert box and ("checked" in box.group(1)) == (not options["abilities"].default)
+    box = re.search(r'<input type="checkbox" name="no_centre"([^>]*)>', form)
+    assert box and ("checked" in box.group(1)) == (not options["centre"].default)
 
 
 def test_the_balance_form_asks_for_deck_list_edits_and_numbers_only(client, folders, monkeypatch):
-    """The page's deck-list and numbers-only boxes reach the search's catalogue as `lab balance
-    --deck-lists` and `--no-abilities` do: the job's spec carries them, the child plans with
-    them (and with the defaults when unticked)."""
+    """The page's deck-list, numbers-only and no-centring boxes reach the search as `lab balance
+    --deck-lists`, `--no-abilities` and `--no-centre` do: the job's spec carries them, the child
+    plans with them (and with the defaults when unticked)."""
     from lab.design import balance
     from lab.serve import child
 
@@ -625,25 +627,28 @@ def test_the_balance_form_asks_for_deck_list_edits_and_numbers_only(client, fold
         pass
 
     def spy(exp, **kw):
-        seen.append((kw["deck_lists"], kw["abilities"]))
+        seen.append((kw["deck_lists"], kw["abilities"], kw["centre"]))
         raise Planned
 
     monkeypatch.setattr(balance, "plan", spy)
-    for ticked in ((True, False), (False, True)):
+    for ticked in ((True, False, False), (False, True, True)):
         with pytest.raises(Planned):
             child._balance(
-                {**spec, "deck_lists": ticked[0], "abilities": ticked[1]}, lambda **kw: None
+                {**spec, "deck_lists": ticked[0], "abilities": ticked[1], "centre": ticked[2]},
+                lambda **kw: None,
             )
-    assert seen == [(True, False), (False, True)]
+    with pytest.raises(Planned):
+        child._balance(spec, lambda **kw: None)  # a spec from before the boxes: the defaults
+    assert seen == [(True, False, False), (False, True, True), (False, True, True)]
     started = []
 
     def start(kind, config, ref, out, **options):
-        started.append((kind, options["deck_lists"], options["abilities"]))
+        started.append((kind, options["deck_lists"], options["abilities"], options["centre"]))
         return SimpleNamespace(id="spied")
 
     monkeypatch.setattr(client.app.state.lab.jobs, "start", start)
     form = {"kind": "balance", "config": "configs/small.toml", "budget_games": "100"}
-    for extra in ({"deck_lists": "on", "no_abilities": "on"}, {}):
+    for extra in ({"deck_lists": "on", "no_abilities": "on", "no_centre": "on"}, {}):
         r = client.post("/experiments/start", data={**form, **extra}, follow_redirects=False)
         assert r.status_code == 303, error_line(r.text)
-    assert started == [("balance", True, False), ("balance", False, True)]
+    assert started == [("balance", True, False, False), ("balance", False, True, True)]

@@ -711,6 +711,16 @@ def balance_command(
             "numbers only: strengths (and deck lists with --deck-lists).",
         ),
     ] = balance_defaults.ABILITIES,
+    centre: Annotated[
+        bool,
+        typer.Option(
+            "--centre/--no-centre",
+            help="Polishing moves each army whose tiers' midpoint is a point or more off the "
+            "target towards it with one deck-list edit of its own (an army's 足軽 a step or two "
+            "stronger or weaker: felt alike by the tiers), beyond --max-edits "
+            "(docs/balancing.md, \"Centring\").",
+        ),
+    ] = balance_defaults.CENTRE,
     minutes: Annotated[
         float | None,
         typer.Option(
@@ -918,6 +928,7 @@ def balance_command(
         cards=names,
         deck_lists=deck_lists,
         abilities=abilities,
+        centre=centre,
         value=value_dir,
         confirm_games=confirm_games,
         strong_games=strong_games,

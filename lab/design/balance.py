@@ -68,6 +68,8 @@ class BalancePlan:
     bridge: object = None  # a tier that measures edits for the strong tiers, not judged
     # a dearer tier measuring the polishing anchor once: its offset from the first strong tier
     calibration: object = None
+    # the edits polishing may centre the armies with (``Search._centring``): the deck-list edits
+    centring: tuple = ()
 
 
 def plan(
@@ -81,6 +83,7 @@ def plan(
     cards: list[str] | None = None,
     deck_lists: bool = defaults.DECK_LISTS,
     abilities: bool = defaults.ABILITIES,
+    centre: bool = defaults.CENTRE,
     value: str | Path | None = None,
     confirm_games: int = defaults.CONFIRM_GAMES,
     strong_games: int = defaults.STRONG_GAMES,
@@ -93,6 +96,7 @@ def plan(
     """The balance search of ``config``: screened at the first of ``tiers`` and judged at every
     one (default: the config's tier, plus the search tier when that one is cheap; ``tier``:
     that one tier alone; ``second_tier``: one more tier, as ``--confirm-tier`` adds it;
+    ``centre``: polishing centres the armies between the tiers with deck-list edits;
     ``via``: a bridge tier, e.g. "strong", default none; ``calibrate``: a calibration tier, e.g.
     "search", default ``pick_calibration``'s).
     ``search``: Settings fields (block, levels, … — for tests and benchmarks)."""
@@ -122,6 +126,7 @@ def plan(
     moves = design.edit_catalogue(
         exp, keep=keep, cards=cards or None, deck_lists=deck_lists, abilities=abilities
     )
+    centring = _centring_edits(design, exp, keep, cards, abilities) if centre else ()
     if cards:
         note = f"the cards named by --cards ({', '.join(cards)})" + (
             f", among {note}" if keep is not None else ""
@@ -149,7 +154,21 @@ def plan(
         seed=config.seed if seed is None else seed,
         **(deals | search),
     )
-    return BalancePlan(config, exp, moves, settings, chosen, note, bridge, calibration)
+    return BalancePlan(config, exp, moves, settings, chosen, note, bridge, calibration, centring)
+
+
+def _centring_edits(design, exp: Experiment, keep, cards, abilities: bool) -> tuple:
+    """The deck-list edits of the catalogue (the edits ``deck_lists`` adds; none for a game
+    without them), which polishing centres the armies with: one step of an army's 足軽 is felt
+    about alike by `tuned` and search(100) (docs/balancing.md, "Centring")."""
+
+    def catalogue(lists: bool):
+        return design.edit_catalogue(
+            exp, keep=keep, cards=cards or None, deck_lists=lists, abilities=abilities
+        )
+
+    plain = {m.key for m in catalogue(False)}
+    return tuple(m for m in catalogue(True) if m.key not in plain)
 
 
 def pick_tiers(
@@ -412,6 +431,7 @@ def run(
         keep_records=keep_records,
         bridge=p.bridge,
         calibration=p.calibration,
+        centring=p.centring,
     )
     found = s.load()
     if found and not resume:
@@ -510,7 +530,7 @@ def build_result(p: BalancePlan, s: Search) -> dict:
     for rank, c in enumerate(s.ranked(), 1):
         if not all(_played(s, c.moves, b) for b in fresh):
             break  # only the proposals measured on the fresh deals are reported
-        moves = [p.moves[i] for i in c.moves]
+        moves = [s.moves[i] for i in c.moves]
         name = f"balance-{rank}"
         per_tier = {
             label: _tier(s, c.moves, b, base[label], armies, names, st)
@@ -607,6 +627,8 @@ def build_result(p: BalancePlan, s: Search) -> dict:
                 "finalists": sum(c.finalist for c in s.cands.values() if c.moves),
                 "games": games,
                 "edits_tried": len(p.moves),
+                # deck-list edits polishing may centre an army with (beside edits_tried)
+                "centring_edits": len(s.centring),
                 "edits_from": p.value_note,
                 "corrections": {
                     label: [float(x) for x in corr.base]

@@ -110,3 +110,44 @@ def _factor(edits, holds, armies: int) -> np.ndarray:
     for k, e in enumerate(edits):
         out[np.asarray(holds(int(e)), dtype=bool), k] = 1.0
     return out
+
+
+def centring_choice(
+    rates: np.ndarray,
+    change: dict[int, np.ndarray],
+    armies_of: Callable[[int], frozenset],
+    conflict: Callable[[int, int], bool],
+    target: float,
+    gain: float,
+) -> list[int]:
+    """The centring edits to add, in the order chosen: ``rates`` (tiers, armies) a set's judged
+    rates, ``change`` each candidate edit's measured change of every army (added to every tier:
+    edits the tiers feel alike). Greedily the edit that lowers the worst distance from
+    ``target`` over the tiers most — or, leaving it, the root mean square — by ``gain`` at
+    least, one per army (``armies_of``) and none conflicting with one chosen, until none does.
+    An army far out at one tier and in the band at the other is moved only as far as brings
+    the farther one in: the worst over the tiers is what a proposal is judged by."""
+
+    def cost(r: np.ndarray) -> tuple[float, float]:
+        d = np.abs(r - target)
+        return round(float(d.max()), 9), round(float(np.sqrt(np.mean(d**2))), 9)
+
+    chosen: list[int] = []
+    now = cost(rates)
+    while True:
+        taken = {a for i in chosen for a in armies_of(i)}
+        tries = [
+            (cost(rates + d), i)
+            for i, d in sorted(change.items())
+            if not armies_of(i) & taken and not any(conflict(i, j) for j in chosen)
+        ]
+        better = [
+            t
+            for t in tries
+            if t[0][0] <= now[0] - gain or (t[0][0] <= now[0] and t[0][1] <= now[1] - gain)
+        ]
+        if not better:
+            return chosen
+        now, i = min(better)
+        rates = rates + change[i]
+        chosen.append(i)

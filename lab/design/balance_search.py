@@ -55,7 +55,7 @@ import pandas as pd
 
 from lab.design import balance_defaults as defaults, card_design
 from lab.design.balance_edits import digest
-from lab.design.balance_polish import OWN_NOISE, ResidualSplit
+from lab.design.balance_polish import OWN_NOISE, ResidualSplit, centring_choice
 from lab.design.balance_tiers import (
     FRESH,
     POLISH,
@@ -188,6 +188,18 @@ POLISH_SPREAD = 0.0
 # 2 cores (a polishing round about 80 s, not 30: six rounds fit in 30 minutes where eight did)
 # (docs/balancing.md, "One calibration for every polished set")
 POLISH_CALIBRATE = "every"
+# centring (``Search._centring``, `lab balance --no-centre` turns it off): an army whose tiers'
+# midpoint on the polishing deals sits at least this far from the target (a rate) gets one of its
+# deck-list edits added. The search's edits are felt differently by the tiers (武田's strength
+# lifts about 0.7 as far at search(100) as at `tuned`), so a proposal can hold at both only where
+# each army sits midway between its two rates; the deck-list edits, an army's 足軽 a step or two
+# stronger or weaker, are felt alike one at a time (1.04 ± 0.09 at search(100) per point at
+# `tuned` for 武田's) and come in steps of one to four points — on the default command's
+# proposal P1 seven such edits, chosen by hand from `tuned`'s games alone, took it from 3.7 / 5.1
+# to … points out (`tuned` / search(400) on new seeds) (docs/balancing.md, "Centring")
+CENTRE_MIN = 0.01
+CENTRE_GAIN = 0.001  # the least a centring edit must lower the worst distance or the rms by
+POLISH_CENTRE_PHASE = "polishing centre"  # the phase of the round screening the centring edits
 
 
 class Unit(NamedTuple):
@@ -358,8 +370,17 @@ class Search:
         keep_records: bool = False,
         bridge=None,
         calibration=None,
+        centring=(),
     ):
         self.exp, self.moves, self.settings, self.out = exp, tuple(moves), settings, Path(out)
+        # the catalogue's edits the search screens and combines; the centring edits not among
+        # them follow, for polishing alone (``_centring``)
+        self.searchable = len(self.moves)
+        index = {m.key: m.index for m in self.moves}
+        extra = [m for m in centring if m.key not in index]
+        self.moves += tuple(replace(m, index=len(self.moves) + k) for k, m in enumerate(extra))
+        index.update((m.key, m.index) for m in self.moves[self.searchable :])
+        self.centring = tuple(index[m.key] for m in centring)
         self.tiers = tuple(tiers) if tiers else exp.tiers[:1]
         # a bridge tier plays like the strong tiers but is not judged: its cheaper games tell
         # the strong tiers' corrections what each edit does to a stronger player's armies
@@ -1431,7 +1452,7 @@ class Search:
         never had its own edits screened, however far out the sets the search built put it
         (docs/balancing.md, "Single edits follow the best set")."""
         if (0, 0, "") not in self.units:
-            return list(self.moves)
+            return list(self.moves[: self.searchable])
         sets = [c for c in self.evaluated() if c.moves and c.dropped < 0]
         if sets:
             best = min(sets, key=lambda c: (self.overall(c).worst, len(c.moves), c.key))
@@ -1439,7 +1460,8 @@ class Search:
         else:
             rates = np.asarray(self.screened(self.cands[""])[1].mean, dtype=float)[None, :]
         far = self._distance_by_army(rates)
-        return sorted(self.moves, key=lambda m: (-max(far[a] for a in m.armies), m.index))
+        mine = self.moves[: self.searchable]
+        return sorted(mine, key=lambda m: (-max(far[a] for a in m.armies), m.index))
 
     def _distance_by_army(self, rates: np.ndarray) -> dict[str, float]:
         """Per army, its largest distance from the target over the tiers of (tiers, armies)
@@ -1826,6 +1848,15 @@ class Search:
                     plan = _plan(screen=probes, polish=probes)
                     self.run_round(plan, final=True, phase=POLISH_PROBES_PHASE)
                     continue
+            centred = self._centring(best.moves) if self.centring else None
+            if centred is not None:
+                self._note = {"anchor": list(best.moves), "centred": list(centred)}
+                every = self.calibration is not None and POLISH_CALIBRATE == "every"
+                plan = _plan(
+                    screen=[centred], polish=[centred], calibrate=[centred] if every else []
+                )
+                self.run_round(plan, final=True, phase=POLISH)
+                continue
             options = self._polish_options(best.moves)
             if not options:
                 return
@@ -1858,6 +1889,61 @@ class Search:
         self._note = {"anchor": list(anchor), "options": [list(m) for m in options]}
         self.run_round(_plan(screen=todo), final=True, phase=POLISH_SCREEN)
         return options
+
+    def _centring(self, anchor) -> tuple[int, ...] | None:
+        """``anchor`` with a deck-list edit added for each army whose tiers' midpoint on the
+        polishing deals (halfway between its highest and lowest judged rate) is ``CENTRE_MIN``
+        or more from the target, chosen to bring the judged rates nearest the target at every
+        tier — None when no army is off centre, no edit brings them nearer, or the set was
+        measured there already. Each candidate edit is played added to ``anchor`` on the first
+        tier's screening blocks (a round of its own, seconds: a deck-list edit touches one
+        army's pairs), and its change there, the same at every tier (the tiers feel these edits
+        alike), is added to every row (``centring_choice``)."""
+        s = self.settings
+        anchor = tuple(anchor)
+        rates = self.judged_rates(anchor, polish_block)
+        mid = (rates.max(axis=0) + rates.min(axis=0)) / 2
+        off = {
+            self.armies[a] for a in range(len(self.armies)) if abs(mid[a] - s.target) >= CENTRE_MIN
+        }
+        blocked = self.conflict[list(anchor)].any(axis=0) if anchor else None
+        adds = [
+            i
+            for i in self.centring
+            if i not in anchor
+            and (blocked is None or not blocked[i])
+            and len(self.moves[i].armies) == 1
+            and next(iter(self.moves[i].armies)) in off
+        ]
+        if not adds:
+            return None
+        sets = {i: tuple(sorted(anchor + (i,))) for i in adds}
+        todo = [
+            m
+            for m in (anchor, *sets.values())
+            if getattr(self.cands.get(rkey(m)), "level", 0) < s.levels
+        ]
+        if todo:
+            self._note = {"anchor": list(anchor)}
+            self.run_round(_plan(screen=todo), final=True, phase=POLISH_CENTRE_PHASE)
+        base = np.asarray(self.screened(self.cands[rkey(anchor)])[1].mean, dtype=float)
+        change = {
+            i: np.asarray(self.screened(self.cands[rkey(m)])[1].mean, dtype=float) - base
+            for i, m in sets.items()
+        }
+
+        chosen = centring_choice(
+            rates,
+            change,
+            lambda i: self.moves[i].armies,
+            lambda i, j: bool(self.conflict[i, j]),
+            s.target,
+            CENTRE_GAIN,
+        )
+        if not chosen:
+            return None
+        centred = tuple(sorted(anchor + tuple(chosen)))
+        return None if centred in self.polished_sets() else centred
 
     def _probes_due(self) -> bool:
         """Whether the probes are still to play: once, right after the anchor's round."""
@@ -1937,7 +2023,7 @@ class Search:
             return []  # screened for this anchor already (a resumed search goes on as before)
         far = self._distance_by_army(self.judged_rates(anchor, polish_block))
         todo = []
-        for m in self.moves:
+        for m in self.moves[: self.searchable]:
             out = [far[a] for a in m.armies if far[a] > self.settings.band]
             if out and getattr(self.cands.get(rkey([m.index])), "level", 0) < 1:
                 todo.append((-max(out), m.index))
@@ -1954,7 +2040,7 @@ class Search:
             return False
         took, screening = [], 0.0
         for h, sec in self._round_seconds():  # a round's neighbours screened, then one measured
-            if h.get("phase") in (POLISH_SCREEN, POLISH_SINGLES_PHASE):
+            if h.get("phase") in (POLISH_SCREEN, POLISH_SINGLES_PHASE, POLISH_CENTRE_PHASE):
                 screening += sec
             elif h.get("phase") == POLISH:
                 took.append(sec + screening)

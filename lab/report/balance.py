@@ -120,7 +120,7 @@ def search_line(result: dict) -> str:
         f"search: {se['rounds']} rounds in {se['minutes']:.1f} min{split}, "
         f"{se['candidates']:,} edit sets screened ({se['dropped']:,} dropped by racing, "
         f"{se['selected']} selected), {se['edits_tried']} single edits from "
-        f"{se['edits_from']}; games — {games}; stopped because {stop}"
+        f"{se['edits_from']}{_centring_note(se)}; games — {games}; stopped because {stop}"
     )
     cal = se.get("calibration")
     if cal and cal.get("measured") is not None:
@@ -300,3 +300,12 @@ def _calibrated_on(cal: dict) -> str:
     if sets <= 1:
         return "the best selected set"
     return f"the best selected set and {sets - 1} polished neighbour{'s' if sets > 2 else ''}"
+
+
+def _centring_note(se: dict) -> str:
+    """How many deck-list edits polishing could centre the armies with, and how often it did."""
+    n = se.get("centring_edits") or 0
+    if not n:
+        return ""
+    rounds = sum(1 for h in se.get("history", ()) if h.get("centred"))
+    return f" (and {n} deck-list edits to centre the armies with: {rounds} centring rounds)"

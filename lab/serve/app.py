@@ -487,6 +487,7 @@ def create_app(
                 cards=str(form.get("cards") or ""),
                 deck_lists=bool(form.get("deck_lists")),
                 abilities=not form.get("no_abilities"),
+                centre=not form.get("no_centre"),
                 tiers=str(form.get("tiers") or ""),
                 resume=bool(form.get("resume")),
             )

@@ -163,6 +163,7 @@ def _balance(spec: dict, status: Status) -> None:
         strong_games=spec.get("strong_games", defaults.STRONG_GAMES),
         deck_lists=spec.get("deck_lists", defaults.DECK_LISTS),
         abilities=spec.get("abilities", defaults.ABILITIES),
+        centre=spec.get("centre", defaults.CENTRE),
     )
     balance.check_options(minutes, games)
 
