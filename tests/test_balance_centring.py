@@ -143,6 +143,12 @@ def test_polishing_centres_its_anchor_with_one_deck_list_edit_per_army_off_centr
     for name in owners:  # only armies off centre on the polishing deals
         a = s.armies.index(name)
         assert abs(mid[a] - s.settings.target) >= balance_search.CENTRE_MIN
+    # polishing's last rounds: its neighbour rounds came first
+    before = history[: history.index(rounds[0])]
+    polished = sum(h["phase"] == balance_search.POLISH for h in before)
+    assert polished == s.settings.polish_rounds - balance_search.CENTRE_ROUNDS + 1
+    # centring edits do not count against --max-edits: a neighbour may still add the search's
+    assert s._counted(centred_set) == s._counted(anchor)
     c = s.cands[rkey(centred_set)]
     assert c.polish and c.level == s.settings.levels
     assert all((polish_block(t), 0, s.restrict(centred_set, 0)) in s.units for t in range(2))
@@ -170,3 +176,17 @@ def test_the_search_line_says_how_many_edits_it_could_centre_with_and_how_often_
     assert f"and {len(p.centring)} deck-list edits to centre the armies with: {rounds} " in (
         search_line(result)
     )
+
+
+def test_centring_is_due_once_only_its_rounds_fit_in_a_minutes_budget(centred, monkeypatch):
+    _, _, s, _ = centred
+    budget = balance_search.Budget(minutes=30)
+    monkeypatch.setattr(s, "_polish_step", lambda: 100.0)
+    monkeypatch.setattr(s, "fresh_seconds", lambda: 200.0)
+    room = 30 * 60 - 200.0 - (balance_search.CENTRE_ROUNDS + 1) * 100.0
+    monkeypatch.setattr(s, "elapsed", room - 1)
+    assert not s._centring_due(budget)  # room for a neighbour round before the centring ones
+    monkeypatch.setattr(s, "elapsed", room + 1)
+    assert s._centring_due(budget)
+    monkeypatch.setattr(s, "_polish_step", lambda: None)  # before the anchor's round
+    assert not s._centring_due(budget)

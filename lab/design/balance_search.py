@@ -199,6 +199,12 @@ POLISH_CALIBRATE = "every"
 # to … points out (`tuned` / search(400) on new seeds) (docs/balancing.md, "Centring")
 CENTRE_MIN = 0.01
 CENTRE_GAIN = 0.001  # the least a centring edit must lower the worst distance or the rms by
+# polishing's last rounds centre (its neighbour rounds come first): centring from the best
+# selected set before any neighbour round, the default command added a deck-list edit for five
+# armies, then more for four rounds running, and left no round to mend what the tiers disagree
+# on (北条 9 points apart between `tuned` and search(100) on the set it polished, as on its anchor);
+# by hand, two rounds of centring after plain polishing met the Done-when on a new seed
+CENTRE_ROUNDS = 2
 POLISH_CENTRE_PHASE = "polishing centre"  # the phase of the round screening the centring edits
 
 
@@ -1210,7 +1216,7 @@ class Search:
                 rest = tuple(i for i in anchor if i != e)
                 if e is not None and rest:
                     options.add(rest)
-                if len(rest) >= self.settings.max_edits:
+                if self._counted(rest) >= self.settings.max_edits:
                     continue
                 ok = ~self.conflict[list(rest)].any(axis=0)[singles] if rest else singles >= 0
                 options.update(
@@ -1234,6 +1240,11 @@ class Search:
         best = sorted((rated(m, exact(m)), m) for m in shortlist)
         return [m for _, m in best[:POLISH_OPTIONS]]
 
+    def _counted(self, moves) -> int:
+        """The edits of ``moves`` that count against --max-edits: a centring edit the search
+        itself never tries does not (``_centring``)."""
+        return sum(1 for i in moves if i < self.searchable)
+
     def _pair_moves(self, anchor, ranked, singles) -> set[tuple[int, ...]]:
         """The two-edit neighbours of ``anchor`` (within --max-edits, no two edits of one card
         ability or strength): two edits added, with none, one or two of its edits removed, or two
@@ -1254,7 +1265,7 @@ class Search:
                 rest = [i for i in anchor if i not in removed]
                 free = ~self.conflict[rest].any(axis=0) if rest else None
                 for k in (1, 2) if r == 2 else (2,):
-                    if len(rest) + k > self.settings.max_edits:
+                    if self._counted(rest) + k > self.settings.max_edits:
                         continue
                     for added in itertools.combinations(adds, k):
                         if any(i not in known for i in added):  # adds hold no anchor edit
@@ -1848,7 +1859,8 @@ class Search:
                     plan = _plan(screen=probes, polish=probes)
                     self.run_round(plan, final=True, phase=POLISH_PROBES_PHASE)
                     continue
-            centred = self._centring(best.moves) if self.centring else None
+            due = self.centring and self._centring_due(budget)
+            centred = self._centring(best.moves) if due else None
             if centred is not None:
                 self._note = {"anchor": list(best.moves), "centred": list(centred)}
                 every = self.calibration is not None and POLISH_CALIBRATE == "every"
@@ -1984,12 +1996,12 @@ class Search:
                 keep(i for i in anchor if i != e)
             way = np.sign(moved[a]) or np.sign(self.settings.target - rates[:, a].mean())
             effect = {i: float(effects[r, a]) for i, r in col.items()}
-            if mine and len(anchor) >= self.settings.max_edits:
+            if mine and self._counted(anchor) >= self.settings.max_edits:
                 drop = max(mine, key=lambda i: (way * effect.get(i, 0.0), -i))
                 rest = [i for i in anchor if i != drop]
             else:
                 rest = list(anchor)
-            if len(rest) >= self.settings.max_edits:
+            if self._counted(rest) >= self.settings.max_edits:
                 continue
             free = ~self.conflict[rest].any(axis=0) if rest else np.ones(len(self.moves), bool)
             # alternatives about as large as the anchor's own edits of the army, which a
@@ -2038,6 +2050,15 @@ class Search:
         proposals on any machine)."""
         if budget is None or not budget.by_clock:
             return False
+        step = self._polish_step()
+        if step is None:
+            return False
+        return self.elapsed + step + self.fresh_seconds() <= 60 * budget.minutes
+
+    def _polish_step(self) -> float | None:
+        """The seconds one more polishing round is expected to take: the longest neighbour's
+        round so far, its screening included (before the first, a third of the anchor's: a
+        neighbour plays only the pairs its edit touches); None before the anchor's."""
         took, screening = [], 0.0
         for h, sec in self._round_seconds():  # a round's neighbours screened, then one measured
             if h.get("phase") in (POLISH_SCREEN, POLISH_SINGLES_PHASE, POLISH_CENTRE_PHASE):
@@ -2046,11 +2067,22 @@ class Search:
                 took.append(sec + screening)
                 screening = 0.0
         if not took:
-            return False
+            return None
         if self.calibration is not None:  # the anchor's round held the calibration tier's games
             took[0] = max(0.0, took[0] - self.pace[self.calibration_index][0])
-        step = max(took[1:]) if len(took) > 1 else took[0] / 3
-        return self.elapsed + step + self.fresh_seconds() <= 60 * budget.minutes
+        return max(took[1:]) if len(took) > 1 else took[0] / 3
+
+    def _centring_due(self, budget: Budget | None) -> bool:
+        """Whether polishing's last ``CENTRE_ROUNDS`` rounds have come, which centre the best
+        set (``_centring``): with a games budget the last of ``polish_rounds``; with minutes,
+        once no more than that many rounds and the fresh deals fit in what is left."""
+        if budget is not None and budget.by_clock:
+            step = self._polish_step()
+            if step is None:
+                return False
+            left = 60 * budget.minutes - self.elapsed - self.fresh_seconds()
+            return left < (CENTRE_ROUNDS + 1) * step
+        return self.polished() > self.settings.polish_rounds - CENTRE_ROUNDS
 
     def finalists(self) -> list[Cand]:
         """The unchanged decks and the candidates selected at the first tier that go on to the
