@@ -183,7 +183,8 @@ def test_centring_is_due_once_only_its_rounds_fit_in_a_minutes_budget(centred, m
     budget = balance_search.Budget(minutes=30)
     monkeypatch.setattr(s, "_polish_step", lambda: 100.0)
     monkeypatch.setattr(s, "fresh_seconds", lambda: 200.0)
-    room = 30 * 60 - 200.0 - (balance_search.CENTRE_ROUNDS + 1) * 100.0
+    rounds = balance_search.CENTRE_ROUNDS * balance_search.CENTRE_COST
+    room = 30 * 60 - 200.0 - (rounds + 1) * 100.0
     monkeypatch.setattr(s, "elapsed", room - 1)
     assert not s._centring_due(budget)  # room for a neighbour round before the centring ones
     monkeypatch.setattr(s, "elapsed", room + 1)

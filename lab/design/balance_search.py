@@ -199,6 +199,9 @@ POLISH_CALIBRATE = "every"
 # to … points out (`tuned` / search(400) on new seeds) (docs/balancing.md, "Centring")
 CENTRE_MIN = 0.01
 CENTRE_GAIN = 0.001  # the least a centring edit must lower the worst distance or the rms by
+CENTRE_EFFECT = 0.01  # … and move its own army towards the target by (its screening change)
+# a centring round in polishing rounds (for the clock): it screens some 170 candidates first
+CENTRE_COST = 2
 # polishing's last rounds centre (its neighbour rounds come first): centring from the best
 # selected set before any neighbour round, the default command added a deck-list edit for five
 # armies, then more for four rounds running, and left no round to mend what the tiers disagree
@@ -1939,10 +1942,15 @@ class Search:
             self._note = {"anchor": list(anchor)}
             self.run_round(_plan(screen=todo), final=True, phase=POLISH_CENTRE_PHASE)
         base = np.asarray(self.screened(self.cands[rkey(anchor)])[1].mean, dtype=float)
-        change = {
-            i: np.asarray(self.screened(self.cands[rkey(m)])[1].mean, dtype=float) - base
-            for i, m in sets.items()
-        }
+        change = {}
+        for i, m in sets.items():
+            d = np.asarray(self.screened(self.cands[rkey(m)])[1].mean, dtype=float) - base
+            a = self.armies.index(next(iter(self.moves[i].armies)))
+            # its own army, towards the target by a point at least: of some 25 edits an army
+            # has, the one whose screening read best by luck alone is often a 足軽 one step
+            # weaker with no effect of its own (the default command added two such)
+            if d[a] * np.sign(s.target - mid[a]) >= CENTRE_EFFECT:
+                change[i] = d
 
         chosen = centring_choice(
             rates,
@@ -2081,7 +2089,7 @@ class Search:
             if step is None:
                 return False
             left = 60 * budget.minutes - self.elapsed - self.fresh_seconds()
-            return left < (CENTRE_ROUNDS + 1) * step
+            return left < (CENTRE_ROUNDS * CENTRE_COST + 1) * step
         return self.polished() > self.settings.polish_rounds - CENTRE_ROUNDS
 
     def finalists(self) -> list[Cand]:
