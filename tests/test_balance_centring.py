@@ -140,9 +140,13 @@ def test_polishing_centres_its_anchor_with_one_deck_list_edit_per_army_off_centr
     assert len(owners) == len(set(owners))  # one per army
     rates = s.judged_rates(anchor, polish_block)
     mid = (rates.max(axis=0) + rates.min(axis=0)) / 2
-    for name in owners:  # only armies off centre on the polishing deals
+    base = s.screened(s.cands[rkey(anchor)])[1].mean
+    for i, name in zip(added, owners):  # only armies off centre on the polishing deals
         a = s.armies.index(name)
         assert abs(mid[a] - s.settings.target) >= balance_search.CENTRE_MIN
+        # … each moved towards the target by a point at least on the screening deals
+        moved = s.screened(s.cands[rkey(tuple(sorted(anchor + (i,))))])[1].mean[a] - base[a]
+        assert moved * np.sign(s.settings.target - mid[a]) >= balance_search.CENTRE_EFFECT
     # polishing's last rounds: its neighbour rounds came first
     before = history[: history.index(rounds[0])]
     polished = sum(h["phase"] == balance_search.POLISH for h in before)
