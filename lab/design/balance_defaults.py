@@ -17,11 +17,12 @@ DECK_LISTS = False
 # strong player feels less"), yet a default search without them (deck lists on) met the band
 # on neither new seed (docs/balancing.md, "Numbers only: strengths and deck lists")
 ABILITIES = True
-# centring after polishing's anchor round: each army whose tiers' midpoint sits a point or more
-# from the target is moved towards it by a deck-list edit of its own (an army's 足軽 swapped for
-# one a step or two away), which the tiers feel alike — the rest of the proposal is the search's.
-# By hand on the default command's proposal P1 two such rounds took it from 3.7 / 5.1 points
-# (`tuned` / search(400), mean over new seeds) to 2.4 / … (docs/balancing.md, "Centring")
+# centring in polishing's last rounds: each army whose tiers' midpoint sits a point or more from
+# the target is moved towards it by a deck-list edit of its own (an army's 足軽 swapped for one a
+# step or two away), which the tiers feel about alike. By hand on the default command's proposal
+# P1 it took search(400) from 5.1 points out (mean over new seeds) to 2.6 and 3.9, `tuned` to 2.4;
+# the default command with it proposed a set 5.0 out at `tuned`, its search edits leaving 武田's
+# tiers 8–9 points apart, which centring cannot narrow (docs/balancing.md, "Centring")
 CENTRE = True
 MINUTES = 30.0  # wall-clock budget when no games budget is given
 CONFIRM_GAMES = 3000  # games per army on the first tier's selection and fresh deals

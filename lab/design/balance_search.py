@@ -196,7 +196,7 @@ POLISH_CALIBRATE = "every"
 # stronger or weaker, are felt alike one at a time (1.04 ± 0.09 at search(100) per point at
 # `tuned` for 武田's) and come in steps of one to four points — on the default command's
 # proposal P1 seven such edits, chosen by hand from `tuned`'s games alone, took it from 3.7 / 5.1
-# to … points out (`tuned` / search(400) on new seeds) (docs/balancing.md, "Centring")
+# to 2.4 / 3.9 points out (`tuned` / search(400) on new seeds) (docs/balancing.md, "Centring")
 CENTRE_MIN = 0.01
 CENTRE_GAIN = 0.001  # the least a centring edit must lower the worst distance or the rms by
 CENTRE_EFFECT = 0.01  # … and move its own army towards the target by (its screening change)
@@ -1911,9 +1911,10 @@ class Search:
         or more from the target, chosen to bring the judged rates nearest the target at every
         tier — None when no army is off centre, no edit brings them nearer, or the set was
         measured there already. Each candidate edit is played added to ``anchor`` on the first
-        tier's screening blocks (a round of its own, seconds: a deck-list edit touches one
-        army's pairs), and its change there, the same at every tier (the tiers feel these edits
-        alike), is added to every row (``centring_choice``)."""
+        tier's screening blocks (a round of its own: a deck-list edit touches one army's
+        pairs); one that moved its own army towards the target by ``CENTRE_EFFECT`` or more
+        there is a candidate, its change added to every row, the same at every tier (the tiers
+        feel these edits about alike) (``centring_choice``)."""
         s = self.settings
         anchor = tuple(anchor)
         rates = self.judged_rates(anchor, polish_block)
