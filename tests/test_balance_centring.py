@@ -13,6 +13,7 @@ from lab.design.balance_search import rkey
 from lab.design.balance_tiers import polish_block
 from lab.sim.config import load_experiment
 from tests._support.sim_cases import write_config
+from tests.test_balance import CONFIG as BALANCE_CONFIG, SMALL as BALANCE_SMALL
 
 T = 0.5
 GAIN = 0.001
@@ -68,34 +69,15 @@ def test_centring_never_adds_two_conflicting_edits():
 
 # ------------------------------------------------------------------------------- a small search
 
-CONFIG = """
-name = "centring"
-seed = 5
-games = 10
-rules = "second_edition"
-armies = ["oda", "takeda", "houjou"]
-bots = "heuristic"
-"""
-# 足軽7, held by 織田 and 武田, gives them deck-list edits (with --cards, only the 足軽 named)
-SMALL = dict(
-    cards=["殺し間", "赤備え", "兵糧攻め", "小田原城", "足軽7"],
-    max_edits=2,
-    confirm_games=200,
-    block=30,
-    levels=2,
-    new_per_round=4,
-    promote_per_round=4,
-    confirm_per_round=2,
-    final_confirms=4,
-    units_per_round=30,
-    beam=8,
-    tiers=["heuristic", "random"],
-    strong_games=60,
-    strong_block=10,
-    strong_levels=2,
-    finalists=3,
-    polish_rounds=3,
-)
+# the small search of test_balance, on another seed; 足軽7, held by 織田 and 武田, gives them
+# deck-list edits (with --cards, only the 足軽 named), and no probes
+CONFIG = BALANCE_CONFIG.replace("seed = 3", "seed = 5")
+SMALL = {
+    **BALANCE_SMALL,
+    "cards": [*BALANCE_SMALL["cards"], "足軽7"],
+    "probe_armies": 0,
+    "polish_rounds": 3,
+}
 
 
 @pytest.fixture(scope="module")
