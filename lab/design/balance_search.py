@@ -1866,11 +1866,7 @@ class Search:
             centred = self._centring(best.moves) if due else None
             if centred is not None:
                 self._note = {"anchor": list(best.moves), "centred": list(centred)}
-                every = self.calibration is not None and POLISH_CALIBRATE == "every"
-                plan = _plan(
-                    screen=[centred], polish=[centred], calibrate=[centred] if every else []
-                )
-                self.run_round(plan, final=True, phase=POLISH)
+                self._measure_polished([centred])
                 continue
             options = self._polish_options(best.moves)
             if not options:
@@ -1878,9 +1874,14 @@ class Search:
             step = self.polish(best.moves, among=options)[:POLISH_MEASURED]
             if not step:
                 return
-            every = self.calibration is not None and POLISH_CALIBRATE == "every"
-            plan = _plan(screen=step, polish=step, calibrate=step if every else [])
-            self.run_round(plan, final=True, phase=POLISH)
+            self._measure_polished(step)
+
+    def _measure_polished(self, sets) -> None:
+        """A polishing round: ``sets`` screened and measured on the polishing deals at every
+        tier (and the calibration tier's, by ``POLISH_CALIBRATE``)."""
+        every = self.calibration is not None and POLISH_CALIBRATE == "every"
+        plan = _plan(screen=sets, polish=sets, calibrate=sets if every else [])
+        self.run_round(plan, final=True, phase=POLISH)
 
     def _polish_options(self, anchor) -> list[tuple[int, ...]]:
         """The neighbours of ``anchor`` a polishing round chooses from, fully screened at the
