@@ -20,7 +20,7 @@ ABILITIES = True
 # centring in polishing's last rounds: each army whose tiers' midpoint sits a point or more from
 # the target is moved towards it by a deck-list edit of its own (an army's 足軽 swapped for one a
 # step or two away), which the tiers feel about alike. By hand on the default command's proposal
-# P1 it took search(400) from 5.1 points out (mean over new seeds) to 2.6 and 3.9, `tuned` to 2.4;
+# P1 it took search(400) from 5.1 points out (mean over new seeds) to 3.5–3.9, `tuned` to 2.4;
 # the default command with it proposed a set 5.0 out at `tuned`, its search edits leaving 武田's
 # tiers 8–9 points apart, which centring cannot narrow (docs/balancing.md, "Centring")
 CENTRE = True

@@ -196,7 +196,7 @@ POLISH_CALIBRATE = "every"
 # stronger or weaker, are felt alike one at a time (1.04 ± 0.09 at search(100) per point at
 # `tuned` for 武田's) and come in steps of one to four points — on the default command's
 # proposal P1 seven such edits, chosen by hand from `tuned`'s games alone, took it from 3.7 / 5.1
-# to 2.4 / 3.9 points out (`tuned` / search(400) on new seeds) (docs/balancing.md, "Centring")
+# to 2.4 / 3.5–3.9 points out (`tuned` / search(400) on new seeds) (docs/balancing.md, "Centring")
 CENTRE_MIN = 0.01
 CENTRE_GAIN = 0.001  # the least a centring edit must lower the worst distance or the rms by
 CENTRE_EFFECT = 0.01  # … and move its own army towards the target by (its screening change)
