@@ -126,7 +126,9 @@ def plan(
     moves = design.edit_catalogue(
         exp, keep=keep, cards=cards or None, deck_lists=deck_lists, abilities=abilities
     )
-    centring = _centring_edits(design, exp, keep, cards, abilities) if centre else ()
+    centring = (
+        _centring_edits(design, exp, moves, deck_lists, keep, cards, abilities) if centre else ()
+    )
     if cards:
         note = f"the cards named by --cards ({', '.join(cards)})" + (
             f", among {note}" if keep is not None else ""
@@ -157,18 +159,17 @@ def plan(
     return BalancePlan(config, exp, moves, settings, chosen, note, bridge, calibration, centring)
 
 
-def _centring_edits(design, exp: Experiment, keep, cards, abilities: bool) -> tuple:
+def _centring_edits(design, exp: Experiment, moves, deck_lists, keep, cards, abilities) -> tuple:
     """The deck-list edits of the catalogue (the edits ``deck_lists`` adds; none for a game
     without them), which polishing centres the armies with: one step of an army's 足軽 is felt
-    about alike by `tuned` and search(100) (docs/balancing.md, "Centring")."""
-
-    def catalogue(lists: bool):
-        return design.edit_catalogue(
-            exp, keep=keep, cards=cards or None, deck_lists=lists, abilities=abilities
-        )
-
-    plain = {m.key for m in catalogue(False)}
-    return tuple(m for m in catalogue(True) if m.key not in plain)
+    about alike by `tuned` and search(100) (docs/balancing.md, "Centring"). ``moves``: the
+    search's catalogue, with them or not as ``deck_lists`` says; only the other is built."""
+    other = design.edit_catalogue(
+        exp, keep=keep, cards=cards or None, deck_lists=not deck_lists, abilities=abilities
+    )
+    full, plain = (moves, other) if deck_lists else (other, moves)
+    without = {m.key for m in plain}
+    return tuple(m for m in full if m.key not in without)
 
 
 def pick_tiers(
